@@ -1,0 +1,121 @@
+import type { z } from "zod";
+import type { Kernel } from "../kernel/kernel.js";
+import type { EventOf, LedgerEvent } from "../ledger/events.js";
+import type { ToolDef } from "../tools/tool.js";
+import type { AsOfView } from "../world/as-of-view.js";
+import type { TruthStore } from "../world/truth-store.js";
+import type { WorldStore } from "../world/world-store.js";
+
+export interface Episode {
+  name: string;
+  sim_start: number;
+  /** exclusive end (episode dates are inclusive: 03-01 → 03-21 ends 03-22 00:00Z) */
+  sim_end: number;
+  /** how the world is obtained: the synthetic generator, or a real-data builder of the task */
+  world: { kind: "synth" } | { kind: "real"; builder: string };
+  description: string;
+}
+
+export interface Metric {
+  name: string;
+  value: number | null;
+  direction: "higher" | "lower";
+}
+
+/** One settled scored unit, appended to the ledger as an `outcome` event at `t`. */
+export interface Outcome {
+  t: number;
+  key: string;
+  status: string;
+  credit: number | null;
+  detail: Record<string, unknown>;
+}
+
+export interface NotScorable {
+  key: string;
+  reason: string;
+}
+
+export interface ScoreReport {
+  primary: Metric;
+  metrics: Record<string, number | null>;
+  not_scorable: NotScorable[];
+}
+
+export interface ScorerContext {
+  sim_start: number;
+  sim_end: number;
+  /** scorer-side, unbounded access to the world (never handed to the agent) */
+  world: WorldStore;
+  truth: TruthStore;
+  params: unknown;
+}
+
+/**
+ * Consumes ledger events in order and emits settled outcomes. Pure function of
+ * (truth, world, ledger events): replaying the same ledger gives the same outcomes (rescore).
+ */
+export interface Scorer {
+  /** every ledger event in order (commitments, llm_rejected, ...) */
+  onEvent(e: LedgerEvent): void;
+  /** outcomes whose settlement time is ≤ t, not yet emitted, in settlement order */
+  settle(t: number): Outcome[];
+  /** final metrics after the run ended (settle(sim_end) already called) */
+  report(): ScoreReport;
+}
+
+export interface TaskRunContext<P> {
+  params: P;
+  sim_start: number;
+  sim_end: number;
+  view: AsOfView;
+  kernel: Kernel;
+  budget_usd: number;
+  /** seeded randomness for the task's environment (e.g. incident draws): never Math.random */
+  seed: number;
+}
+
+/** The API a scripted reference policy acts through: the same tools an LLM agent gets. */
+export interface PolicyApi {
+  now(): number;
+  call(tool: string, args: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: string }>;
+}
+
+export interface ReferencePolicy {
+  name: string;
+  description: string;
+  /** oracle policies read truth: tests and calibration only, never reachable from an agent path */
+  oracle?: { act(api: PolicyApi, truth: TruthStore): Promise<void> };
+  /** one wake's work */
+  act?(api: PolicyApi): Promise<void>;
+  /** under the sleep trigger: the next wake after `now` (null = sleep to the end) */
+  nextWake(now: number): number | null;
+  /** under the cron trigger: schedules the policy installs at its first wake */
+  cron?: string[];
+}
+
+export interface TaskDefinition<P = unknown> {
+  id: string;
+  version: string;
+  scorer_version: string;
+  title: string;
+  axes: { time_sensitivity: string; reasoning: string; recurrence: string };
+  params: z.ZodType<P>;
+  episodes: Episode[];
+  defaultEpisode: string;
+  budget_usd: number;
+  /** base cron schedule, used only under the cron trigger */
+  baseSchedule: string;
+  /** stream kinds the task reads */
+  streams: string[];
+  instruction(ctx: TaskRunContext<P>): string;
+  tools(ctx: TaskRunContext<P>): ToolDef[];
+  /** deadlines in [from, to) for the deadline guard */
+  deadlines?(from: number, to: number, params: P): number[];
+  createScorer(ctx: ScorerContext): Scorer;
+  referencePolicies: ReferencePolicy[];
+  /** the primary metric's name (for `relive tasks`) and secondary names */
+  metrics: { primary: string; direction: "higher" | "lower"; secondary: string[] };
+}
+
+export type CommitmentEvent = EventOf<"commitment">;

@@ -1,0 +1,83 @@
+import type {
+  BrokerEventRow,
+  CandleRow,
+  CompanyRow,
+  FilingRow,
+  MarketPriceRow,
+  MarketResolutionRow,
+  MarketRow,
+  NewsRow,
+  QuestionRow,
+  RedditCommentRow,
+  RedditPostRow,
+  XbrlFactRow,
+} from "./types.js";
+
+/**
+ * An agent-facing view of a world bound to a clock: every method returns only rows with
+ * `visible_at <= now()`, with the bound inside the SQL query (filter first, then rank, count,
+ * sort and limit). Unknown and not-yet-visible ids give byte-identical `NotVisibleError`s.
+ */
+export interface AsOfView {
+  now(): number;
+  news: {
+    /** BM25 top-k over articles published in [from, min(to, now)]; default limit 10 */
+    search(
+      q: string,
+      opts?: { from?: number; to?: number; offset?: number; limit?: number },
+    ): { hits: { id: string; title: string; domain: string; published_at: number; snippet: string }[]; capped_to: number };
+    get(id: string): NewsRow;
+    count(opts?: { from?: number; to?: number }): number;
+  };
+  markets: {
+    list(): MarketRow[];
+    get(id: string): MarketRow;
+    /** price points with t in [start, end] visible now, ascending by t */
+    prices(market: string, start: number, end: number): MarketPriceRow[];
+    /** the last visible price at or before t per outcome */
+    lastPrice(market: string, t: number): MarketPriceRow[];
+    resolutions(): MarketResolutionRow[];
+  };
+  reddit: {
+    listPosts(opts: {
+      since?: number;
+      until?: number;
+      subreddit?: string;
+      sort?: "new" | "comments";
+      order?: "asc" | "desc";
+      offset?: number;
+      limit?: number;
+    }): { posts: (RedditPostRow & { num_comments: number })[]; total: number };
+    getPost(id: string): RedditPostRow & { num_comments: number };
+    /** visible reply prefix ordered by created_utc, paged */
+    cascade(id: string, opts?: { offset?: number; limit?: number }): { comments: RedditCommentRow[]; total: number };
+    /** revealed 24 h cascade sizes (post + 24 h ≤ now) */
+    revealed(id: string): number | null;
+  };
+  exchanges: {
+    /** completed candles with open_time in [from, to], ascending */
+    candles(venue: string, symbol: string, from: number, to: number): CandleRow[];
+    symbols(venue: string): string[];
+    venues(): string[];
+  };
+  filings: {
+    companies(): CompanyRow[];
+    submissions(cik: string): FilingRow[];
+    facts(cik: string): XbrlFactRow[];
+  };
+  questions: {
+    list(opts?: { added_after?: number }): QuestionRow[];
+    get(id: string): QuestionRow;
+  };
+  broker: {
+    events(opts?: { since?: number; kind?: string }): BrokerEventRow[];
+  };
+}
+
+/** The single error for unknown and not-yet-visible ids: message depends only on kind and id. */
+export class NotVisibleError extends Error {
+  constructor(kind: string, id: string) {
+    super(`unknown ${kind} id: ${JSON.stringify(id)}`);
+    this.name = "NotVisibleError";
+  }
+}
