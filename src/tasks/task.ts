@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Kernel } from "../kernel/kernel.js";
+import type { RateLimiter } from "../kernel/rate-limiter.js";
 import type { EventOf, LedgerEvent } from "../ledger/events.js";
 import type { ToolDef } from "../tools/tool.js";
 import type { AsOfView } from "../world/as-of-view.js";
@@ -71,8 +72,11 @@ export interface TaskRunContext<P> {
   view: AsOfView;
   kernel: Kernel;
   budget_usd: number;
-  /** seeded randomness for the task's environment (e.g. incident draws): never Math.random */
-  seed: number;
+  /** seed of the task's environment (e.g. incident draws), derived from the world hash: the same for every
+   * repetition of an episode (the run seed is a repetition label and never changes the world) */
+  env_seed: number;
+  /** scorer/environment-side world access (never handed to the agent): venue replays read untouched data here */
+  world: WorldStore;
 }
 
 /** The API a scripted reference policy acts through: the same tools an LLM agent gets. */
@@ -81,11 +85,18 @@ export interface PolicyApi {
   call(tool: string, args: unknown): Promise<{ ok: true; value: unknown } | { ok: false; error: string }>;
 }
 
+/** What an oracle policy may read: truth and the untouched world. Constructed only by the runner for oracle runs. */
+export interface OracleEnv {
+  truth: TruthStore;
+  world: WorldStore;
+  params: unknown;
+}
+
 export interface ReferencePolicy {
   name: string;
   description: string;
   /** oracle policies read truth: tests and calibration only, never reachable from an agent path */
-  oracle?: { act(api: PolicyApi, truth: TruthStore): Promise<void> };
+  oracle?: { act(api: PolicyApi, env: OracleEnv): Promise<void> };
   /** one wake's work */
   act?(api: PolicyApi): Promise<void>;
   /** under the sleep trigger: the next wake after `now` (null = sleep to the end) */
@@ -110,6 +121,8 @@ export interface TaskDefinition<P = unknown> {
   streams: string[];
   instruction(ctx: TaskRunContext<P>): string;
   tools(ctx: TaskRunContext<P>): ToolDef[];
+  /** shared rate limiters named by the tools' `limiter` field (fresh instances per run) */
+  limiters?(ctx: TaskRunContext<P>): Record<string, RateLimiter>;
   /** deadlines in [from, to) for the deadline guard */
   deadlines?(from: number, to: number, params: P): number[];
   createScorer(ctx: ScorerContext): Scorer;

@@ -1,0 +1,64 @@
+import type { Actor, Kernel, Wake } from "../kernel/kernel.js";
+import type { LedgerWriter } from "../ledger/ledger-writer.js";
+import type { OracleEnv, PolicyApi, ReferencePolicy } from "../tasks/task.js";
+import type { ToolRuntime } from "../tools/tool-runtime.js";
+
+export type ScriptedTrigger = "sleep" | "cron";
+
+export interface ScriptedAgentOptions {
+  policy: ReferencePolicy;
+  trigger: ScriptedTrigger;
+  kernel: Kernel;
+  runtime: ToolRuntime;
+  ledger: LedgerWriter;
+  /** the task's base cron schedule (installed only under the cron trigger) */
+  baseSchedule: string;
+  /** only for oracle policies (tests and calibration); never set on an agent path */
+  oracleEnv?: OracleEnv;
+}
+
+/**
+ * The scripted agent (`scripted:<policy>`): runs a task's reference policy over the same tool
+ * runtime an LLM agent uses, woken by the sleep or cron trigger. Every wake and wait is ledgered.
+ */
+export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Promise<void> {
+  return async (self) => {
+    const api: PolicyApi = { now: () => self.now(), call: (tool, args) => o.runtime.call(self.id, tool, args) };
+    const act = async () => {
+      if (o.policy.oracle) {
+        if (!o.oracleEnv) throw new Error(`policy "${o.policy.name}" is an oracle: it runs only with an oracle environment`);
+        await o.policy.oracle.act(api, o.oracleEnv);
+      } else await o.policy.act?.(api);
+    };
+    const ledgerWake = (w: Wake) => {
+      if (w.reason === "end") return;
+      o.ledger.append({
+        type: "wake",
+        t: w.at,
+        actor: self.id,
+        reason: w.reason,
+        ...(w.triggerId ? { trigger_id: w.triggerId } : {}),
+      });
+    };
+
+    let wake: Wake = { at: self.now(), reason: "start" };
+    if (o.trigger === "cron") {
+      o.kernel.addCron(self.id, "base", o.baseSchedule, "task base schedule (read-only)");
+      (o.policy.cron ?? []).forEach((expr, i) => {
+        o.kernel.addCron(self.id, `policy-${i + 1}`, expr, `installed by policy ${o.policy.name}`);
+      });
+    }
+    while (wake.reason !== "end") {
+      ledgerWake(wake);
+      await act();
+      if (o.trigger === "sleep") {
+        const next = o.policy.nextWake(self.now());
+        o.ledger.append({ type: "wait", t: self.now(), actor: self.id, until: next, tool: "sleep" });
+        wake = next === null ? await self.waitForTrigger() : await self.sleepUntil(next);
+      } else {
+        o.ledger.append({ type: "wait", t: self.now(), actor: self.id, until: null, tool: "done" });
+        wake = await self.waitForTrigger();
+      }
+    }
+  };
+}

@@ -1,0 +1,183 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import pc from "picocolors";
+import { importNewsJsonl } from "../ingest/news-jsonl.js";
+import { ConfigError, loadRunConfig, parseRunConfig } from "../run/config.js";
+import { rescoreRun } from "../run/rescore.js";
+import { resultsJsonSchema } from "../run/results.js";
+import { resumeRun, runFromConfig, type RunOptions } from "../run/runner.js";
+import { REAL_WORLD_BUILDERS, defaultRawDir, ensureRealWorld, realWorldDir } from "../run/world-resolver.js";
+import { TASKS } from "../tasks/registry.js";
+import { WorldStore } from "../world/world-store.js";
+import { progressLine, scoreTable } from "./format.js";
+
+const int = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+};
+const num = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
+  return n;
+};
+
+interface Common {
+  runs: string;
+  cache: string;
+  raw?: string;
+  quiet?: boolean;
+}
+
+const runOptions = (o: Common): RunOptions => ({
+  runsDir: resolve(o.runs),
+  cacheDir: resolve(o.cache),
+  ...(o.raw ? { rawDir: resolve(o.raw) } : {}),
+  log: (m) => process.stderr.write(`${pc.dim(m)}\n`),
+  ...(o.quiet ? {} : { onProgress: (p) => process.stderr.write(`${progressLine(p)}\n`) }),
+});
+
+const withCommon = (c: Command) =>
+  c
+    .option("--runs <dir>", "runs directory", process.env.RELIVE_RUNS_DIR ?? "runs")
+    .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
+    .option("--raw <dir>", "raw source data for real-data worlds (default $RELIVE_RAW_DIR or ../shared/data/raw)")
+    .option("-q, --quiet", "no per-day progress lines");
+
+const program = new Command()
+  .name("relive")
+  .description("relive: a gym for long-lived agents. Replays timestamped worlds on a simulated clock and scores timed commitments.")
+  .version("0.1.0")
+  .showHelpAfterError();
+
+withCommon(
+  program
+    .command("run")
+    .description("run one episode and print its score table (default: the task's heuristic policy on the synthetic world)")
+    .option("-c, --config <file>", "run config (YAML or JSON); flags below override its fields")
+    .option("-t, --task <id>", "task id (see `relive tasks`)")
+    .option("-e, --episode <name>", "episode name (default: the task's default episode)")
+    .option("-m, --model <name>", "agent: scripted:<policy> (LLM providers come with the harness)")
+    .option("--trigger <kind>", "sleep | cron (watcher needs an LLM agent)")
+    .option("--seed <n>", "repetition label (does not change the world)", int)
+    .option("--world-seed <n>", "seed of the synthetic world", int)
+    .option("--world <dir>", "a built world directory instead of the synthetic world")
+    .option("--budget <usd>", "budget in USD (default: the task's)", num)
+    .option("--json", "print results.json instead of the table"),
+).action(async (o) => {
+  const base: Record<string, unknown> = o.config ? { ...loadRunConfig(o.config) } : {};
+  const agent = { ...((base.agent as object) ?? {}) } as Record<string, unknown>;
+  if (o.model) agent.model = o.model;
+  if (o.trigger) agent.trigger = o.trigger;
+  const raw = {
+    ...base,
+    ...(o.task ? { task: o.task } : {}),
+    ...(o.episode ? { episode: o.episode } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.worldSeed !== undefined ? { world: { seed: o.worldSeed } } : {}),
+    ...(o.world ? { world: { dir: o.world } } : {}),
+    ...(o.budget ? { budget_usd: o.budget } : {}),
+    agent,
+  };
+  if (!raw.task) throw new ConfigError("no task: pass --task <id> or a config with `task:` (see `relive tasks`)");
+  const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
+  const res = await runFromConfig(cfg, runOptions(o));
+  if (res.cached) process.stderr.write(`${pc.yellow("already finished")}: ${res.runDir} (delete it to run again)\n`);
+  process.stdout.write(o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`);
+});
+
+withCommon(
+  program
+    .command("resume <rundir>")
+    .description("continue an interrupted run: re-run from sim_start, check every regenerated ledger line, then go on"),
+).action(async (dir, o) => {
+  const res = await resumeRun(resolve(dir), runOptions(o));
+  process.stdout.write(`${scoreTable(res.results, res.runDir)}\n`);
+});
+
+withCommon(
+  program
+    .command("rescore <rundir>")
+    .description("recompute results from the ledger with the current scorer; lists outcomes that differ"),
+).action((dir, o) => {
+  const { results, diffs } = rescoreRun(resolve(dir), runOptions(o));
+  process.stdout.write(`${scoreTable(results, resolve(dir))}\n`);
+  if (diffs.length === 0) process.stdout.write("outcomes: identical to those recorded\n");
+  else {
+    process.stdout.write(`${diffs.length} outcome(s) differ from those recorded:\n`);
+    for (const d of diffs)
+      process.stdout.write(`  ${d.key}: ${JSON.stringify(d.recorded)} -> ${JSON.stringify(d.rescored)}\n`);
+  }
+});
+
+program
+  .command("tasks")
+  .description("list tasks with episodes, tools and metrics")
+  .option("--json", "machine-readable")
+  .action((o) => {
+    const rows = TASKS.map((t) => ({
+      id: t.id,
+      title: t.title,
+      axes: t.axes,
+      budget_usd: t.budget_usd,
+      base_cron: t.baseSchedule,
+      episodes: t.episodes.map((e) => ({ name: e.name, world: e.world.kind, start: new Date(e.sim_start).toISOString().slice(0, 10), end: new Date(e.sim_end - 1).toISOString().slice(0, 10) })),
+      metrics: t.metrics,
+      policies: t.referencePolicies.map((p) => `${p.name}${p.oracle ? " (oracle: tests only)" : ""}`),
+    }));
+    if (o.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+    for (const r of rows) {
+      process.stdout.write(`${pc.bold(r.id)} — ${r.title}\n`);
+      process.stdout.write(`  axes: time ${r.axes.time_sensitivity} / reasoning ${r.axes.reasoning} / ${r.axes.recurrence}; budget $${r.budget_usd}; base cron "${r.base_cron}"\n`);
+      process.stdout.write(`  episodes: ${r.episodes.map((e) => `${e.name} (${e.world}, ${e.start} → ${e.end})`).join(", ")}\n`);
+      process.stdout.write(`  primary: ${r.metrics.primary} (${r.metrics.direction} is better); also ${r.metrics.secondary.join(", ")}\n`);
+      process.stdout.write(`  reference policies: ${r.policies.join(", ")}\n\n`);
+    }
+  });
+
+const data = program.command("data").description("build and inspect worlds");
+data
+  .command("import <files...>")
+  .description("import generic JSONL news (one {url, title, text, published_at} object per line) into a new world")
+  .requiredOption("-o, --out <dir>", "world directory to create (must not exist)")
+  .option("-n, --name <name>", "world name", "news")
+  .action(async (files: string[], o) => {
+    const res = await importNewsJsonl(files.map((f) => resolve(f)), resolve(o.out), { name: o.name });
+    process.stdout.write(`imported ${res.accepted} articles into ${resolve(o.out)} (rejected ${res.rejected.length})\n`);
+    for (const r of res.rejected.slice(0, 20)) process.stdout.write(`  ${r.file}:${r.line}: ${r.reason}\n`);
+    if (res.rejected.length > 20) process.stdout.write(`  … and ${res.rejected.length - 20} more\n`);
+  });
+data
+  .command("build <builder>")
+  .description(`build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS).map(([k, v]) => `${k} (${v.describe})`).join("; ")}`)
+  .option("--raw <dir>", "raw source folder", defaultRawDir())
+  .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
+  .action((builder: string, o) => {
+    const dir = ensureRealWorld(builder, { cacheDir: resolve(o.cache), rawDir: resolve(o.raw) }, (m) => process.stderr.write(`${m}\n`));
+    process.stdout.write(`world ${builder}: ${dir === realWorldDir(resolve(o.cache), builder) ? dir : dir}\n`);
+  });
+data
+  .command("inspect <dir>")
+  .description("print a world's manifest")
+  .action((dir: string) => {
+    const w = WorldStore.open(resolve(dir));
+    process.stdout.write(`${JSON.stringify(w.manifest, null, 2)}\n`);
+    w.close();
+  });
+
+program
+  .command("schema")
+  .description("write the JSON Schema of results.json")
+  .option("--out <file>", "output file", "schema/results.schema.json")
+  .action((o) => {
+    mkdirSync(dirname(resolve(o.out)), { recursive: true });
+    writeFileSync(resolve(o.out), `${JSON.stringify(resultsJsonSchema(), null, 2)}\n`);
+    process.stdout.write(`wrote ${o.out}\n`);
+  });
+
+program.parseAsync(process.argv).catch((err: unknown) => {
+  const e = err as Error;
+  process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : (e.stack ?? e.message)}\n`);
+  process.exit(e instanceof ConfigError ? 2 : 1);
+});

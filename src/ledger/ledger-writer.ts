@@ -1,0 +1,91 @@
+import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import type { LedgerEvent, NewLedgerEvent } from "./events.js";
+
+/** Thrown when a re-run (resume) regenerates a ledger line that differs from the recorded one. */
+export class LedgerDivergenceError extends Error {
+  constructor(
+    readonly seq: number,
+    readonly recorded: string,
+    readonly regenerated: string,
+  ) {
+    super(
+      `ledger diverged at line ${seq + 1}: the re-run produced a different event than the one recorded.\n` +
+        `  recorded:    ${recorded}\n  regenerated: ${regenerated}\n` +
+        "The run's inputs changed (world, task version, config or agent code), so it cannot be resumed; start a new run.",
+    );
+    this.name = "LedgerDivergenceError";
+  }
+}
+
+export type LedgerListener = (e: LedgerEvent) => void;
+
+/**
+ * Durable append-only JSONL writer. Each event is serialized and written with write(2) before
+ * `append` returns (acknowledged); `sync()` fsyncs at settlement points and day boundaries.
+ *
+ * Verify mode (resume): the first `recorded.length` events are not written but compared line by
+ * line with the recorded ledger; a difference throws `LedgerDivergenceError`. After the recorded
+ * prefix, events are appended to the same file.
+ */
+export class LedgerWriter {
+  private fd: number | null;
+  private seq = 0;
+  private readonly listeners: LedgerListener[] = [];
+
+  private constructor(
+    readonly path: string,
+    private readonly recorded: readonly string[],
+  ) {
+    this.fd = openSync(path, "a");
+  }
+
+  /** A fresh ledger (the file must not exist). */
+  static create(path: string): LedgerWriter {
+    closeSync(openSync(path, "wx"));
+    return new LedgerWriter(path, []);
+  }
+
+  /** Re-run against `recorded` lines (already stripped of a torn tail), then continue appending. */
+  static verifying(path: string, recorded: readonly string[]): LedgerWriter {
+    return new LedgerWriter(path, recorded);
+  }
+
+  subscribe(fn: LedgerListener): void {
+    this.listeners.push(fn);
+  }
+
+  get length(): number {
+    return this.seq;
+  }
+
+  /** True while the writer is still re-generating the recorded prefix. */
+  get replaying(): boolean {
+    return this.seq < this.recorded.length;
+  }
+
+  append<E extends NewLedgerEvent>(event: E): E & { seq: number } {
+    if (this.fd === null) throw new Error(`ledger ${this.path} is closed`);
+    const full = { seq: this.seq, ...event } as E & { seq: number };
+    const line = JSON.stringify(full);
+    if (this.seq < this.recorded.length) {
+      const rec = this.recorded[this.seq]!;
+      if (rec !== line) throw new LedgerDivergenceError(this.seq, rec, line);
+    } else {
+      writeSync(this.fd, `${line}\n`);
+    }
+    this.seq++;
+    for (const fn of this.listeners) fn(full as unknown as LedgerEvent);
+    return full;
+  }
+
+  sync(): void {
+    if (this.fd !== null && !this.replaying) fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === null) return;
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = null;
+  }
+}

@@ -1,0 +1,101 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+
+const isoOrMs = z
+  .union([z.number().int(), z.string()])
+  .transform((v, ctx) => {
+    const t = typeof v === "number" ? v : Date.parse(v);
+    if (!Number.isFinite(t)) {
+      ctx.addIssue({ code: "custom", message: `not an ISO date-time or epoch ms: ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    return t;
+  });
+
+/** The one run-config schema for every entry point (spec/runs.md). Unknown keys are errors. */
+export const RunConfigSchema = z
+  .object({
+    task: z.string().min(1),
+    task_params: z.record(z.string(), z.unknown()).default({}),
+    episode: z.string().optional(),
+    sim_start: isoOrMs.optional(),
+    sim_end: isoOrMs.optional(),
+    world: z
+      .union([
+        z.object({ seed: z.number().int().nonnegative() }).strict(),
+        z.object({ dir: z.string().min(1) }).strict(),
+      ])
+      .default({ seed: 1 }),
+    agent: z
+      .object({
+        model: z.string().optional(),
+        trigger: z.enum(["sleep", "watcher", "cron"]).default("sleep"),
+        cron_base: z.enum(["readonly", "editable"]).default("readonly"),
+        deadline_guard: z.boolean().default(false),
+        context_tokens: z.number().int().positive().default(60_000),
+      })
+      .strict()
+      .default({ trigger: "sleep", cron_base: "readonly", deadline_guard: false, context_tokens: 60_000 }),
+    feedback: z.enum(["none", "oracle", "self"]).default("none"),
+    budget_usd: z.number().positive().optional(),
+    domain_budgets: z.record(z.string(), z.number().nonnegative()).default({ llm: 20 }),
+    seed: z.number().int().nonnegative().default(0),
+  })
+  .strict()
+  .refine((c) => (c.sim_start === undefined) === (c.sim_end === undefined), {
+    message: "sim_start and sim_end must be given together",
+    path: ["sim_start"],
+  });
+
+export type RunConfigInput = z.input<typeof RunConfigSchema>;
+export type RunConfig = z.output<typeof RunConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Validates a config object; the error names every bad field and the reason. */
+export function parseRunConfig(raw: unknown, source = "config"): RunConfig {
+  const parsed = RunConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
+    throw new ConfigError(`invalid run config in ${source}:\n${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+
+/** Reads a YAML or JSON config file. */
+export function loadRunConfig(path: string): RunConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`cannot read config ${path}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(`config ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(err as Error).message}`);
+  }
+  return parseRunConfig(raw, path);
+}
+
+/** Canonical JSON (sorted keys) for hashing. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object")
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(v);
+}
+
+export const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");

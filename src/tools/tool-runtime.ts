@@ -1,0 +1,115 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { RateLimiter } from "../kernel/rate-limiter.js";
+import type { LedgerWriter } from "../ledger/ledger-writer.js";
+import type { Wallet } from "../ledger/wallet.js";
+import { describeArgs, formatZodError } from "./tool-errors.js";
+import type { ToolDef, ToolResult } from "./tool.js";
+
+export interface ToolDoc {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, generated from the zod schema */
+  parameters: Record<string, unknown>;
+  kind: ToolDef["kind"];
+}
+
+export interface ToolRuntimeOptions {
+  tools: ToolDef[];
+  limiters: Record<string, RateLimiter>;
+  ledger: LedgerWriter;
+  wallet: Wallet;
+  now: () => number;
+}
+
+/** Error classes (by name) that views throw for the agent's own mistakes. */
+const AGENT_ERRORS = new Set(["NotVisibleError", "SearchQueryError"]);
+
+const hashResult = (value: unknown) =>
+  createHash("sha256")
+    .update(JSON.stringify(value) ?? "undefined")
+    .digest("hex")
+    .slice(0, 16);
+
+/**
+ * Runs tool calls for any agent (scripted, LLM, watcher wrappers): validates arguments with zod,
+ * applies shared rate limits and the wallet, runs the handler, and ledgers every call — accepted,
+ * rejected (free, with a clear reason), rate-limited or unpaid. Accepted `commit` calls also
+ * append a `commitment` event, which is what scorers consume.
+ */
+export class ToolRuntime {
+  private readonly byName = new Map<string, ToolDef>();
+
+  constructor(private readonly o: ToolRuntimeOptions) {
+    for (const t of o.tools) {
+      if (this.byName.has(t.name)) throw new Error(`duplicate tool name "${t.name}"`);
+      if (t.limiter && !o.limiters[t.limiter])
+        throw new Error(`tool "${t.name}" names rate limiter "${t.limiter}", which the task does not define`);
+      this.byName.set(t.name, t);
+    }
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  docs(): ToolDoc[] {
+    return [...this.byName.values()].map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: z.toJSONSchema(t.args, { io: "input" }) as Record<string, unknown>,
+      kind: t.kind,
+    }));
+  }
+
+  async call(actor: string, name: string, rawArgs: unknown): Promise<ToolResult> {
+    const t = this.o.now();
+    const tool = this.byName.get(name);
+    const domain = tool?.domain ?? "tools";
+    const refuse = (status: "rejected" | "rate_limited" | "unpaid", error: string): ToolResult => {
+      this.o.ledger.append({ type: "tool_call", t, actor, tool: name, args: rawArgs ?? null, status, cost_usd: 0, domain, error });
+      return { ok: false, error };
+    };
+    if (!tool) return refuse("rejected", `unknown tool "${name}"; available tools: ${this.names().join(", ")}`);
+
+    const parsed = tool.args.safeParse(rawArgs ?? {});
+    if (!parsed.success)
+      return refuse("rejected", `invalid arguments for ${name}: ${formatZodError(parsed.error)}. Valid arguments: ${describeArgs(tool.args)}`);
+    const args = parsed.data;
+
+    const price = tool.price?.(args) ?? 0;
+    if (price > 0) {
+      const why = this.o.wallet.refusal(domain);
+      if (why) return refuse("unpaid", `${name} refused: ${why}`);
+    }
+    if (tool.limiter) {
+      const got = this.o.limiters[tool.limiter]!.tryAcquire(t, tool.weight?.(args) ?? 1);
+      if (!got.ok)
+        return refuse("rate_limited", `rate limited (${tool.limiter}): retry after ${Math.ceil(got.retryAfterMs / 1000)} s`);
+    }
+
+    let result: ToolResult;
+    try {
+      result = await tool.run(args, { now: this.o.now, actor });
+    } catch (err) {
+      // errors the agent causes (unknown or not-yet-visible ids, unusable queries) are free rejections
+      if (err instanceof Error && AGENT_ERRORS.has(err.name)) result = { ok: false, error: err.message };
+      else throw err;
+    }
+    if (this.o.now() !== t) throw new Error(`tool ${name} moved the clock: tools must never wait`);
+    if (!result.ok) return refuse("rejected", result.error);
+    this.o.ledger.append({
+      type: "tool_call",
+      t,
+      actor,
+      tool: name,
+      args: rawArgs ?? null,
+      status: "ok",
+      cost_usd: price,
+      domain,
+      result_hash: hashResult(result.value),
+    });
+    if (tool.kind === "commit") this.o.ledger.append({ type: "commitment", t, actor, tool: name, args });
+    return result;
+  }
+}
