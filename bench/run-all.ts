@@ -1,0 +1,12 @@
+/**
+ * `npm run bench`: every benchmark of spec/quality.md that exists, in order. Each prints its
+ * figures (medians) and writes bench/results/<name>.json. Pass --quick for smaller corpora.
+ */
+import { run as p1 } from "./p1-replay.js";
+import { run as p2 } from "./p2-search.js";
+import { run as p3 } from "./p3-ingest.js";
+
+const quick = process.argv.includes("--quick");
+await p1({ repeats: quick ? 3 : 5 });
+await p2(quick ? { articles: 100_000 } : {});
+await p3(quick ? { articles: 100_000 } : {});
