@@ -74,7 +74,10 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const r = { ...resolveRun(saved.config, o), runDir };
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: JSON.parse(readFileSync(join(runDir, "results.json"), "utf8")), cached: true };
-  const recorded = readLedgerLines(join(runDir, "ledger.jsonl"), { repair: true });
+  const ledgerPath = join(runDir, "ledger.jsonl");
+  // killed between creating the directory and the ledger: nothing was acknowledged yet
+  if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
+  const recorded = readLedgerLines(ledgerPath, { repair: true });
   return { runDir, results: await executeRun(r, recorded, o), cached: false };
 }
 

@@ -1,0 +1,92 @@
+import type { RateLimiter } from "../../kernel/rate-limiter.js";
+import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
+import type { Episode, TaskDefinition, TaskRunContext } from "../task.js";
+import { digestTools } from "./digest-tools.js";
+import { renderInstruction } from "./instruction.js";
+import { DailyDigestParams } from "./params.js";
+import { dailyDigestPolicies } from "./reference-policies.js";
+import { digestDeadlines } from "./schedule.js";
+import { DAILY_DIGEST_SCORER_VERSION, DailyDigestScorer } from "./scorer.js";
+
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+
+export const DAILY_DIGEST_EPISODES: Episode[] = [
+  {
+    name: "synth-28d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-29"),
+    world: { kind: "synth" },
+    description:
+      "Synthetic Reddit world, 2026-03-01 → 2026-03-28 (27 scored days; the last day settles after the window).",
+  },
+  {
+    name: "synth-7d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-08"),
+    world: { kind: "synth" },
+    description: "Short synthetic run, 2026-03-01 → 2026-03-07 (6 scored days), for quick checks.",
+  },
+];
+
+/**
+ * The run's limiter instances, shared by `limiters(ctx)` (registered with the tool runtime) and
+ * `tools(ctx)` (read by `quota`): both must be called with the same context object.
+ */
+const limitersByRun = new WeakMap<object, Record<string, RateLimiter>>();
+function runLimiters(ctx: TaskRunContext<DailyDigestParams>): Record<string, RateLimiter> {
+  let l = limitersByRun.get(ctx);
+  if (!l) {
+    l = redditLimiters({ limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms });
+    limitersByRun.set(ctx, l);
+  }
+  return l;
+}
+
+export const dailyDigestTask: TaskDefinition<DailyDigestParams> = {
+  id: "daily-digest",
+  version: "1",
+  scorer_version: DAILY_DIGEST_SCORER_VERSION,
+  title: "Daily digest",
+  axes: { time_sensitivity: "high (deadline)", reasoning: "low", recurrence: "daily" },
+  params: DailyDigestParams,
+  episodes: DAILY_DIGEST_EPISODES,
+  defaultEpisode: "synth-28d",
+  budget_usd: 20,
+  baseSchedule: "5 12 * * *",
+  streams: ["reddit_post", "reddit_comment", "reddit_reveal"],
+  instruction: (ctx) =>
+    renderInstruction({
+      params: ctx.params,
+      sim_start: ctx.sim_start,
+      sim_end: ctx.sim_end,
+      budget_usd: ctx.budget_usd,
+    }),
+  tools: (ctx) => [
+    ...redditDataTools({
+      view: ctx.view,
+      callUsd: ctx.params.reddit_call_usd,
+      limiter: runLimiters(ctx)[REDDIT_LIMITER]!,
+      rate: { limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms },
+    }),
+    ...digestTools(ctx.params),
+  ],
+  limiters: runLimiters,
+  deadlines: (from, to, params) => digestDeadlines(from, to, params),
+  createScorer: (ctx) => new DailyDigestScorer(ctx),
+  referencePolicies: dailyDigestPolicies,
+  metrics: {
+    primary: "digest_acc",
+    direction: "higher",
+    secondary: [
+      "digest_acc_raw",
+      "window_survived",
+      "days_scored",
+      "days_counted",
+      "days_delivered",
+      "days_missed",
+      "mean_hits",
+      "digests_rejected",
+      "commitments_ignored",
+    ],
+  },
+};

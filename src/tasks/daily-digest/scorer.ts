@@ -1,0 +1,177 @@
+import type { LedgerEvent } from "../../ledger/events.js";
+import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { DIGEST_TOOL, digestArgs } from "./digest-tools.js";
+import { DailyDigestParams } from "./params.js";
+import { RedditFacts } from "./reddit-facts.js";
+import { type DigestDay, daysOpeningIn, openWindowAt } from "./schedule.js";
+
+export const DAILY_DIGEST_SCORER_VERSION = "daily-digest-scorer/1";
+
+export type IdVerdict =
+  | { id: string; hit: true; cascade_24h: number }
+  | { id: string; hit: false; reason: "not_a_post" }
+  | { id: string; hit: false; reason: "outside_candidate_window"; created_utc: number }
+  | { id: string; hit: false; reason: "below_threshold"; cascade_24h: number };
+
+interface Delivery {
+  t: number;
+  ids: string[];
+}
+
+interface DayResult {
+  day: DigestDay;
+  /** the window opened before the first llm_rejected event (budget-exhaustion rule) */
+  counted: boolean;
+  delivery: Delivery | null;
+  hits: number;
+  credit: number;
+  verdicts: IdVerdict[];
+}
+
+/**
+ * daily-digest scorer. Days: every window opening a in [sim_start, sim_end); a day settles at
+ * a + settle_hours and is `not_scorable` ("settles after window") when that is after sim_end.
+ * A day's digest is the first accepted `digest` commitment inside its window (re-checked here;
+ * anything else is counted as ignored). Credit = hits / digest_size over the first digest_size
+ * distinct ids; a hit is a post created in [a − candidate_hours, a) whose 24 h cascade, counted
+ * from the raw comments, is ≥ hit_threshold. No digest = 0 ("missed").
+ */
+export class DailyDigestScorer implements Scorer {
+  private readonly p: DailyDigestParams;
+  private readonly facts: RedditFacts;
+  private readonly scored: DigestDay[];
+  private readonly late: NotScorable[];
+  private readonly deliveries = new Map<number, Delivery>();
+  private readonly args: ReturnType<typeof digestArgs>;
+  private firstLlmRejected: number | null = null;
+  private emitted = 0;
+  private ignoredCommitments = 0;
+  private rejectedCalls = 0;
+
+  constructor(ctx: ScorerContext) {
+    this.p = DailyDigestParams.parse(ctx.params ?? {});
+    this.facts = new RedditFacts(ctx.world.db);
+    this.args = digestArgs(this.p.max_ids);
+    const days = daysOpeningIn(ctx.sim_start, ctx.sim_end, this.p);
+    this.scored = days.filter((d) => d.settles <= ctx.sim_end);
+    this.late = days
+      .filter((d) => d.settles > ctx.sim_end)
+      .map((d) => ({ key: d.key, reason: "settles after window" }));
+  }
+
+  onEvent(e: LedgerEvent): void {
+    switch (e.type) {
+      case "llm_rejected":
+        if (this.firstLlmRejected === null) this.firstLlmRejected = e.t;
+        return;
+      case "tool_call":
+        if (e.tool === DIGEST_TOOL && e.status !== "ok") this.rejectedCalls++;
+        return;
+      case "commitment": {
+        if (e.tool !== DIGEST_TOOL) return;
+        const parsed = this.args.safeParse(e.args);
+        const window = openWindowAt(e.t, this.p);
+        if (!parsed.success || !window || this.deliveries.has(window.opens)) {
+          this.ignoredCommitments++;
+          return;
+        }
+        this.deliveries.set(window.opens, { t: e.t, ids: parsed.data.root_ids });
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never: never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  settle(t: number): Outcome[] {
+    const out: Outcome[] = [];
+    while (this.emitted < this.scored.length) {
+      const day = this.scored[this.emitted]!;
+      if (day.settles > t) break;
+      const r = this.result(day);
+      out.push({
+        t: day.settles,
+        key: day.key,
+        status: r.delivery ? "delivered" : "missed",
+        credit: r.credit,
+        detail: {
+          hits: r.hits,
+          digest_size: this.p.digest_size,
+          ids: r.verdicts.map((v) => v.id),
+          hit_ids: r.verdicts.filter((v) => v.hit).map((v) => v.id),
+          verdicts: r.verdicts,
+          delivered_at: r.delivery?.t ?? null,
+          window_opens: day.opens,
+          counted: r.counted,
+        },
+      });
+      this.emitted++;
+    }
+    return out;
+  }
+
+  report(): ScoreReport {
+    const all = this.scored.map((d) => this.result(d));
+    const counted = all.filter((r) => r.counted);
+    const mean = (rs: DayResult[]) => (rs.length === 0 ? null : rs.reduce((s, r) => s + r.credit, 0) / rs.length);
+    const delivered = all.filter((r) => r.delivery !== null);
+    const notScorable: NotScorable[] = [...this.late];
+    const acc = mean(counted);
+    if (all.length === 0) notScorable.push({ key: "digest_acc", reason: "no day settles inside the window" });
+    else if (acc === null)
+      notScorable.push({ key: "digest_acc", reason: "budget exhausted before the first delivery window opened" });
+    return {
+      primary: { name: "digest_acc", value: acc, direction: "higher" },
+      metrics: {
+        digest_acc: acc,
+        digest_acc_raw: mean(all),
+        window_survived: all.length === 0 ? null : counted.length / all.length,
+        days_scored: all.length,
+        days_counted: counted.length,
+        days_delivered: delivered.length,
+        days_missed: all.length - delivered.length,
+        mean_hits: delivered.length === 0 ? null : delivered.reduce((s, r) => s + r.hits, 0) / delivered.length,
+        digests_rejected: this.rejectedCalls,
+        commitments_ignored: this.ignoredCommitments,
+      },
+      not_scorable: notScorable,
+    };
+  }
+
+  private result(day: DigestDay): DayResult {
+    const delivery = this.deliveries.get(day.opens) ?? null;
+    const ids = delivery ? [...new Set(delivery.ids)].slice(0, this.p.digest_size) : [];
+    const verdicts = ids.map((id) => this.judge(id, day));
+    const hits = verdicts.filter((v) => v.hit).length;
+    return {
+      day,
+      counted: this.firstLlmRejected === null || day.opens < this.firstLlmRejected,
+      delivery,
+      hits,
+      credit: hits / this.p.digest_size,
+      verdicts,
+    };
+  }
+
+  private judge(id: string, day: DigestDay): IdVerdict {
+    const created = this.facts.createdAt(id);
+    if (created === null) return { id, hit: false, reason: "not_a_post" };
+    if (created < day.candidatesFrom || created >= day.opens)
+      return { id, hit: false, reason: "outside_candidate_window", created_utc: created };
+    const n = this.facts.cascade24h(id, created);
+    return n >= this.p.hit_threshold
+      ? { id, hit: true, cascade_24h: n }
+      : { id, hit: false, reason: "below_threshold", cascade_24h: n };
+  }
+}
