@@ -1,0 +1,155 @@
+import { z } from "zod";
+import type {
+  AttributionRow,
+  BreakpointRow,
+  BrokerEventRow,
+  CandleRow,
+  CompanyRow,
+  FilingRow,
+  LabelRow,
+  MarketPriceRow,
+  MarketResolutionRow,
+  MarketRow,
+  NewsRow,
+  QuestionAnswerRow,
+  QuestionRow,
+  RedditCommentRow,
+  RedditPostRow,
+  RedditRevealRow,
+  XbrlFactRow,
+} from "../world/types.js";
+import { generateBrokerEvents } from "./broker.js";
+import { generateCandles } from "./candles.js";
+import { generateFilings } from "./filings.js";
+import { generateMarkets } from "./markets.js";
+import { generateBackgroundNews } from "./news-background.js";
+import type { NewsDraft } from "./news-draft.js";
+import { generateQuestions } from "./questions.js";
+import { generateReddit } from "./reddit.js";
+import { createRng } from "./rng.js";
+import { DAY, isoDate, pad } from "./time.js";
+import { slugify } from "./vocab.js";
+
+/** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
+export const GENERATOR_VERSION = "v1";
+
+/** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
+export const HISTORY_MS = 8 * DAY;
+
+export interface SynthOptions {
+  seed: number;
+  /** window start, UTC epoch ms */
+  start: number;
+  /** window end (exclusive), UTC epoch ms */
+  end: number;
+}
+
+export const SynthOptionsSchema = z
+  .object({ seed: z.number().int(), start: z.number().int(), end: z.number().int() })
+  .refine((o) => o.end > o.start, { message: "end must be after start" });
+
+export interface SynthWorld {
+  news: NewsRow[];
+  market: MarketRow[];
+  market_price: MarketPriceRow[];
+  market_resolution: MarketResolutionRow[];
+  reddit_post: RedditPostRow[];
+  reddit_comment: RedditCommentRow[];
+  reddit_reveal: RedditRevealRow[];
+  candle: CandleRow[];
+  filing: FilingRow[];
+  xbrl_fact: XbrlFactRow[];
+  company: CompanyRow[];
+  question: QuestionRow[];
+  broker_event: BrokerEventRow[];
+  truth: {
+    breakpoint: BreakpointRow[];
+    attribution: AttributionRow[];
+    question_answer: QuestionAnswerRow[];
+    label: LabelRow[];
+  };
+}
+
+/** Stream kinds of a SynthWorld, in insertion order. */
+export const SYNTH_STREAM_KINDS = [
+  "news",
+  "market",
+  "market_price",
+  "market_resolution",
+  "reddit_post",
+  "reddit_comment",
+  "reddit_reveal",
+  "candle",
+  "filing",
+  "xbrl_fact",
+  "company",
+  "question",
+  "broker_event",
+] as const satisfies readonly (keyof SynthWorld)[];
+
+/** assign n000001... in (published_at, key) order; returns rows and the key → id map */
+function finalizeNews(drafts: NewsDraft[], end: number): { rows: NewsRow[]; ids: Map<string, string> } {
+  const kept = drafts.filter((d) => d.published_at < end);
+  kept.sort((a, b) => a.published_at - b.published_at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const ids = new Map<string, string>();
+  const rows = kept.map((d, i) => {
+    const id = `n${pad(i + 1, 6)}`;
+    ids.set(d.key, id);
+    const day = isoDate(d.published_at).replaceAll("-", "/");
+    return {
+      id,
+      url: `https://${d.domain}/${day}/${slugify(d.title)}-${id}`,
+      domain: d.domain,
+      title: d.title,
+      text: d.text,
+      published_at: d.published_at,
+      visible_at: d.published_at,
+    };
+  });
+  return { rows, ids };
+}
+
+/**
+ * The whole synthetic world for a seed and window, as plain rows. Pure and deterministic: every
+ * stream draws from its own labelled sub-stream of the seed (reddit, news, markets, candles,
+ * filings, questions), so changing one stream's generator never shifts another's.
+ */
+export function generateRows(o: SynthOptions): SynthWorld {
+  const opts = SynthOptionsSchema.parse(o);
+  const root = createRng(opts.seed);
+  const from = opts.start - HISTORY_MS;
+  const reddit = generateReddit(root.split("reddit"), from, opts.end);
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end);
+  const background = generateBackgroundNews(root.split("news"), from, opts.end);
+  const candles = generateCandles(root.split("candles"), from, opts.end);
+  const broker = generateBrokerEvents(candles, opts.start, opts.end);
+  const questions = generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end);
+  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end);
+  const attribution: AttributionRow[] = [];
+  for (const a of markets.attributions) {
+    const id = news.ids.get(a.news_id);
+    if (id !== undefined) attribution.push({ ...a, news_id: id });
+  }
+  return {
+    news: news.rows,
+    market: markets.markets,
+    market_price: markets.prices,
+    market_resolution: markets.resolutions,
+    reddit_post: reddit.posts,
+    reddit_comment: reddit.comments,
+    reddit_reveal: reddit.reveals,
+    candle: candles,
+    filing: filings.filings,
+    xbrl_fact: filings.facts,
+    company: filings.companies,
+    question: questions.questions,
+    broker_event: broker,
+    truth: {
+      breakpoint: markets.breakpoints,
+      attribution,
+      question_answer: questions.answers,
+      label: [...markets.labels, ...filings.labels],
+    },
+  };
+}
