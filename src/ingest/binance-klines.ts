@@ -1,0 +1,173 @@
+import { z } from "zod";
+import type { CandleRow } from "../world/types.js";
+import { OhlcBar, type ParsedCandles, parseDecimal, type RejectedRow, zodIssueText } from "./kraken-ohlcvt.js";
+
+const KlineArray = z.array(z.unknown()).min(7);
+
+/**
+ * Binance kline JSON: an array of `[open_time_ms, "open", "high", "low", "close", "volume",
+ * close_time_ms, ...]` (spot klines, and the futures index-price klines whose volume is "0").
+ * The interval is close_time − open_time + 1 ms and must equal `intervalMs`. `line` in rejections is
+ * the 1-based index of the kline in the array.
+ */
+export function parseBinanceKlinesJson(
+  text: string,
+  o: { file: string; venue: string; symbol: string; intervalMs: number },
+): ParsedCandles {
+  const rows: CandleRow[] = [];
+  const rejected: RejectedRow[] = [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    return { rows, rejected: [{ file: o.file, line: 0, reason: `not JSON: ${(e as Error).message}` }] };
+  }
+  if (!Array.isArray(raw)) return { rows, rejected: [{ file: o.file, line: 0, reason: "not a JSON array of klines" }] };
+  for (const [i, k] of raw.entries()) {
+    const reject = (reason: string): void => {
+      rejected.push({ file: o.file, line: i + 1, reason });
+    };
+    const arr = KlineArray.safeParse(k);
+    if (!arr.success) {
+      reject("not a kline array of at least 7 fields");
+      continue;
+    }
+    const f = arr.data;
+    const num = (x: unknown) => (typeof x === "number" ? x : typeof x === "string" ? parseDecimal(x) : Number.NaN);
+    const openTime = num(f[0]);
+    const closeTime = num(f[6]);
+    if (!Number.isInteger(openTime) || !Number.isInteger(closeTime)) {
+      reject("open/close time is not an integer");
+      continue;
+    }
+    if (closeTime - openTime + 1 !== o.intervalMs) {
+      reject(`interval ${closeTime - openTime + 1} ms differs from the expected ${o.intervalMs} ms`);
+      continue;
+    }
+    const parsed = OhlcBar.safeParse({
+      open_time: openTime,
+      o: num(f[1]),
+      h: num(f[2]),
+      l: num(f[3]),
+      c: num(f[4]),
+      v: num(f[5]),
+    });
+    if (!parsed.success) {
+      reject(zodIssueText(parsed.error));
+      continue;
+    }
+    rows.push({
+      venue: o.venue,
+      symbol: o.symbol,
+      interval_ms: o.intervalMs,
+      ...parsed.data,
+      visible_at: openTime + o.intervalMs,
+    });
+  }
+  return { rows, rejected };
+}
+
+const ISO_OFFSET = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The Binance.US CSV export: header `open_time,open,high,low,close,volume`, open_time as ISO with an
+ * explicit offset ("2023-03-01 00:00:00+00:00"). Rows must be aligned to `intervalMs` (1 minute for
+ * the sample files). `line` is the 1-based file line (the header is line 1).
+ */
+export function parseBinanceUsCsv(
+  text: string,
+  o: { file: string; venue: string; symbol: string; intervalMs: number },
+): ParsedCandles {
+  const rows: CandleRow[] = [];
+  const rejected: RejectedRow[] = [];
+  const lines = text.split(/\r?\n/);
+  const header = (lines[0] ?? "").trim().toLowerCase();
+  if (header !== "open_time,open,high,low,close,volume")
+    return { rows, rejected: [{ file: o.file, line: 1, reason: `unexpected header "${lines[0] ?? ""}"` }] };
+  for (let i = 1; i < lines.length; i++) {
+    const line = (lines[i] as string).trim();
+    if (line === "") continue;
+    const reject = (reason: string) => rejected.push({ file: o.file, line: i + 1, reason });
+    const f = line.split(",");
+    if (f.length !== 6) {
+      reject(`expected 6 fields, got ${f.length}`);
+      continue;
+    }
+    const m = ISO_OFFSET.exec(f[0] as string);
+    const t = m ? Date.parse(`${m[1]}T${m[2]}${m[3] ?? ""}${m[4]}`) : Number.NaN;
+    if (!Number.isFinite(t)) {
+      reject(`open_time is not an ISO instant with an offset: "${f[0]}"`);
+      continue;
+    }
+    const parsed = OhlcBar.safeParse({
+      open_time: t,
+      o: parseDecimal(f[1]),
+      h: parseDecimal(f[2]),
+      l: parseDecimal(f[3]),
+      c: parseDecimal(f[4]),
+      v: parseDecimal(f[5]),
+    });
+    if (!parsed.success) {
+      reject(zodIssueText(parsed.error));
+      continue;
+    }
+    if (t % o.intervalMs !== 0) {
+      reject(`open_time ${f[0]} is not aligned to ${o.intervalMs / 1000} s`);
+      continue;
+    }
+    rows.push({
+      venue: o.venue,
+      symbol: o.symbol,
+      interval_ms: o.intervalMs,
+      ...parsed.data,
+      visible_at: t + o.intervalMs,
+    });
+  }
+  return { rows, rejected };
+}
+
+/**
+ * Resamples candles of one series to a coarser interval (e.g. 1 m → 1 h), buckets aligned to epoch
+ * multiples of `targetMs`: o = first, h = max, l = min, c = last, v = sum. Only complete buckets
+ * (every one of targetMs / interval sub-candles present) are kept. Input in any order; duplicates
+ * of an open_time are an error. Output ascending, visible at bucket + targetMs.
+ */
+export function resampleCandles(rows: readonly CandleRow[], targetMs: number): CandleRow[] {
+  if (rows.length === 0) return [];
+  const first = rows[0] as CandleRow;
+  const base = first.interval_ms;
+  if (targetMs % base !== 0) throw new RangeError(`target ${targetMs} ms is not a multiple of ${base} ms`);
+  for (const r of rows)
+    if (r.venue !== first.venue || r.symbol !== first.symbol || r.interval_ms !== base)
+      throw new Error("resampleCandles: rows must be one series (venue, symbol, interval)");
+  const sorted = [...rows].sort((a, b) => a.open_time - b.open_time);
+  const n = targetMs / base;
+  const out: CandleRow[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const bucket = Math.floor((sorted[i] as CandleRow).open_time / targetMs) * targetMs;
+    let j = i;
+    while (j < sorted.length && (sorted[j] as CandleRow).open_time < bucket + targetMs) {
+      if (j > i && (sorted[j] as CandleRow).open_time === (sorted[j - 1] as CandleRow).open_time)
+        throw new Error(`resampleCandles: duplicate open_time ${(sorted[j] as CandleRow).open_time}`);
+      j++;
+    }
+    if (j - i === n) {
+      const part = sorted.slice(i, j);
+      out.push({
+        venue: first.venue,
+        symbol: first.symbol,
+        interval_ms: targetMs,
+        open_time: bucket,
+        o: (part[0] as CandleRow).o,
+        h: Math.max(...part.map((r) => r.h)),
+        l: Math.min(...part.map((r) => r.l)),
+        c: (part[part.length - 1] as CandleRow).c,
+        v: part.reduce((s, r) => s + r.v, 0),
+        visible_at: bucket + targetMs,
+      });
+    }
+    i = j;
+  }
+  return out;
+}
