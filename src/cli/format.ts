@@ -7,16 +7,20 @@ const fmt = (v: number | null | undefined, digits = 4) => (v === null || v === u
 
 /** One progress line per simulated day (stderr). */
 export function progressLine(p: DayProgress): string {
-  const date = new Date(p.t).toISOString().slice(0, 10);
+  // the line is printed as day `p.day` ends: show the date of the day just completed
+  const date = new Date(p.t - 1).toISOString().slice(0, 10);
   return `${pc.dim(p.replaying ? "replay" : "day")} ${String(p.day).padStart(3)}/${p.days} ${date}  spent $${p.spent_usd.toFixed(4)}  commitments ${p.commitments}  outcomes ${p.outcomes}`;
 }
 
 /** The final score table. */
 export function scoreTable(r: Results, runDir: string): string {
-  const t = new Table({ head: [pc.bold("metric"), pc.bold("value")], style: { head: [] } });
+  const t = new Table({
+    head: [pc.bold("metric"), pc.bold("value")],
+    style: { head: [], compact: true },
+  });
   const { primary, ...rest } = r.performance;
   t.push([pc.bold(`${primary.name} (primary, ${primary.direction} is better)`), pc.bold(fmt(primary.value))]);
-  for (const [k, v] of Object.entries(rest)) t.push([k, typeof v === "object" && v !== null ? fmt(v.value) : fmt(v)]);
+  for (const [k, v] of Object.entries(rest).filter(([k]) => k !== primary.name)) t.push([k, typeof v === "object" && v !== null ? fmt(v.value) : fmt(v)]);
   t.push(["not scorable", String(r.not_scorable.length)]);
   t.push(["spent (USD)", `$${r.resources.spent_usd.toFixed(4)} of $${r.resources.budget_usd}`]);
   t.push(["wakes / tool calls / rejected", `${r.resources.wakes} / ${r.resources.tool_calls} / ${r.resources.rejected_calls}`]);
