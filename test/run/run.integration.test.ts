@@ -5,7 +5,7 @@ import { readLedger } from "../../src/ledger/ledger-reader.js";
 import { ConfigError } from "../../src/run/config.js";
 import { rescoreRun } from "../../src/run/rescore.js";
 import { ResultsSchema } from "../../src/run/results.js";
-import { DIGEST_5D, PRICE_3D, freshRunsDir, options, run } from "./helpers.js";
+import { DIGEST_5D, PRICE_3D, RAW_DIR, freshRunsDir, options, run } from "./helpers.js";
 
 describe("daily-digest end to end through the runner", () => {
   it("pins the anchors: top 10 at 12:30 → 1.0, at 13:30 → 0.0, silent → 0, oracle → 1.0", async () => {
@@ -103,3 +103,17 @@ describe("bad input leaves nothing behind", () => {
     );
   });
 });
+
+describe.skipIf(!existsSync(RAW_DIR))("price-check on real prices (svb-2023)", () => {
+  it("builds the world from the raw files and scores the heuristic", async () => {
+    const { results } = await run({ task: "price-check", episode: "svb-2023" });
+    expect(results.episode).toBe("svb-2023");
+    expect(results.sim_start).toBe("2023-03-01T00:00:00.000Z");
+    expect(results.sim_end).toBe("2023-03-22T00:00:00.000Z");
+    // 3 symbols × 21 days × 24 hours
+    expect(results.performance.symbol_hours).toBe(1512);
+    expect(results.performance.primary.value).toBeGreaterThan(0.5);
+    expect(results.performance.primary.value).toBeLessThan(1);
+  });
+});
+if (!existsSync(RAW_DIR)) console.warn(`skipping the svb-2023 episode test: ${RAW_DIR} is absent`);
