@@ -1,0 +1,209 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { StringDecoder } from "node:string_decoder";
+import { z } from "zod";
+import type { NewsRow, WorldManifest } from "../world/types.js";
+import { WorldBuilder } from "../world/world-builder.js";
+
+export const NEWS_JSONL_BUILDER = "ingest/news-jsonl";
+export const NEWS_JSONL_BUILDER_VERSION = "1";
+const BATCH = 20_000;
+
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/** ISO 8601 (no zone = UTC) or epoch seconds (< 1e11) / milliseconds → epoch ms; null if invalid. */
+export function parsePublishedAt(v: string | number): number | null {
+  if (typeof v === "number") {
+    if (!Number.isFinite(v) || v < 0) return null;
+    return Math.round(v < 1e11 ? v * 1000 : v);
+  }
+  const s = v.trim();
+  const m = ISO_RE.exec(s);
+  if (!m) return null;
+  let iso = s.replace(" ", "T");
+  if (iso.length === 10) iso += "T00:00:00";
+  const zone = m[1];
+  if (!zone) iso += "Z";
+  else if (/^[+-]\d{4}$/.test(zone)) iso = `${iso.slice(0, -5)}${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : null;
+}
+
+const NewsLine = z
+  .object({
+    id: z.string().min(1).optional(),
+    url: z.string().regex(/^https?:\/\/[^\s/]+/i, "must be an http(s) URL"),
+    title: z.string(),
+    text: z.string().optional(),
+    body: z.string().optional(),
+    published_at: z.union([z.string(), z.number()]),
+    domain: z.string().min(1).optional(),
+  })
+  .refine((r) => r.text !== undefined || r.body !== undefined, { message: "needs text or body", path: ["text"] });
+
+/**
+ * The lines of a file (LF or CRLF; a last line without a newline included), streamed in 1 MiB
+ * chunks and yielded one chunk's lines at a time; every byte also goes into `hash`.
+ */
+export async function* readLines(file: string, hash: { update(b: Buffer): unknown }): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder("utf8");
+  let rest = "";
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const buf = chunk as Buffer;
+    hash.update(buf);
+    const text = rest + decoder.write(buf);
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = text.indexOf("\n"); nl >= 0; nl = text.indexOf("\n", start)) {
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      lines.push(text.slice(start, end));
+      start = nl + 1;
+    }
+    rest = text.slice(start);
+    if (lines.length > 0) yield lines;
+  }
+  rest += decoder.end();
+  if (rest.length > 0) yield [rest.endsWith("\r") ? rest.slice(0, -1) : rest];
+}
+
+const HOST_RE = /^https?:\/\/([A-Za-z0-9.-]+)(?:[:/?#]|$)/i;
+
+/** Hostname of an http(s) URL, lowercased, without a leading "www." (regex fast path, else WHATWG URL). */
+export function urlDomain(url: string): string | null {
+  const m = HOST_RE.exec(url);
+  if (m?.[1]) return m[1].toLowerCase().replace(/^www\./, "");
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, "");
+  } catch {
+    return null;
+  }
+}
+
+/** Default article id: the first 32 hex digits of sha256(url). */
+export function urlId(url: string): string {
+  return createHash("sha256").update(url).digest("hex").slice(0, 32);
+}
+
+export interface NewsJsonlRejection {
+  line: number;
+  file: string;
+  reason: string;
+}
+
+export interface NewsJsonlResult {
+  manifest: WorldManifest;
+  accepted: number;
+  rejected: NewsJsonlRejection[];
+}
+
+/**
+ * Imports JSONL news files into a new world at `targetDir` (never a partial one: the build runs in
+ * a temp dir and is renamed at the end). One JSON object per line:
+ * `{ id?, url, title, text | body, published_at, domain? }`; `published_at` is ISO 8601 (no zone
+ * = UTC) or epoch seconds/ms; `id` defaults to sha256(url) (32 hex digits); `domain` defaults to
+ * the URL's host. visible_at = published_at. Bad rows, duplicate URLs (the first is kept),
+ * duplicate ids and rows outside `opts.window` are rejected with file:line and a reason, not fatal.
+ * Blank lines are skipped. The window defaults to [min, max] published_at of accepted rows.
+ */
+export async function importNewsJsonl(
+  files: string[],
+  targetDir: string,
+  opts: { name: string; window?: { start: number; end: number } },
+): Promise<NewsJsonlResult> {
+  const builder = WorldBuilder.create(targetDir, {
+    name: opts.name,
+    window: opts.window ?? { start: 0, end: 0 },
+    builder: NEWS_JSONL_BUILDER,
+    builder_version: NEWS_JSONL_BUILDER_VERSION,
+  });
+  const rejected: NewsJsonlRejection[] = [];
+  const seenUrl = new Set<string>();
+  const seenId = new Set<string>();
+  let accepted = 0;
+  let minT = Number.POSITIVE_INFINITY;
+  let maxT = Number.NEGATIVE_INFINITY;
+  try {
+    for (const file of files) {
+      const hash = createHash("sha256");
+      let batch: NewsRow[] = [];
+      let lineNo = 0;
+      let fileRows = 0;
+      let fileRejected = 0;
+      const reject = (reason: string) => {
+        rejected.push({ line: lineNo, file, reason });
+        fileRejected++;
+      };
+      for await (const lines of readLines(file, hash)) {
+        for (const line of lines) {
+          lineNo++;
+          if (line.trim() === "") continue;
+          let raw: unknown;
+          try {
+            raw = JSON.parse(line);
+          } catch (e) {
+            reject(`invalid JSON: ${(e as Error).message}`);
+            continue;
+          }
+          const parsed = NewsLine.safeParse(raw);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
+            reject(`field "${field}": ${issue?.message ?? "invalid"}`);
+            continue;
+          }
+          const r = parsed.data;
+          const t = parsePublishedAt(r.published_at);
+          if (t === null) {
+            reject(`field "published_at": not an ISO 8601 date or epoch seconds/ms: ${JSON.stringify(r.published_at)}`);
+            continue;
+          }
+          if (opts.window && (t < opts.window.start || t > opts.window.end)) {
+            reject(`field "published_at": ${new Date(t).toISOString()} is outside the world window`);
+            continue;
+          }
+          const domain = r.domain ?? urlDomain(r.url);
+          if (domain === null || domain === "") {
+            reject(`field "url": cannot parse a host from ${JSON.stringify(r.url)}`);
+            continue;
+          }
+          if (seenUrl.has(r.url)) {
+            reject(`duplicate url ${JSON.stringify(r.url)} (the first occurrence is kept)`);
+            continue;
+          }
+          const id = r.id ?? urlId(r.url);
+          if (seenId.has(id)) {
+            reject(`duplicate id ${JSON.stringify(id)} (the first occurrence is kept)`);
+            continue;
+          }
+          seenUrl.add(r.url);
+          seenId.add(id);
+          batch.push({
+            id,
+            url: r.url,
+            domain,
+            title: r.title,
+            text: r.text ?? r.body ?? "",
+            published_at: t,
+            visible_at: t,
+          });
+          fileRows++;
+          if (t < minT) minT = t;
+          if (t > maxT) maxT = t;
+          if (batch.length >= BATCH) {
+            builder.insert("news", batch);
+            batch = [];
+          }
+        }
+      }
+      if (batch.length > 0) builder.insert("news", batch);
+      accepted += fileRows;
+      builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
+    }
+    if (!opts.window) builder.setWindow(accepted > 0 ? { start: minT, end: maxT } : { start: 0, end: 0 });
+    const manifest = builder.finish();
+    return { manifest, accepted, rejected };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}

@@ -1,0 +1,130 @@
+import { contentTokens } from "./fts-text.js";
+
+/** A news search query that has no usable terms, even after sanitizing. */
+export class SearchQueryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SearchQueryError";
+  }
+}
+
+export const MAX_QUERY_CHARS = 1000;
+
+/**
+ * A user query compiled to FTS5 MATCH expressions.
+ * - `primary`: the query with its structure kept (quoted phrases, AND, OR, NOT, parentheses;
+ *   adjacent terms are ANDed as in FTS5), every term re-quoted so no FTS5 syntax comes from the
+ *   user, stopwords dropped like at indexing; null when the query is malformed (unbalanced quotes
+ *   or parentheses, dangling operators) or has no terms.
+ * - `fallback`: the sanitized retry: every content term of the query ORed; null when none.
+ * - `terms`: the content terms, for snippets.
+ */
+export interface CompiledQuery {
+  primary: string | null;
+  fallback: string | null;
+  terms: string[];
+}
+
+type Tok = { t: "phrase"; words: string[] } | { t: "op"; op: "AND" | "OR" | "NOT" } | { t: "lp" } | { t: "rp" };
+
+function quote(words: string[]): string {
+  return `"${words.join(" ")}"`;
+}
+
+/** Lexes the query; null when quotes are unbalanced. Terms that are only stopwords vanish. */
+function lex(q: string): Tok[] | null {
+  const out: Tok[] = [];
+  let i = 0;
+  while (i < q.length) {
+    const ch = q[i] as string;
+    if (/\s/.test(ch)) {
+      i++;
+    } else if (ch === '"') {
+      const close = q.indexOf('"', i + 1);
+      if (close < 0) return null;
+      const words = contentTokens(q.slice(i + 1, close));
+      if (words.length > 0) out.push({ t: "phrase", words });
+      i = close + 1;
+    } else if (ch === "(") {
+      out.push({ t: "lp" });
+      i++;
+    } else if (ch === ")") {
+      out.push({ t: "rp" });
+      i++;
+    } else {
+      let j = i;
+      while (j < q.length && !/[\s"()]/.test(q[j] as string)) j++;
+      const word = q.slice(i, j);
+      if (word === "AND" || word === "OR" || word === "NOT") out.push({ t: "op", op: word });
+      else {
+        const words = contentTokens(word);
+        if (words.length > 0) out.push({ t: "phrase", words });
+      }
+      i = j;
+    }
+  }
+  return out;
+}
+
+/**
+ * Validates `expr := unary ((AND|OR|NOT)? unary)*`, `unary := phrase | "(" expr ")"` and emits the
+ * FTS5 expression; null when the token stream does not follow it.
+ */
+function emit(toks: Tok[]): string | null {
+  let pos = 0;
+  const parts: string[] = [];
+  const unary = (): boolean => {
+    const tok = toks[pos];
+    if (!tok) return false;
+    if (tok.t === "phrase") {
+      parts.push(quote(tok.words));
+      pos++;
+      return true;
+    }
+    if (tok.t === "lp") {
+      parts.push("(");
+      pos++;
+      if (!expr()) return false;
+      if (toks[pos]?.t !== "rp") return false;
+      parts.push(")");
+      pos++;
+      return true;
+    }
+    return false;
+  };
+  const expr = (): boolean => {
+    if (!unary()) return false;
+    for (;;) {
+      const tok = toks[pos];
+      if (!tok || tok.t === "rp") return true;
+      if (tok.t === "op") {
+        parts.push(tok.op);
+        pos++;
+      }
+      if (!unary()) return false;
+    }
+  };
+  if (toks.length === 0) return null;
+  if (!expr() || pos !== toks.length) return null;
+  return parts.join(" ");
+}
+
+/** Compiles a user query; throws SearchQueryError for an empty or over-long query. */
+export function compileSearchQuery(q: string): CompiledQuery {
+  if (q.trim() === "") throw new SearchQueryError("empty search query: give one or more words");
+  if (q.length > MAX_QUERY_CHARS) {
+    throw new SearchQueryError(`search query too long: ${q.length} characters (at most ${MAX_QUERY_CHARS})`);
+  }
+  const toks = lex(q);
+  const primary = toks ? emit(toks) : null;
+  const terms = [...new Set(contentTokens(q))];
+  const fallback = terms.length > 0 ? terms.map((t) => quote([t])).join(" OR ") : null;
+  return { primary, fallback, terms };
+}
+
+/** The error thrown when neither the query nor its sanitized retry is usable. */
+export function unusableQueryError(q: string): SearchQueryError {
+  return new SearchQueryError(
+    `search query ${JSON.stringify(q)} has no searchable terms (English stopwords and search syntax are ignored)`,
+  );
+}

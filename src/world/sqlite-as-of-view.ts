@@ -1,0 +1,444 @@
+import type Database from "better-sqlite3";
+import { type AsOfView, NotVisibleError } from "./as-of-view.js";
+import { compileSearchQuery, unusableQueryError } from "./search-query.js";
+import { makeSnippet } from "./snippet.js";
+import type {
+  BrokerEventRow,
+  CandleRow,
+  CompanyRow,
+  FilingRow,
+  MarketPriceRow,
+  MarketResolutionRow,
+  MarketRow,
+  NewsRow,
+  QuestionRow,
+  RedditCommentRow,
+  RedditPostRow,
+  XbrlFactRow,
+} from "./types.js";
+
+/** What a view needs from its store: a statement cache over world.db and the news lag bounds. */
+export interface ViewBackend {
+  stmt(sql: string): Database.Statement;
+  /** max(published_at - visible_at) over all news (0 when none) */
+  readonly newsLagPubOverVis: number;
+  /** max(visible_at - published_at) over all news (0 when none) */
+  readonly newsLagVisOverPub: number;
+}
+
+type SearchResult = ReturnType<AsOfView["news"]["search"]>;
+type PostWithCount = RedditPostRow & { num_comments: number };
+
+const NEWS_COLS = "id, url, domain, title, text, published_at, visible_at";
+const POST_COLS = "p.id, p.subreddit, p.author, p.title, p.body, p.created_utc, p.visible_at";
+const VISIBLE_COMMENTS = "(SELECT count(*) FROM reddit_comment c WHERE c.root = p.id AND c.visible_at <= @now)";
+/** FTS5 bm25 column weights: title, body */
+const BM25 = "bm25(news_fts, 2.0, 1.0)";
+
+const SEARCH_MAX_LIMIT = 100;
+const PAGE_MAX_LIMIT = 1000;
+
+function checkInt(name: string, v: number, min: number, max: number): number {
+  if (!Number.isInteger(v) || v < min || v > max) {
+    throw new RangeError(`${name} must be an integer in [${min}, ${max}], got ${String(v)}`);
+  }
+  return v;
+}
+
+function checkTime(name: string, v: number): number {
+  if (typeof v !== "number" || !Number.isFinite(v)) throw new RangeError(`${name} must be a finite epoch-ms number`);
+  return v;
+}
+
+function isFtsError(e: unknown): boolean {
+  return e instanceof Error && /^fts5:|malformed MATCH/i.test(e.message);
+}
+
+/**
+ * The SQLite implementation of AsOfView. Every statement carries `visible_at <= @now` (news search
+ * carries it inside the rowid bound, see `searchSql`), so rows visible after `now` are filtered
+ * before anything is ranked, counted, sorted or limited. `now()` is read on every call.
+ */
+export class SqliteAsOfView implements AsOfView {
+  private readonly b: ViewBackend;
+  private readonly clock: () => number;
+
+  constructor(backend: ViewBackend, now: () => number) {
+    this.b = backend;
+    this.clock = now;
+  }
+
+  now(): number {
+    return this.clock();
+  }
+
+  private t(): number {
+    return checkTime("now", this.clock());
+  }
+
+  // ---------------------------------------------------------------- news
+  readonly news: AsOfView["news"] = {
+    search: (q, opts) => this.search(q, opts ?? {}),
+    get: (id) => {
+      const row = this.b.stmt(`SELECT ${NEWS_COLS} FROM news WHERE id = @id AND visible_at <= @now`).get({
+        id,
+        now: this.t(),
+      }) as NewsRow | undefined;
+      if (!row) throw new NotVisibleError("news", id);
+      return row;
+    },
+    count: (opts) => {
+      const now = this.t();
+      const to = opts?.to === undefined ? now : Math.min(checkTime("to", opts.to), now);
+      const from = opts?.from === undefined ? null : checkTime("from", opts.from);
+      const sql =
+        "SELECT count(*) AS n FROM news_order WHERE visible_at <= @now AND published_at <= @to" +
+        (from === null ? "" : " AND published_at >= @from");
+      const r = this.b.stmt(sql).get(from === null ? { now, to } : { now, to, from }) as { n: number };
+      return r.n;
+    },
+  };
+
+  /**
+   * `news_order.seq` (the FTS rowid) is monotone in visible_at, so "visible at now" is
+   * `rowid <= (the largest seq with visible_at <= @now)`: one backwards step in the
+   * news_order_visible index, pushed into the FTS5 scan as a rowid range before bm25 ranking,
+   * ORDER BY and LIMIT.
+   *
+   * When every article has published_at == visible_at (both lags 0) the published-date bounds are
+   * seq bounds too, and the FTS table is queried alone. Otherwise the bounds are widened by the
+   * recorded lags to a seq range, and the exact published_at / visible_at filter is applied by a
+   * join to news_order (a narrow rowid lookup per match), still before ranking and limiting.
+   */
+  private searchSql(exact: boolean, hasFrom: boolean): string {
+    const hi =
+      "(SELECT seq FROM news_order WHERE visible_at <= min(@now, @hiVis) ORDER BY visible_at DESC, seq DESC LIMIT 1)";
+    const lo = "(SELECT seq FROM news_order WHERE visible_at >= @loVis ORDER BY visible_at, seq LIMIT 1)";
+    if (exact) {
+      return (
+        `SELECT rowid AS seq, ${BM25} AS score FROM news_fts WHERE news_fts MATCH @q` +
+        ` AND rowid <= ${hi}${hasFrom ? ` AND rowid >= ${lo}` : ""}` +
+        " ORDER BY score, seq LIMIT @limit OFFSET @offset"
+      );
+    }
+    return (
+      `SELECT f.rowid AS seq, ${BM25} AS score FROM news_fts f CROSS JOIN news_order o ON o.seq = f.rowid` +
+      ` WHERE news_fts MATCH @q AND f.rowid <= ${hi}${hasFrom ? ` AND f.rowid >= ${lo}` : ""}` +
+      ` AND o.visible_at <= @now AND o.published_at <= @to${hasFrom ? " AND o.published_at >= @from" : ""}` +
+      " ORDER BY score, seq LIMIT @limit OFFSET @offset"
+    );
+  }
+
+  private search(q: string, opts: { from?: number; to?: number; offset?: number; limit?: number }): SearchResult {
+    const now = this.t();
+    const limit = checkInt("limit", opts.limit ?? 10, 1, SEARCH_MAX_LIMIT);
+    const offset = checkInt("offset", opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+    const to = opts.to === undefined ? now : Math.min(checkTime("to", opts.to), now);
+    const from = opts.from === undefined ? null : checkTime("from", opts.from);
+    const compiled = compileSearchQuery(q);
+    const exact = this.b.newsLagPubOverVis === 0 && this.b.newsLagVisOverPub === 0;
+    const stmt = this.b.stmt(this.searchSql(exact, from !== null));
+    const params: Record<string, number | string> = {
+      now,
+      limit,
+      offset,
+      hiVis: exact ? to : to + this.b.newsLagVisOverPub,
+    };
+    if (!exact) params.to = to;
+    if (from !== null) {
+      params.loVis = exact ? from : from - this.b.newsLagPubOverVis;
+      if (!exact) params.from = from;
+    }
+    const run = (expr: string) => stmt.all({ ...params, q: expr }) as { seq: number; score: number }[];
+    let ranked: { seq: number; score: number }[] | null = null;
+    if (compiled.primary !== null) {
+      try {
+        ranked = run(compiled.primary);
+      } catch (e) {
+        if (!isFtsError(e)) throw e;
+      }
+    }
+    if (ranked === null) {
+      if (compiled.fallback === null) throw unusableQueryError(q);
+      try {
+        ranked = run(compiled.fallback);
+      } catch (e) {
+        if (!isFtsError(e)) throw e;
+        throw unusableQueryError(q);
+      }
+    }
+    const byId = this.b.stmt(
+      "SELECT n.id, n.title, n.domain, n.published_at, n.text FROM news_order o JOIN news n ON n.rid = o.rid" +
+        " WHERE o.seq = @seq AND n.visible_at <= @now",
+    );
+    const hits: SearchResult["hits"] = [];
+    for (const r of ranked) {
+      const row = byId.get({ seq: r.seq, now }) as
+        | { id: string; title: string; domain: string; published_at: number; text: string }
+        | undefined;
+      if (!row) continue;
+      hits.push({
+        id: row.id,
+        title: row.title,
+        domain: row.domain,
+        published_at: row.published_at,
+        snippet: makeSnippet(row.text, compiled.terms),
+      });
+    }
+    return { hits, capped_to: to };
+  }
+
+  // ---------------------------------------------------------------- markets
+  readonly markets: AsOfView["markets"] = {
+    list: () =>
+      (
+        this.b
+          .stmt("SELECT * FROM market WHERE visible_at <= @now ORDER BY open, id")
+          .all({ now: this.t() }) as MarketDbRow[]
+      ).map(marketRow),
+    get: (id) => {
+      const r = this.b.stmt("SELECT * FROM market WHERE id = @id AND visible_at <= @now").get({ id, now: this.t() }) as
+        | MarketDbRow
+        | undefined;
+      if (!r) throw new NotVisibleError("market", id);
+      return marketRow(r);
+    },
+    prices: (market, start, end) =>
+      this.b
+        .stmt(
+          "SELECT market, outcome, t, p, visible_at FROM market_price" +
+            " WHERE market = @market AND t >= @start AND t <= @end AND visible_at <= @now" +
+            " ORDER BY t, outcome, visible_at, rowid",
+        )
+        .all({
+          market,
+          start: checkTime("start", start),
+          end: checkTime("end", end),
+          now: this.t(),
+        }) as MarketPriceRow[],
+    lastPrice: (market, t) =>
+      this.b
+        .stmt(
+          "SELECT market, outcome, t, p, visible_at FROM (" +
+            " SELECT market, outcome, t, p, visible_at, row_number() OVER" +
+            " (PARTITION BY outcome ORDER BY t DESC, visible_at DESC, rowid DESC) AS rn" +
+            " FROM market_price WHERE market = @market AND t <= @t AND visible_at <= @now)" +
+            " WHERE rn = 1 ORDER BY outcome",
+        )
+        .all({ market, t: checkTime("t", t), now: this.t() }) as MarketPriceRow[],
+    resolutions: () =>
+      this.b
+        .stmt(
+          "SELECT market, closed_at, result, visible_at FROM market_resolution WHERE visible_at <= @now" +
+            " ORDER BY closed_at, market, rowid",
+        )
+        .all({ now: this.t() }) as MarketResolutionRow[],
+  };
+
+  // ---------------------------------------------------------------- reddit
+  readonly reddit: AsOfView["reddit"] = {
+    listPosts: (opts) => {
+      const now = this.t();
+      const sort = opts.sort ?? "new";
+      const order = opts.order ?? "desc";
+      const limit = checkInt("limit", opts.limit ?? 50, 1, PAGE_MAX_LIMIT);
+      const offset = checkInt("offset", opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+      const params: Record<string, number | string> = { now };
+      let where = "p.visible_at <= @now";
+      if (opts.since !== undefined) {
+        where += " AND p.created_utc >= @since";
+        params.since = checkTime("since", opts.since);
+      }
+      if (opts.until !== undefined) {
+        where += " AND p.created_utc <= @until";
+        params.until = checkTime("until", opts.until);
+      }
+      if (opts.subreddit !== undefined) {
+        where += " AND p.subreddit = @subreddit";
+        params.subreddit = opts.subreddit;
+      }
+      const dir = orderDir(order);
+      let orderBy: string;
+      switch (sort) {
+        case "new":
+          orderBy = `p.created_utc ${dir}, p.id ${dir}`;
+          break;
+        case "comments":
+          orderBy = `num_comments ${dir}, p.created_utc DESC, p.id ASC`;
+          break;
+        default: {
+          const never: never = sort;
+          throw new RangeError(`unknown sort ${JSON.stringify(never)}`);
+        }
+      }
+      const posts = this.b
+        .stmt(
+          `SELECT ${POST_COLS}, ${VISIBLE_COMMENTS} AS num_comments FROM reddit_post p WHERE ${where}` +
+            ` ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`,
+        )
+        .all({ ...params, limit, offset }) as PostWithCount[];
+      const total = (this.b.stmt(`SELECT count(*) AS n FROM reddit_post p WHERE ${where}`).get(params) as { n: number })
+        .n;
+      return { posts, total };
+    },
+    getPost: (id) => this.visiblePost(id, this.t()),
+    cascade: (id, opts) => {
+      const now = this.t();
+      this.visiblePost(id, now);
+      const limit = checkInt("limit", opts?.limit ?? 100, 1, PAGE_MAX_LIMIT);
+      const offset = checkInt("offset", opts?.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+      const comments = this.b
+        .stmt(
+          "SELECT id, root, parent, created_utc, author, body, visible_at FROM reddit_comment" +
+            " WHERE root = @id AND visible_at <= @now ORDER BY created_utc, id LIMIT @limit OFFSET @offset",
+        )
+        .all({ id, now, limit, offset }) as RedditCommentRow[];
+      const total = (
+        this.b
+          .stmt("SELECT count(*) AS n FROM reddit_comment WHERE root = @id AND visible_at <= @now")
+          .get({ id, now }) as {
+          n: number;
+        }
+      ).n;
+      return { comments, total };
+    },
+    revealed: (id) => {
+      const now = this.t();
+      this.visiblePost(id, now);
+      const r = this.b
+        .stmt(
+          "SELECT descendants_24h AS d FROM reddit_reveal WHERE post = @id AND visible_at <= @now" +
+            " ORDER BY visible_at DESC, rowid DESC LIMIT 1",
+        )
+        .get({ id, now }) as { d: number } | undefined;
+      return r ? r.d : null;
+    },
+  };
+
+  private visiblePost(id: string, now: number): PostWithCount {
+    const r = this.b
+      .stmt(
+        `SELECT ${POST_COLS}, ${VISIBLE_COMMENTS} AS num_comments FROM reddit_post p WHERE p.id = @id AND p.visible_at <= @now`,
+      )
+      .get({ id, now }) as PostWithCount | undefined;
+    if (!r) throw new NotVisibleError("reddit_post", id);
+    return r;
+  }
+
+  // ---------------------------------------------------------------- exchanges
+  readonly exchanges: AsOfView["exchanges"] = {
+    candles: (venue, symbol, from, to) =>
+      this.b
+        .stmt(
+          "SELECT venue, symbol, interval_ms, open_time, o, h, l, c, v, visible_at FROM candle" +
+            " WHERE venue = @venue AND symbol = @symbol AND open_time >= @from AND open_time <= @to" +
+            " AND visible_at <= @now ORDER BY open_time, interval_ms",
+        )
+        .all({ venue, symbol, from: checkTime("from", from), to: checkTime("to", to), now: this.t() }) as CandleRow[],
+    symbols: (venue) =>
+      (
+        this.b
+          .stmt("SELECT DISTINCT symbol FROM candle_series WHERE venue = @venue AND visible_at <= @now ORDER BY symbol")
+          .all({ venue, now: this.t() }) as { symbol: string }[]
+      ).map((r) => r.symbol),
+    venues: () =>
+      (
+        this.b
+          .stmt("SELECT DISTINCT venue FROM candle_series WHERE visible_at <= @now ORDER BY venue")
+          .all({ now: this.t() }) as { venue: string }[]
+      ).map((r) => r.venue),
+  };
+
+  // ---------------------------------------------------------------- filings
+  readonly filings: AsOfView["filings"] = {
+    companies: () =>
+      this.b
+        .stmt("SELECT cik, ticker, name, visible_at FROM company WHERE visible_at <= @now ORDER BY cik")
+        .all({ now: this.t() }) as CompanyRow[],
+    submissions: (cik) =>
+      this.b
+        .stmt(
+          "SELECT cik, accession, form, items, filed, accepted_at, report_date, visible_at FROM filing" +
+            " WHERE cik = @cik AND visible_at <= @now ORDER BY accepted_at, accession",
+        )
+        .all({ cik, now: this.t() }) as FilingRow[],
+    facts: (cik) =>
+      this.b
+        .stmt(
+          'SELECT cik, taxonomy, concept, unit, start, "end", val, accn, fy, fp, form, filed, visible_at FROM xbrl_fact' +
+            ' WHERE cik = @cik AND visible_at <= @now ORDER BY concept, "end", unit, accn, rowid',
+        )
+        .all({ cik, now: this.t() }) as XbrlFactRow[],
+  };
+
+  // ---------------------------------------------------------------- questions
+  readonly questions: AsOfView["questions"] = {
+    list: (opts) => {
+      const now = this.t();
+      const after = opts?.added_after;
+      const sql =
+        "SELECT id, title, background, criteria, open, resolve, answer_type, visible_at FROM question" +
+        ` WHERE visible_at <= @now${after === undefined ? "" : " AND visible_at > @after"} ORDER BY visible_at, id`;
+      return this.b
+        .stmt(sql)
+        .all(after === undefined ? { now } : { now, after: checkTime("added_after", after) }) as QuestionRow[];
+    },
+    get: (id) => {
+      const r = this.b
+        .stmt(
+          "SELECT id, title, background, criteria, open, resolve, answer_type, visible_at FROM question" +
+            " WHERE id = @id AND visible_at <= @now",
+        )
+        .get({ id, now: this.t() }) as QuestionRow | undefined;
+      if (!r) throw new NotVisibleError("question", id);
+      return r;
+    },
+  };
+
+  // ---------------------------------------------------------------- broker
+  readonly broker: AsOfView["broker"] = {
+    events: (opts) => {
+      const params: Record<string, number | string> = { now: this.t() };
+      let where = "visible_at <= @now";
+      if (opts?.since !== undefined) {
+        where += " AND t >= @since";
+        params.since = checkTime("since", opts.since);
+      }
+      if (opts?.kind !== undefined) {
+        where += " AND kind = @kind";
+        params.kind = opts.kind;
+      }
+      const rows = this.b
+        .stmt(`SELECT id, kind, t, payload, visible_at FROM broker_event WHERE ${where} ORDER BY t, id`)
+        .all(params) as (Omit<BrokerEventRow, "payload"> & { payload: string })[];
+      return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Record<string, unknown> }));
+    },
+  };
+}
+
+type MarketDbRow = Omit<MarketRow, "outcomes"> & { outcomes: string };
+
+function marketRow(r: MarketDbRow): MarketRow {
+  return {
+    id: r.id,
+    question: r.question,
+    description: r.description,
+    outcomes: JSON.parse(r.outcomes) as string[],
+    open: r.open,
+    scheduled_end: r.scheduled_end,
+    visible_at: r.visible_at,
+  };
+}
+
+function orderDir(order: "asc" | "desc"): "ASC" | "DESC" {
+  switch (order) {
+    case "asc":
+      return "ASC";
+    case "desc":
+      return "DESC";
+    default: {
+      const never: never = order;
+      throw new RangeError(`unknown order ${JSON.stringify(never)}`);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import type { AsOfView } from "./as-of-view.js";
+import { META_NEWS_LAG_PUB_OVER_VIS, META_NEWS_LAG_VIS_OVER_PUB } from "./schema.js";
+import { SqliteAsOfView, type ViewBackend } from "./sqlite-as-of-view.js";
+import type { WorldManifest } from "./types.js";
+import { WORLD_DB, WORLD_JSON } from "./world-builder.js";
+
+export const WorldManifestSchema = z.object({
+  name: z.string(),
+  window: z.object({ start: z.number().int(), end: z.number().int() }),
+  streams: z.record(z.string(), z.number().int().nonnegative()),
+  sources: z.array(
+    z.object({ path: z.string(), sha256: z.string(), rows: z.number().int(), rejected: z.number().int() }),
+  ),
+  builder: z.string(),
+  builder_version: z.string(),
+  built_at: z.string(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+const HOW_TO_FIX = "rebuild the world (e.g. `relive data build` / `relive data import`) into a fresh directory";
+
+/** Reads and validates `<dir>/world.json`; errors name the directory and what to do. */
+export function readWorldManifest(dir: string): WorldManifest {
+  const path = join(dir, WORLD_JSON);
+  if (!existsSync(dir)) throw new Error(`world directory ${dir} does not exist: ${HOW_TO_FIX}`);
+  if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_JSON}: ${HOW_TO_FIX}`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new Error(`world directory ${dir}: ${WORLD_JSON} is not valid JSON (${(e as Error).message}): ${HOW_TO_FIX}`);
+  }
+  const parsed = WorldManifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `world directory ${dir}: ${WORLD_JSON} is invalid at "${issue?.path.map(String).join(".") ?? ""}": ${issue?.message ?? ""}: ${HOW_TO_FIX}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * An opened world directory (scorer/environment side). `db` is the read-only world.db handle;
+ * agents only ever see it through `at(now)`, an as-of view bound to the run's clock.
+ */
+export class WorldStore implements ViewBackend {
+  readonly dir: string;
+  readonly manifest: WorldManifest;
+  readonly db: Database.Database;
+  readonly newsLagPubOverVis: number;
+  readonly newsLagVisOverPub: number;
+  private readonly stmts = new Map<string, Database.Statement>();
+
+  private constructor(dir: string, manifest: WorldManifest, db: Database.Database) {
+    this.dir = dir;
+    this.manifest = manifest;
+    this.db = db;
+    const meta = new Map(
+      (db.prepare("SELECT key, value FROM world_meta").all() as { key: string; value: string }[]).map((r) => [
+        r.key,
+        Number(r.value),
+      ]),
+    );
+    this.newsLagPubOverVis = meta.get(META_NEWS_LAG_PUB_OVER_VIS) ?? 0;
+    this.newsLagVisOverPub = meta.get(META_NEWS_LAG_VIS_OVER_PUB) ?? 0;
+  }
+
+  static open(dir: string): WorldStore {
+    const manifest = readWorldManifest(dir);
+    const path = join(dir, WORLD_DB);
+    if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_DB}: ${HOW_TO_FIX}`);
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return new WorldStore(dir, manifest, db);
+    } catch (e) {
+      db.close();
+      throw new Error(
+        `world directory ${dir}: ${WORLD_DB} is not a relive world (${(e as Error).message}): ${HOW_TO_FIX}`,
+      );
+    }
+  }
+
+  /** A cached prepared statement over world.db. */
+  stmt(sql: string): Database.Statement {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  /** An as-of view bound to a live clock: every call reads `now()`. */
+  at(now: () => number): AsOfView {
+    return new SqliteAsOfView(this, now);
+  }
+
+  close(): void {
+    this.stmts.clear();
+    if (this.db.open) this.db.close();
+  }
+}
