@@ -1,0 +1,474 @@
+import type {
+  QuickJSContext,
+  QuickJSDeferredPromise,
+  QuickJSHandle,
+  QuickJSRuntime,
+  QuickJSWASMModule,
+} from "quickjs-emscripten";
+import type { ToolResult } from "../../tools/tool.js";
+import { ENVKIT_PRELUDE, ENVKIT_PRELUDE_FILE } from "./envkit-prelude.js";
+import { quickjsInstance, retireInstance } from "./quickjs-instance.js";
+import { type Workspace, WorkspaceError } from "./workspace.js";
+
+/**
+ * One watcher program inside its own QuickJS runtime and context: installs `envkit`, evaluates
+ * the program as an ES module (top-level await allowed), queues the program's asynchronous
+ * requests (data tool calls, waits) for the driver (`run-program.ts`), and enforces the step
+ * budget, the wrapper-call cap and the memory and stack caps. The driver decides what each
+ * request does; this class only talks to the VM. Every handle it creates is disposed in
+ * `dispose()`; after a host-level failure (see `quickjs-instance.ts`) the runtime is abandoned.
+ */
+
+export const HANDOVER_MAX_BYTES = 16 * 1024;
+
+export interface SessionOptions {
+  mode: "run" | "validate";
+  source: string;
+  path: string;
+  now: () => number;
+  deadline: number | null;
+  toolNames: string[];
+  workspace: Workspace;
+  stepBudget: number;
+  memoryLimitBytes: number;
+  maxStackBytes: number;
+  maxCallsBetweenWaits: number;
+  randomSeed: number;
+}
+
+export interface PendingCall {
+  name: string;
+  args: unknown;
+  deferred: QuickJSDeferredPromise;
+}
+
+export interface PendingWait {
+  until: number;
+  deferred: QuickJSDeferredPromise;
+}
+
+/** Why the VM stopped for good (checked by the driver after each drain). */
+export type SessionEnd =
+  | { kind: "handover"; payload: unknown }
+  | { kind: "returned" }
+  | { kind: "stopped"; at: string }
+  | { kind: "error"; error: string };
+
+type Halt = { kind: "handover"; payload: unknown } | { kind: "fatal"; error: string } | { kind: "stopped"; at: string };
+
+const iso = (t: number) => (Number.isFinite(t) && Math.abs(t) <= 8.64e15 ? new Date(t).toISOString() : String(t));
+const MB = (b: number) => `${Math.round((b / (1024 * 1024)) * 100) / 100} MB`;
+const KB = (b: number) => `${Math.round(b / 1024)} KB`;
+
+export class SandboxSession {
+  private readonly rt: QuickJSRuntime;
+  private readonly ctx: QuickJSContext;
+  private helpers: { obj: QuickJSHandle; fromJson: QuickJSHandle; describe: QuickJSHandle } | null = null;
+  private main: QuickJSHandle | null = null;
+  private readonly deferreds = new Set<QuickJSDeferredPromise>();
+  private readonly calls: PendingCall[] = [];
+  private wait: PendingWait | null = null;
+  private polls = 0;
+  private callsSinceWait = 0;
+  private budgetExceeded = false;
+  private halt: Halt | null = null;
+  private hostFailure: string | null = null;
+  private jobError: string | null = null;
+  private disposed = false;
+
+  static async open(o: SessionOptions): Promise<SandboxSession> {
+    return new SandboxSession(await quickjsInstance(), o);
+  }
+
+  private constructor(
+    private readonly module: QuickJSWASMModule,
+    private readonly o: SessionOptions,
+  ) {
+    this.rt = module.newRuntime();
+    this.rt.setMemoryLimit(o.memoryLimitBytes);
+    this.rt.setMaxStackSize(o.maxStackBytes);
+    this.rt.setInterruptHandler(() => {
+      if (this.halt !== null) return true;
+      this.polls += 1;
+      if (this.polls > this.o.stepBudget) {
+        this.budgetExceeded = true;
+        return true;
+      }
+      return false;
+    });
+    this.ctx = this.rt.newContext();
+  }
+
+  // ---- lifecycle ---------------------------------------------------------------------------------
+
+  /** Install envkit and evaluate the program up to its first suspension. */
+  start(): void {
+    this.guard(() => {
+      const setup = this.ctx.evalCode(ENVKIT_PRELUDE, ENVKIT_PRELUDE_FILE, { type: "global", strict: true });
+      if (setup.error) {
+        const msg = JSON.stringify(this.ctx.dump(setup.error));
+        setup.error.dispose();
+        throw new Error(`envkit prelude failed to evaluate: ${msg}`);
+      }
+      const raw = this.rawFunctions();
+      const names = this.ctx.newArray();
+      this.o.toolNames.forEach((n, i) => {
+        const s = this.ctx.newString(n);
+        this.ctx.setProp(names, i, s);
+        s.dispose();
+      });
+      const seed = this.ctx.newNumber(this.o.randomSeed);
+      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed);
+      setup.value.dispose();
+      raw.dispose();
+      names.dispose();
+      seed.dispose();
+      if (made.error) {
+        const msg = JSON.stringify(this.ctx.dump(made.error));
+        made.error.dispose();
+        throw new Error(`envkit setup failed: ${msg}`);
+      }
+      this.helpers = {
+        obj: made.value,
+        fromJson: this.ctx.getProp(made.value, "fromJson"),
+        describe: this.ctx.getProp(made.value, "describe"),
+      };
+      this.polls = 0;
+      const r = this.ctx.evalCode(this.o.source, this.o.path, { type: "module" });
+      if (r.error) {
+        this.main = this.promiseRejectedWith(r.error);
+      } else {
+        this.main = r.value;
+      }
+    });
+  }
+
+  /** Run queued promise jobs until the program is suspended again (or stopped). */
+  drain(): void {
+    if (this.hostFailure !== null) return;
+    this.guard(() => {
+      const r = this.rt.executePendingJobs(-1);
+      if (r.error) {
+        if (this.jobError === null) this.jobError = this.describe(r.error);
+        r.error.dispose();
+      }
+    });
+  }
+
+  /** Whether the program has ended, and how (null while it is suspended on a request). */
+  end(): SessionEnd | null {
+    if (this.hostFailure !== null) return { kind: "error", error: this.hostFailure };
+    if (this.halt !== null) {
+      switch (this.halt.kind) {
+        case "handover":
+          return { kind: "handover", payload: this.halt.payload };
+        case "stopped":
+          return { kind: "stopped", at: this.halt.at };
+        case "fatal":
+          return { kind: "error", error: this.halt.error };
+        default: {
+          const never: never = this.halt;
+          throw new Error(`unknown halt ${JSON.stringify(never)}`);
+        }
+      }
+    }
+    if (this.budgetExceeded)
+      return {
+        kind: "error",
+        error: `step budget exceeded: ${this.o.stepBudget} interrupt polls (about ${this.o.stepBudget * 10_000} operations) without an envkit.wait; a watcher must wait between checks`,
+      };
+    if (this.jobError !== null) return { kind: "error", error: this.jobError };
+    const main = this.main;
+    if (main === null) return { kind: "error", error: "the program did not start" };
+    let out: SessionEnd | null = null;
+    this.guard(() => {
+      const st = this.ctx.getPromiseState(main);
+      switch (st.type) {
+        case "pending":
+          out = null;
+          break;
+        case "fulfilled":
+          if (st.value !== main) st.value.dispose();
+          out = { kind: "returned" };
+          break;
+        case "rejected":
+          out = { kind: "error", error: this.describe(st.error) };
+          st.error.dispose();
+          break;
+        default: {
+          const never: never = st;
+          throw new Error(`unknown promise state ${JSON.stringify(never)}`);
+        }
+      }
+    });
+    if (this.hostFailure !== null) return { kind: "error", error: this.hostFailure };
+    return out;
+  }
+
+  /** The oldest queued data tool call (calls are issued at the current instant, before any wait). */
+  nextCall(): PendingCall | undefined {
+    return this.calls.shift();
+  }
+
+  takeWait(): PendingWait | null {
+    const w = this.wait;
+    this.wait = null;
+    return w;
+  }
+
+  resolveCall(call: PendingCall, result: ToolResult): void {
+    const json = JSON.stringify(
+      result.ok ? { ok: true, value: result.value ?? null } : { ok: false, error: result.error },
+    );
+    this.settle(call.deferred, json);
+  }
+
+  /** The wait is over at `at`: reset the per-wait budgets and resume the program with the time. */
+  resumeAfterWait(w: PendingWait, at: number): void {
+    this.polls = 0;
+    this.callsSinceWait = 0;
+    this.settle(w.deferred, JSON.stringify(at));
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.hostFailure !== null) return; // abandoned with its (retired) instance
+    try {
+      for (const d of this.deferreds) if (d.alive) d.dispose();
+      this.deferreds.clear();
+      if (this.main?.alive) this.main.dispose();
+      if (this.helpers !== null) {
+        this.helpers.fromJson.dispose();
+        this.helpers.describe.dispose();
+        this.helpers.obj.dispose();
+      }
+      this.ctx.dispose();
+      this.rt.dispose();
+    } catch (e) {
+      void retireInstance(this.module);
+      throw new Error(`watcher sandbox could not be released cleanly: ${e instanceof Error ? e.message : String(e)}`, {
+        cause: e,
+      });
+    }
+  }
+
+  // ---- VM plumbing -------------------------------------------------------------------------------
+
+  /**
+   * Run `fn`, which calls into the VM. A host exception escaping the WebAssembly call (native stack
+   * exhausted, an abort) ends the program and retires the instance.
+   */
+  private guard(fn: () => void): void {
+    if (this.hostFailure !== null) return;
+    try {
+      fn();
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      this.hostFailure =
+        e instanceof RangeError && /call stack/i.test(msg)
+          ? "stack overflow: the program exhausted the sandbox's native stack (deep recursion through built-ins, deeply nested data or expressions); the sandbox was reset"
+          : `sandbox failure: ${msg}; the sandbox was reset`;
+      void retireInstance(this.module);
+    }
+  }
+
+  private settle(deferred: QuickJSDeferredPromise, json: string): void {
+    this.guard(() => {
+      const helpers = this.helpers as NonNullable<typeof this.helpers>;
+      const s = this.ctx.newString(json);
+      const r = this.ctx.callFunction(helpers.fromJson, this.ctx.undefined, s);
+      s.dispose();
+      if (r.error) {
+        deferred.reject(r.error);
+        r.error.dispose();
+      } else {
+        deferred.resolve(r.value);
+        r.value.dispose();
+      }
+      deferred.dispose();
+      this.deferreds.delete(deferred);
+    });
+  }
+
+  /** A promise already rejected with `error` (a compile error of the module), consuming `error`. */
+  private promiseRejectedWith(error: QuickJSHandle): QuickJSHandle {
+    const d = this.ctx.newPromise();
+    d.reject(error);
+    error.dispose();
+    const h = d.handle.dup();
+    d.dispose();
+    return h;
+  }
+
+  /** A readable message (with the program's line numbers) for a thrown value. */
+  private describe(error: QuickJSHandle): string {
+    const helpers = this.helpers;
+    let json: string | null = null;
+    if (helpers !== null) {
+      const r = this.ctx.callFunction(helpers.describe, this.ctx.undefined, error);
+      if (r.error) r.error.dispose();
+      else {
+        if (this.ctx.typeof(r.value) === "string") json = this.ctx.getString(r.value);
+        r.value.dispose();
+      }
+    }
+    if (json === null) {
+      const d = this.ctx.dump(error) as { name?: unknown; message?: unknown; stack?: unknown } | null;
+      json = JSON.stringify(
+        d !== null && typeof d === "object"
+          ? { name: String(d.name ?? "Error"), message: String(d.message ?? ""), stack: String(d.stack ?? "") }
+          : { thrown: typeof d, shown: String(d) },
+      );
+    }
+    return this.formatThrown(JSON.parse(json) as Described);
+  }
+
+  private formatThrown(d: Described): string {
+    if ("thrown" in d) {
+      const article = /^[aeiou]/.test(d.thrown) ? "an" : "a";
+      return `uncaught exception: the program threw ${article} ${d.thrown} (not an Error): ${d.shown}`;
+    }
+    const frames = d.stack
+      .split("\n")
+      .map((l) => l.trim())
+      .filter((l) => l.startsWith("at ") && !l.includes(ENVKIT_PRELUDE_FILE))
+      .reduce<{ frame: string; n: number }[]>((acc, frame) => {
+        const last = acc[acc.length - 1];
+        if (last !== undefined && last.frame === frame) last.n += 1;
+        else acc.push({ frame, n: 1 });
+        return acc;
+      }, [])
+      .slice(0, 6)
+      .map(({ frame, n }) => (n > 1 ? `${frame} (×${n})` : frame));
+    let msg = `${d.name}: ${d.message}`;
+    if (/out of memory/i.test(d.message)) msg += ` (memory cap ${MB(this.o.memoryLimitBytes)})`;
+    if (/stack overflow/i.test(d.message)) msg = `stack overflow: ${msg} (stack cap ${KB(this.o.maxStackBytes)})`;
+    return frames.length > 0 ? `${msg}\n    ${frames.join("\n    ")}` : `${msg} (in ${this.o.path})`;
+  }
+
+  // ---- raw host functions (see envkit-prelude.ts for the protocol) ------------------------------
+
+  private rawFunctions(): QuickJSHandle {
+    const ctx = this.ctx;
+    const raw = ctx.newObject();
+    const def = (name: string, fn: (...args: QuickJSHandle[]) => QuickJSHandle) => {
+      const f = ctx.newFunction(name, fn);
+      ctx.setProp(raw, name, f);
+      f.dispose();
+    };
+    const reply = (o: object) => ctx.newString(JSON.stringify(o));
+    const fail = (t: "TypeError" | "RangeError" | "Error", e: string) => reply({ e, t });
+    const HALT = () => reply({ halt: 1 });
+    const str = (h: QuickJSHandle | undefined) =>
+      h !== undefined && ctx.typeof(h) === "string" ? ctx.getString(h) : null;
+    const stop = (at: string) => {
+      this.halt = { kind: "stopped", at };
+      return HALT();
+    };
+    const ws = <T>(what: string, fn: () => T) => {
+      try {
+        return reply({ v: fn() ?? null });
+      } catch (e) {
+        if (e instanceof WorkspaceError) return fail("Error", `envkit.workspace.${what}: ${e.message}`);
+        throw e;
+      }
+    };
+
+    def("now", () => ctx.newNumber(this.o.now()));
+    def("deadline", () => (this.o.deadline === null ? ctx.null : ctx.newNumber(this.o.deadline)));
+
+    def("wait", (h) => {
+      if (this.halt !== null) return HALT();
+      if (h === undefined || ctx.typeof(h) !== "number")
+        return fail(
+          "TypeError",
+          `envkit.wait(until): until must be an epoch-ms number (e.g. Date.parse("2026-03-02T09:00:00Z")), got ${h === undefined ? "undefined" : ctx.typeof(h)}`,
+        );
+      const until = ctx.getNumber(h);
+      if (!Number.isFinite(until)) return fail("TypeError", `envkit.wait(until): until must be finite, got ${until}`);
+      const now = this.o.now();
+      if (until < now)
+        return fail(
+          "RangeError",
+          `envkit.wait(until): until ${iso(until)} is before now ${iso(now)}; time only moves forward`,
+        );
+      if (this.o.mode === "validate") return stop("envkit.wait");
+      if (this.wait !== null)
+        return fail(
+          "Error",
+          "envkit.wait: another wait is already pending; await each envkit.wait before starting the next",
+        );
+      const deferred = ctx.newPromise();
+      this.deferreds.add(deferred);
+      this.wait = { until, deferred };
+      return deferred.handle.dup();
+    });
+
+    def("call", (nameH, argsH) => {
+      if (this.halt !== null) return HALT();
+      const name = str(nameH);
+      if (name === null || !this.o.toolNames.includes(name))
+        return fail("TypeError", `envkit.tools: unknown tool ${name}`);
+      let args: unknown;
+      if (argsH !== undefined && ctx.typeof(argsH) !== "undefined") {
+        const json = str(argsH);
+        if (json === null) return fail("TypeError", `envkit.tools.${name}: arguments must be JSON`);
+        args = JSON.parse(json);
+      }
+      if (this.o.mode === "validate") return stop(`envkit.tools.${name}`);
+      this.callsSinceWait += 1;
+      if (this.callsSinceWait > this.o.maxCallsBetweenWaits) {
+        this.halt = {
+          kind: "fatal",
+          error: `wrapper flood: more than ${this.o.maxCallsBetweenWaits} envkit.tools calls without an envkit.wait (last: ${name}); a watcher must wait between checks`,
+        };
+        return HALT();
+      }
+      const deferred = ctx.newPromise();
+      this.deferreds.add(deferred);
+      this.calls.push({ name, args, deferred });
+      return deferred.handle.dup();
+    });
+
+    def("handover", (h) => {
+      if (this.halt !== null) return HALT();
+      const json = str(h);
+      if (json === null) return fail("TypeError", "envkit.handover: payload must be JSON-serializable");
+      const bytes = Buffer.byteLength(json, "utf8");
+      if (bytes > HANDOVER_MAX_BYTES)
+        return fail(
+          "RangeError",
+          `envkit.handover: payload is ${bytes} bytes of JSON; the limit is ${HANDOVER_MAX_BYTES} bytes`,
+        );
+      if (this.o.mode === "validate") return stop("envkit.handover");
+      this.halt = { kind: "handover", payload: JSON.parse(json) };
+      return HALT();
+    });
+
+    def("wsRead", (p) => {
+      if (this.halt !== null) return HALT();
+      const path = str(p);
+      if (path === null) return fail("TypeError", "envkit.workspace.read(path): path must be a string");
+      return ws("read", () => this.o.workspace.readText(path));
+    });
+    def("wsList", (p) => {
+      if (this.halt !== null) return HALT();
+      const path = str(p);
+      if (path === null) return fail("TypeError", "envkit.workspace.list(path?): path must be a string");
+      return ws("list", () => this.o.workspace.ls(path));
+    });
+    def("wsWrite", (p, c) => {
+      if (this.halt !== null) return HALT();
+      const path = str(p);
+      const content = str(c);
+      if (path === null || content === null)
+        return fail("TypeError", "envkit.workspace.write(path, content): path and content must be strings");
+      if (this.o.mode === "validate") return stop("envkit.workspace.write");
+      return ws("write", () => this.o.workspace.writeFile(path, content));
+    });
+    return raw;
+  }
+}
+
+type Described = { name: string; message: string; stack: string } | { thrown: string; shown: string };
