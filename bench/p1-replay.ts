@@ -94,8 +94,17 @@ export async function run(opts: { repeats?: number } = {}) {
       events = r.events;
     }
     const med = median(runs);
-    out[`${days}d`] = { median_ms: Math.round(med), runs_ms: runs.map(Math.round), ledger_events: events, target_ms: target, ratio_to_target: +(med / target).toFixed(3), met: med < target };
-    console.log(`P1 ${days} days: median ${med.toFixed(0)} ms over ${repeats} runs (${events} ledger events); target < ${target} ms → ${med < target ? "met" : "NOT met"}`);
+    out[`${days}d`] = {
+      median_ms: Math.round(med),
+      runs_ms: runs.map(Math.round),
+      ledger_events: events,
+      target_ms: target,
+      ratio_to_target: +(med / target).toFixed(3),
+      met: med < target,
+    };
+    console.log(
+      `P1 ${days} days: median ${med.toFixed(0)} ms over ${repeats} runs (${events} ledger events); target < ${target} ms → ${med < target ? "met" : "NOT met"}`,
+    );
   }
   writeResult("p1-replay", out);
   return out;

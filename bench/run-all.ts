@@ -5,6 +5,7 @@
 import { run as p1 } from "./p1-replay.js";
 import { run as p2 } from "./p2-search.js";
 import { run as p3 } from "./p3-ingest.js";
+import { run as p4 } from "./p4-tokens.js";
 import { run as p5 } from "./p5-watcher.js";
 
 const quick = process.argv.includes("--quick");
@@ -12,3 +13,4 @@ await p1({ repeats: quick ? 3 : 5 });
 await p2(quick ? { articles: 100_000 } : {});
 await p3(quick ? { articles: 100_000, smallArticles: 50_000 } : {});
 await p5({});
+await p4(quick ? { days: 7 } : {});

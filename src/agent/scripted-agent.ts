@@ -26,7 +26,8 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
     const api: PolicyApi = { now: () => self.now(), call: (tool, args) => o.runtime.call(self.id, tool, args) };
     const act = async () => {
       if (o.policy.oracle) {
-        if (!o.oracleEnv) throw new Error(`policy "${o.policy.name}" is an oracle: it runs only with an oracle environment`);
+        if (!o.oracleEnv)
+          throw new Error(`policy "${o.policy.name}" is an oracle: it runs only with an oracle environment`);
         await o.policy.oracle.act(api, o.oracleEnv);
       } else await o.policy.act?.(api);
     };

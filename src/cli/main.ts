@@ -3,11 +3,13 @@ import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
 import { importNewsJsonl } from "../ingest/news-jsonl.js";
+import { listModelsTable } from "../models/list-models.js";
+import { loadPriceTable } from "../models/price-table.js";
 import { ConfigError, loadRunConfig, parseRunConfig } from "../run/config.js";
 import { rescoreRun } from "../run/rescore.js";
 import { resultsJsonSchema } from "../run/results.js";
-import { resumeRun, runFromConfig, type RunOptions } from "../run/runner.js";
-import { REAL_WORLD_BUILDERS, defaultRawDir, ensureRealWorld, realWorldDir } from "../run/world-resolver.js";
+import { type RunOptions, resumeRun, runFromConfig } from "../run/runner.js";
+import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } from "../run/world-resolver.js";
 import { TASKS } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
@@ -15,6 +17,11 @@ import { progressLine, scoreTable } from "./format.js";
 const int = (v: string) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+};
+const nonNeg = (v: string) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a non-negative number");
   return n;
 };
 const num = (v: string) => {
@@ -47,19 +54,31 @@ const withCommon = (c: Command) =>
 
 const program = new Command()
   .name("relive")
-  .description("relive: a gym for long-lived agents. Replays timestamped worlds on a simulated clock and scores timed commitments.")
+  .description(
+    "relive: a gym for long-lived agents. Replays timestamped worlds on a simulated clock and scores timed commitments.",
+  )
   .version("0.1.0")
   .showHelpAfterError();
 
 withCommon(
   program
     .command("run")
-    .description("run one episode and print its score table (default: the task's heuristic policy on the synthetic world)")
+    .description(
+      "run one episode and print its score table (default: the task's heuristic policy on the synthetic world)",
+    )
     .option("-c, --config <file>", "run config (YAML or JSON); flags below override its fields")
     .option("-t, --task <id>", "task id (see `relive tasks`)")
     .option("-e, --episode <name>", "episode name (default: the task's default episode)")
-    .option("-m, --model <name>", "agent: scripted:<policy> (LLM providers come with the harness)")
-    .option("--trigger <kind>", "sleep | cron (watcher needs an LLM agent)")
+    .option(
+      "-m, --model <name>",
+      "agent: scripted:<policy>, an LLM as provider:model (see `relive models`), or cassette:<llm.jsonl>",
+    )
+    .option("--trigger <kind>", "sleep | watcher | cron (the scripted agent: sleep | cron)")
+    .option("--effort <level>", "LLM reasoning effort: none | low | medium | high | max")
+    .option("--temperature <t>", "LLM sampling temperature", nonNeg)
+    .option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int)
+    .option("--context-tokens <n>", "LLM context limit in tokens (default 60000)", int)
+    .option("--deadline-guard", "force a wake 1 h before each task deadline")
     .option("--seed <n>", "repetition label (does not change the world)", int)
     .option("--world-seed <n>", "seed of the synthetic world", int)
     .option("--world <dir>", "a built world directory instead of the synthetic world")
@@ -70,6 +89,11 @@ withCommon(
   const agent = { ...((base.agent as object) ?? {}) } as Record<string, unknown>;
   if (o.model) agent.model = o.model;
   if (o.trigger) agent.trigger = o.trigger;
+  if (o.effort) agent.effort = o.effort;
+  if (o.temperature !== undefined) agent.temperature = o.temperature;
+  if (o.maxOutputTokens !== undefined) agent.max_output_tokens = o.maxOutputTokens;
+  if (o.contextTokens !== undefined) agent.context_tokens = o.contextTokens;
+  if (o.deadlineGuard) agent.deadline_guard = true;
   const raw = {
     ...base,
     ...(o.task ? { task: o.task } : {}),
@@ -84,7 +108,9 @@ withCommon(
   const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
   const res = await runFromConfig(cfg, runOptions(o));
   if (res.cached) process.stderr.write(`${pc.yellow("already finished")}: ${res.runDir} (delete it to run again)\n`);
-  process.stdout.write(o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`);
+  process.stdout.write(
+    o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
+  );
 });
 
 withCommon(
@@ -122,18 +148,38 @@ program
       axes: t.axes,
       budget_usd: t.budget_usd,
       base_cron: t.baseSchedule,
-      episodes: t.episodes.map((e) => ({ name: e.name, world: e.world.kind, start: new Date(e.sim_start).toISOString().slice(0, 10), end: new Date(e.sim_end - 1).toISOString().slice(0, 10) })),
+      episodes: t.episodes.map((e) => ({
+        name: e.name,
+        world: e.world.kind,
+        start: new Date(e.sim_start).toISOString().slice(0, 10),
+        end: new Date(e.sim_end - 1).toISOString().slice(0, 10),
+      })),
       metrics: t.metrics,
       policies: t.referencePolicies.map((p) => `${p.name}${p.oracle ? " (oracle: tests only)" : ""}`),
     }));
     if (o.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
     for (const r of rows) {
       process.stdout.write(`${pc.bold(r.id)} — ${r.title}\n`);
-      process.stdout.write(`  axes: time ${r.axes.time_sensitivity} / reasoning ${r.axes.reasoning} / ${r.axes.recurrence}; budget $${r.budget_usd}; base cron "${r.base_cron}"\n`);
-      process.stdout.write(`  episodes: ${r.episodes.map((e) => `${e.name} (${e.world}, ${e.start} → ${e.end})`).join(", ")}\n`);
-      process.stdout.write(`  primary: ${r.metrics.primary} (${r.metrics.direction} is better); also ${r.metrics.secondary.join(", ")}\n`);
+      process.stdout.write(
+        `  axes: time ${r.axes.time_sensitivity} / reasoning ${r.axes.reasoning} / ${r.axes.recurrence}; budget $${r.budget_usd}; base cron "${r.base_cron}"\n`,
+      );
+      process.stdout.write(
+        `  episodes: ${r.episodes.map((e) => `${e.name} (${e.world}, ${e.start} → ${e.end})`).join(", ")}\n`,
+      );
+      process.stdout.write(
+        `  primary: ${r.metrics.primary} (${r.metrics.direction} is better); also ${r.metrics.secondary.join(", ")}\n`,
+      );
       process.stdout.write(`  reference policies: ${r.policies.join(", ")}\n\n`);
     }
+  });
+
+program
+  .command("models")
+  .description("list the priced models (the pinned price table, or --prices FILE)")
+  .option("--prices <file>", "a price table file instead of the pinned one")
+  .action((o) => {
+    const table = o.prices ? loadPriceTable(resolve(o.prices)) : loadPriceTable();
+    process.stdout.write(listModelsTable(table));
   });
 
 const data = program.command("data").description("build and inspect worlds");
@@ -143,18 +189,30 @@ data
   .requiredOption("-o, --out <dir>", "world directory to create (must not exist)")
   .option("-n, --name <name>", "world name", "news")
   .action(async (files: string[], o) => {
-    const res = await importNewsJsonl(files.map((f) => resolve(f)), resolve(o.out), { name: o.name });
-    process.stdout.write(`imported ${res.accepted} articles into ${resolve(o.out)} (rejected ${res.rejected.length})\n`);
+    const res = await importNewsJsonl(
+      files.map((f) => resolve(f)),
+      resolve(o.out),
+      { name: o.name },
+    );
+    process.stdout.write(
+      `imported ${res.accepted} articles into ${resolve(o.out)} (rejected ${res.rejected.length})\n`,
+    );
     for (const r of res.rejected.slice(0, 20)) process.stdout.write(`  ${r.file}:${r.line}: ${r.reason}\n`);
     if (res.rejected.length > 20) process.stdout.write(`  … and ${res.rejected.length - 20} more\n`);
   });
 data
   .command("build <builder>")
-  .description(`build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS).map(([k, v]) => `${k} (${v.describe})`).join("; ")}`)
+  .description(
+    `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS)
+      .map(([k, v]) => `${k} (${v.describe})`)
+      .join("; ")}`,
+  )
   .option("--raw <dir>", "raw source folder", defaultRawDir())
   .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
   .action((builder: string, o) => {
-    const dir = ensureRealWorld(builder, { cacheDir: resolve(o.cache), rawDir: resolve(o.raw) }, (m) => process.stderr.write(`${m}\n`));
+    const dir = ensureRealWorld(builder, { cacheDir: resolve(o.cache), rawDir: resolve(o.raw) }, (m) =>
+      process.stderr.write(`${m}\n`),
+    );
     process.stdout.write(`world ${builder}: ${dir === realWorldDir(resolve(o.cache), builder) ? dir : dir}\n`);
   });
 data

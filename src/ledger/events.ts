@@ -26,8 +26,8 @@ export const WakeEvent = z.object({
   ...base,
   type: z.literal("wake"),
   actor: z.string(),
-  /** start | sleep | trigger | cron | fallback | deadline */
-  reason: z.enum(["start", "sleep", "trigger", "cron", "fallback", "deadline"]),
+  /** start | sleep | trigger | cron | fallback | deadline; watcher runs: handover | program_end (returned, crashed or deadline) */
+  reason: z.enum(["start", "sleep", "trigger", "cron", "fallback", "deadline", "handover", "program_end"]),
   trigger_id: z.string().optional(),
 });
 

@@ -15,7 +15,12 @@ export interface AnytimePoint {
  * scorer over the window [sim_start, D) from the ledger prefix before D. Derived from the ledger
  * alone, like every score.
  */
-export function anytimeCurve(r: ResolvedRun, events: readonly LedgerEvent[], world: WorldStore, truth: TruthStore): AnytimePoint[] {
+export function anytimeCurve(
+  r: ResolvedRun,
+  events: readonly LedgerEvent[],
+  world: WorldStore,
+  truth: TruthStore,
+): AnytimePoint[] {
   const points: AnytimePoint[] = [];
   const inputs = events.filter((e) => e.type !== "outcome");
   for (let end = r.sim_start + DAY_MS, day = 1; end <= r.sim_end; end += DAY_MS, day++) {

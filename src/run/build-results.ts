@@ -4,10 +4,10 @@ import type { Wallet } from "../ledger/wallet.js";
 import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
-import type { ResolvedRun } from "./resolve-run.js";
-import type { Results } from "./results.js";
 import { anytimeCurve } from "./anytime.js";
+import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION } from "./resolve-run.js";
+import type { Results } from "./results.js";
 
 /** The score a run must reach for `hours_to_target` (on the primary's own scale). */
 export const TARGET_SCORE = 0.5;
@@ -108,8 +108,11 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       wakes: wakes.length,
       tool_calls: calls.length,
       rejected_calls: rejected.length,
-      protocol_retries: rejected.filter((c) => c.error?.startsWith("invalid arguments") || c.error?.startsWith("unknown tool")).length,
+      protocol_retries: rejected.filter(
+        (c) => c.error?.startsWith("invalid arguments") || c.error?.startsWith("unknown tool"),
+      ).length,
       llm_calls: llm.length,
+      llm_failed_attempts: llm.filter((c) => c.status === "error").length,
     },
     flags: {
       budget_exhausted: wallet.spent >= r.budget_usd,

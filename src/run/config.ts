@@ -3,16 +3,14 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 
-const isoOrMs = z
-  .union([z.number().int(), z.string()])
-  .transform((v, ctx) => {
-    const t = typeof v === "number" ? v : Date.parse(v);
-    if (!Number.isFinite(t)) {
-      ctx.addIssue({ code: "custom", message: `not an ISO date-time or epoch ms: ${JSON.stringify(v)}` });
-      return z.NEVER;
-    }
-    return t;
-  });
+const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
+  const t = typeof v === "number" ? v : Date.parse(v);
+  if (!Number.isFinite(t)) {
+    ctx.addIssue({ code: "custom", message: `not an ISO date-time or epoch ms: ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return t;
+});
 
 /** The one run-config schema for every entry point (spec/runs.md). Unknown keys are errors. */
 export const RunConfigSchema = z
@@ -35,6 +33,11 @@ export const RunConfigSchema = z
         cron_base: z.enum(["readonly", "editable"]).default("readonly"),
         deadline_guard: z.boolean().default(false),
         context_tokens: z.number().int().positive().default(60_000),
+        /** model settings (LLM agents only; recorded in config.json, usable as grid axes) */
+        effort: z.enum(["none", "low", "medium", "high", "max"]).optional(),
+        temperature: z.number().min(0).max(2).optional(),
+        /** default 4,096 */
+        max_output_tokens: z.number().int().positive().optional(),
       })
       .strict()
       .default({ trigger: "sleep", cron_base: "readonly", deadline_guard: false, context_tokens: 60_000 }),
@@ -42,6 +45,23 @@ export const RunConfigSchema = z
     budget_usd: z.number().positive().optional(),
     domain_budgets: z.record(z.string(), z.number().nonnegative()).default({ llm: 20 }),
     seed: z.number().int().nonnegative().default(0),
+    /** model price override: a prices file (replaces src/models/prices.yaml) or rows merged over it */
+    model_prices: z
+      .union([
+        z.string().min(1),
+        z.record(
+          z.string(),
+          z
+            .object({
+              input: z.number().nonnegative(),
+              cached_input: z.number().nonnegative(),
+              output: z.number().nonnegative(),
+              cutoff: z.string().optional(),
+            })
+            .strict(),
+        ),
+      ])
+      .optional(),
   })
   .strict()
   .refine((c) => (c.sim_start === undefined) === (c.sim_end === undefined), {
@@ -81,7 +101,9 @@ export function loadRunConfig(path: string): RunConfig {
   try {
     raw = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
-    throw new ConfigError(`config ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(err as Error).message}`);
+    throw new ConfigError(
+      `config ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${(err as Error).message}`,
+    );
   }
   return parseRunConfig(raw, path);
 }

@@ -24,14 +24,19 @@ export interface OutcomeDiff {
  * rewriting the ledger; writes results.json with the current scorer_version and lists outcomes that
  * differ from those recorded.
  */
-export function rescoreRun(runDir: string, o: WorldLocation & { runsDir: string }): { results: Results; diffs: OutcomeDiff[] } {
+export function rescoreRun(
+  runDir: string,
+  o: WorldLocation & { runsDir: string },
+): { results: Results; diffs: OutcomeDiff[] } {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig };
-  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true }), runDir };
+  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
   const events = readLedger(join(runDir, "ledger.jsonl"));
   if (!events.some((e) => e.type === "run_end"))
-    throw new Error(`${runDir}: the ledger has no run_end (the run did not finish); use \`relive resume ${runDir}\` first`);
+    throw new Error(
+      `${runDir}: the ledger has no run_end (the run did not finish); use \`relive resume ${runDir}\` first`,
+    );
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {
@@ -42,7 +47,15 @@ export function rescoreRun(runDir: string, o: WorldLocation & { runsDir: string 
     const pushOutcomes = (xs: Outcome[]) => {
       for (const x of xs) {
         rescored.push(x);
-        rebuilt.push({ type: "outcome", seq: -1, t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
+        rebuilt.push({
+          type: "outcome",
+          seq: -1,
+          t: x.t,
+          key: x.key,
+          status: x.status,
+          credit: x.credit,
+          detail: x.detail,
+        });
       }
     };
     for (const e of events) {

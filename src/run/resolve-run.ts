@@ -1,9 +1,13 @@
-import { join } from "node:path";
+import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import type { ModelSettings } from "../models/model.js";
+import { DEFAULT_PRICES_PATH, loadPriceTable, type PriceTable } from "../models/price-table.js";
+import { type CreatedModel, createModel } from "../models/resolve-model.js";
 import { getTask } from "../tasks/registry.js";
 import type { Episode, ReferencePolicy, TaskDefinition } from "../tasks/task.js";
+import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
-import { ConfigError, type RunConfig, canonicalJson, sha256 } from "./config.js";
-import { type WorldLocation, resolveWorldDir } from "./world-resolver.js";
+import { ConfigError, canonicalJson, type RunConfig, sha256 } from "./config.js";
+import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
 export const HARNESS_VERSION = "0.1.0";
 
@@ -19,16 +23,57 @@ export interface ResolvedRun {
   worldHash: string;
   env_seed: number;
   agentName: string;
-  policy: ReferencePolicy;
-  scriptedTrigger: "sleep" | "cron";
+  agent: ResolvedAgent;
   runId: string;
   runDir: string;
   /** what config.json holds */
   resolvedConfig: Record<string, unknown>;
 }
 
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+export type ResolvedAgent =
+  | { kind: "scripted"; policy: ReferencePolicy; trigger: "sleep" | "cron" }
+  | {
+      kind: "model";
+      /** `provider:model` as configured */
+      name: string;
+      /** the price-table key calls are billed under (a cassette bills as its recorded model) */
+      priceKey: string;
+      prices: PriceTable;
+      settings: ModelSettings;
+      contextTokens: number;
+      trigger: "sleep" | "watcher" | "cron";
+      /** the provider client (null when resolved without checking the model, e.g. for rescore) */
+      created: CreatedModel | null;
+    };
+
+export interface ResolveOptions {
+  runsDir: string;
+  allowOracle?: boolean;
+  log?: (m: string) => void;
+  /** environment for provider keys and base URLs (default process.env) */
+  env?: NodeJS.ProcessEnv;
+  /** per-call model timeout in ms */
+  modelTimeoutMs?: number;
+  /** false: do not open the model (rescore reads the ledger only) */
+  checkModel?: boolean;
+}
+
+/** The price table of a run: the pinned prices.yaml, or the config's `model_prices` (a file, or rows merged over it). */
+export function priceTableOf(config: RunConfig): PriceTable {
+  const mp = config.model_prices;
+  try {
+    if (mp === undefined) return loadPriceTable(DEFAULT_PRICES_PATH);
+    if (typeof mp === "string") return loadPriceTable(isAbsolute(mp) ? mp : resolvePath(mp));
+    return loadPriceTable(DEFAULT_PRICES_PATH, mp);
+  } catch (err) {
+    throw new ConfigError(`model_prices: ${(err as Error).message}`);
+  }
+}
+
 /** Resolves a validated config against the task registry and the world; throws ConfigError on bad values. */
-export function resolveRun(config: RunConfig, o: WorldLocation & { runsDir: string; allowOracle?: boolean; log?: (m: string) => void }): ResolvedRun {
+export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions): ResolvedRun {
   let task: TaskDefinition<unknown>;
   try {
     task = getTask(config.task);
@@ -43,29 +88,70 @@ export function resolveRun(config: RunConfig, o: WorldLocation & { runsDir: stri
   const episodeName = config.episode ?? task.defaultEpisode;
   const episode = task.episodes.find((e) => e.name === episodeName);
   if (!episode)
-    throw new ConfigError(`episode: task ${task.id} has no episode "${episodeName}"; available: ${task.episodes.map((e) => e.name).join(", ")}`);
+    throw new ConfigError(
+      `episode: task ${task.id} has no episode "${episodeName}"; available: ${task.episodes.map((e) => e.name).join(", ")}`,
+    );
   const sim_start = config.sim_start ?? episode.sim_start;
   const sim_end = config.sim_end ?? episode.sim_end;
   if (!(sim_end > sim_start)) throw new ConfigError("sim_end: must be after sim_start");
 
   const model = config.agent.model ?? `scripted:${defaultPolicy(task).name}`;
   const [provider, name = ""] = splitModel(model);
-  if (provider !== "scripted")
-    throw new ConfigError(
-      `agent.model: "${model}" needs the LLM harness, which this build does not include yet; run a reference policy with scripted:<policy> (policies of ${task.id}: ${task.referencePolicies.map((p) => p.name).join(", ")})`,
-    );
-  const policy = task.referencePolicies.find((p) => p.name === name);
-  if (!policy)
-    throw new ConfigError(
-      `agent.model: task ${task.id} has no reference policy "${name}"; available: ${task.referencePolicies.map((p) => p.name).join(", ")}`,
-    );
-  if (policy.oracle && !o.allowOracle)
-    throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
   const trigger = config.agent.trigger;
-  if (trigger === "watcher")
-    throw new ConfigError("agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent");
   if (config.feedback !== "none")
-    throw new ConfigError(`feedback: "${config.feedback}" needs the feedback channel of the LLM harness; scripted runs use feedback: none`);
+    throw new ConfigError(
+      `feedback: "${config.feedback}" needs a feedback channel, which this build does not include yet (feedback channels come with a later issue); use feedback: none`,
+    );
+  let agent: ResolvedAgent;
+  if (provider === "scripted") {
+    const policy = task.referencePolicies.find((p) => p.name === name);
+    if (!policy)
+      throw new ConfigError(
+        `agent.model: task ${task.id} has no reference policy "${name}"; available: ${task.referencePolicies.map((p) => p.name).join(", ")}`,
+      );
+    if (policy.oracle && !o.allowOracle)
+      throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
+    if (trigger === "watcher")
+      throw new ConfigError(
+        "agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent",
+      );
+    agent = { kind: "scripted", policy, trigger };
+  } else {
+    if (!TRIGGERS_FOR_MODELS.includes(trigger))
+      throw new ConfigError(
+        `agent.trigger: "${trigger}" is not available in this build; use ${TRIGGERS_FOR_MODELS.join(" or ")}`,
+      );
+    const prices = priceTableOf(config);
+    let created: CreatedModel | null = null;
+    let priceKey = model;
+    if (o.checkModel !== false) {
+      try {
+        created = createModel(model, {
+          prices,
+          ...(o.env ? { env: o.env } : {}),
+          ...(o.modelTimeoutMs ? { timeoutMs: o.modelTimeoutMs } : {}),
+        });
+      } catch (err) {
+        throw new ConfigError(`agent.model: ${(err as Error).message}`);
+      }
+      priceKey = created.priceKey;
+    }
+    const settings: ModelSettings = {
+      maxOutputTokens: config.agent.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+      ...(config.agent.temperature !== undefined ? { temperature: config.agent.temperature } : {}),
+      ...(config.agent.effort !== undefined ? { effort: config.agent.effort } : {}),
+    };
+    agent = {
+      kind: "model",
+      name: model,
+      priceKey,
+      prices,
+      settings,
+      contextTokens: config.agent.context_tokens,
+      trigger,
+      created,
+    };
+  }
 
   const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
   const ws = WorldStore.open(worldDir);
@@ -85,6 +171,19 @@ export function resolveRun(config: RunConfig, o: WorldLocation & { runsDir: stri
       budget_usd,
       agent: model,
       world_hash: worldHash,
+      ...(agent.kind === "model"
+        ? {
+            model: {
+              name: model,
+              price_key: agent.priceKey,
+              price: agent.prices.lookup(agent.priceKey),
+              settings: agent.settings,
+              context_tokens: agent.contextTokens,
+              deadline_guard: config.agent.deadline_guard,
+              ...(trigger === "cron" ? { cron_base: config.agent.cron_base } : {}),
+            },
+          }
+        : {}),
     },
   };
   const { seed: _seed, ...withoutSeed } = config;
@@ -101,8 +200,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & { runsDir: stri
     worldHash,
     env_seed: Number.parseInt(sha256(`${worldHash}:${task.id}`).slice(0, 8), 16),
     agentName: model,
-    policy,
-    scriptedTrigger: trigger,
+    agent,
     runId,
     runDir: join(o.runsDir, task.id, slug(model), `${runId}-s${config.seed}`),
     resolvedConfig,

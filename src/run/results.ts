@@ -40,6 +40,8 @@ export const ResultsSchema = z.object({
     rejected_calls: z.number().int(),
     protocol_retries: z.number().int(),
     llm_calls: z.number().int(),
+    /** model attempts that failed (429, 5xx, timeouts, empty replies): retried, never billed */
+    llm_failed_attempts: z.number().int(),
   }),
   flags: z.object({
     budget_exhausted: z.boolean(),

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
 import { DAY_MS, nextUtcMidnight } from "../kernel/day.js";
 import { Kernel } from "../kernel/kernel.js";
@@ -8,13 +9,20 @@ import type { LedgerEvent } from "../ledger/events.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
 import { Wallet } from "../ledger/wallet.js";
+import type { CallContext, GenerateRequest } from "../models/model.js";
+import { generateWithRetries } from "../models/retry.js";
 import type { Outcome, TaskRunContext } from "../tasks/task.js";
 import { ToolRuntime } from "../tools/tool-runtime.js";
+import { createTrigger } from "../triggers/create-trigger.js";
+import { installDeadlineGuard } from "../triggers/deadline-guard.js";
+import { IntentSlot } from "../triggers/trigger.js";
+import { Workspace } from "../triggers/watcher/workspace.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
-import { type ResolvedRun, resolveRun } from "./resolve-run.js";
 import type { RunConfig } from "./config.js";
+import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
+import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
 import type { WorldLocation } from "./world-resolver.js";
 
@@ -28,12 +36,16 @@ export interface DayProgress {
   replaying: boolean;
 }
 
-export interface RunOptions extends WorldLocation {
+export interface RunOptions extends WorldLocation, ResolveOptions {
   runsDir: string;
   onProgress?: (p: DayProgress) => void;
   log?: (msg: string) => void;
   /** oracle policies read truth: allowed only for tests and calibration */
   allowOracle?: boolean;
+  /** retry pacing of model calls (wall time; never changes results) */
+  retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** observes every model request (benchmarks, tests) */
+  onModelRequest?: (req: GenerateRequest, ctx: CallContext) => void;
 }
 
 export interface RunOutcome {
@@ -52,9 +64,15 @@ const writeJsonAtomic = (path: string, value: unknown) => {
 export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunOutcome> {
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
-    return { runDir: r.runDir, results: JSON.parse(readFileSync(join(r.runDir, "results.json"), "utf8")), cached: true };
+    return {
+      runDir: r.runDir,
+      results: JSON.parse(readFileSync(join(r.runDir, "results.json"), "utf8")),
+      cached: true,
+    };
   if (existsSync(r.runDir))
-    throw new Error(`run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``);
+    throw new Error(
+      `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``,
+    );
   mkdirSync(join(r.runDir, "workspace"), { recursive: true });
   try {
     writeJsonAtomic(join(r.runDir, "config.json"), r.resolvedConfig);
@@ -78,6 +96,8 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   // killed between creating the directory and the ledger: nothing was acknowledged yet
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
   const recorded = readLedgerLines(ledgerPath, { repair: true });
+  // llm.jsonl is written before the ledger acknowledges a call: cut a torn tail, keep the rest for replay
+  readLlmLog(join(runDir, "llm.jsonl"), { repair: true });
   return { runDir, results: await executeRun(r, recorded, o), cached: false };
 }
 
@@ -108,18 +128,55 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       env_seed: r.env_seed,
       world,
     };
+    const slot = new IntentSlot();
+    let runtimeRef: ToolRuntime | null = null;
+    const workspaceDir = join(r.runDir, "workspace");
+    if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
+      // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
+      rmSync(workspaceDir, { recursive: true, force: true });
+      mkdirSync(workspaceDir, { recursive: true });
+    }
+    const agentTrigger =
+      r.agent.kind === "model"
+        ? createTrigger({
+            kind: r.agent.trigger,
+            kernel,
+            actorId: "agent",
+            slot,
+            baseSchedule: task.baseSchedule,
+            cronBase: r.config.agent.cron_base,
+            ...(r.agent.trigger === "watcher"
+              ? {
+                  watcher: {
+                    taskId: task.id,
+                    workspace: new Workspace(workspaceDir),
+                    dataTools: () => (runtimeRef as ToolRuntime).docs().filter((d) => d.kind === "data"),
+                    callTool: (name: string, args: unknown) => (runtimeRef as ToolRuntime).call("agent", name, args),
+                    note: (kind: string, message: string) =>
+                      ledger.append({ type: "note", t: kernel.now(), actor: "agent", kind, message }),
+                    now: () => kernel.now(),
+                  },
+                }
+              : {}),
+          })
+        : null;
+    const taskTools = task.tools(ctx);
     const runtime = new ToolRuntime({
-      tools: task.tools(ctx),
+      tools: agentTrigger ? [...taskTools, ...agentTrigger.tools, finishTool(slot)] : taskTools,
       limiters: task.limiters?.(ctx) ?? {},
       ledger,
       wallet,
       now: () => kernel.now(),
     });
+    const agentRuntime = runtime;
+    runtimeRef = runtime;
 
     const days = Math.round((sim_end - sim_start) / DAY_MS);
     let commitments = 0;
     let outcomes = 0;
+    let latestBrief: string | null = null;
     ledger.subscribe((e) => {
+      if (e.type === "daily_brief") latestBrief = e.text;
       if (e.type === "commitment") commitments++;
       if (e.type === "outcome") outcomes++;
     });
@@ -162,19 +219,77 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     });
     ledger.append(dailyBrief(sim_start, 1, days, wallet));
 
-    kernel.spawn(
-      "agent",
-      scriptedAgentBody({
-        policy: r.policy,
-        trigger: r.scriptedTrigger,
-        kernel,
-        runtime,
-        ledger,
-        baseSchedule: task.baseSchedule,
-        ...(r.policy.oracle ? { oracleEnv: { truth, world, params: r.params } } : {}),
-      }),
-    );
-    await kernel.run();
+    const a = r.agent;
+    let closeModel = () => {};
+    if (a.kind === "scripted") {
+      kernel.spawn(
+        "agent",
+        scriptedAgentBody({
+          policy: a.policy,
+          trigger: a.trigger,
+          kernel,
+          runtime,
+          ledger,
+          baseSchedule: task.baseSchedule,
+          ...(a.policy.oracle ? { oracleEnv: { truth, world, params: r.params } } : {}),
+        }),
+      );
+    } else {
+      if (a.created === null) throw new Error("internal: a model run resolved without its model");
+      const llmPath = join(r.runDir, "llm.jsonl");
+      const model = new LoggedModel(
+        a.created.model,
+        llmPath,
+        a.priceKey,
+        readLlmLog(llmPath),
+        recordedFailures(recorded),
+      );
+      closeModel = () => model.close();
+      const retry = o.retry ?? {};
+      const noPause = () => Promise.resolve();
+      const generate = (
+        req: GenerateRequest,
+        c: CallContext,
+        onAttempt: (x: { attempt: number; ok: boolean; error?: unknown }) => void,
+      ) =>
+        generateWithRetries(model, req, c, {
+          ...retry,
+          // replayed attempts are answered from the record: no pacing needed
+          ...(model.isRecorded(c) ? { sleep: noPause } : {}),
+          onAttempt,
+        });
+      kernel.spawn(
+        "agent",
+        reactAgentBody({
+          runtime: agentRuntime,
+          ledger,
+          wallet,
+          trigger: agentTrigger as NonNullable<typeof agentTrigger>,
+          slot,
+          instruction: task.instruction(ctx),
+          modelName: a.priceKey,
+          generate,
+          cost: (u) => a.prices.cost(a.priceKey, u),
+          settings: a.settings,
+          contextTokens: a.contextTokens,
+          dailyBrief: () => latestBrief,
+          ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
+          onStart: () => {
+            if (r.config.agent.deadline_guard)
+              installDeadlineGuard({
+                kernel,
+                actorId: "agent",
+                deadlines: task.deadlines?.(sim_start, sim_end, r.params) ?? [],
+              });
+          },
+        }),
+      );
+    }
+    try {
+      await kernel.run();
+    } finally {
+      closeModel();
+    }
     settleThrough(sim_end);
     progress(sim_end, days);
     ledger.append({ type: "run_end", t: sim_end, reason: "sim_end" });

@@ -5,12 +5,13 @@ import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
 
 /** Builders of real-data worlds named by episodes (`world: { kind: "real", builder }`). */
-export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDir: string, target: string): unknown }> = {
-  "crypto-svb-2023": {
-    describe: "BTC against USD/USDC/USDT on Kraken, Binance.US and the Binance index, 2023-03-01 → 03-21",
-    build: buildCryptoSvbWorld,
-  },
-};
+export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDir: string, target: string): unknown }> =
+  {
+    "crypto-svb-2023": {
+      describe: "BTC against USD/USDC/USDT on Kraken, Binance.US and the Binance index, 2023-03-01 → 03-21",
+      build: buildCryptoSvbWorld,
+    },
+  };
 
 export interface WorldLocation {
   cacheDir: string;
@@ -49,7 +50,9 @@ export function resolveWorldDir(
   if ("dir" in world) {
     const dir = resolve(world.dir);
     if (!existsSync(join(dir, "world.json")))
-      throw new Error(`world.dir ${dir} holds no world.json: build a world there first (\`relive data build\` or \`relive data import\`)`);
+      throw new Error(
+        `world.dir ${dir} holds no world.json: build a world there first (\`relive data build\` or \`relive data import\`)`,
+      );
     return dir;
   }
   if (episode.world.kind === "real") return ensureRealWorld(episode.world.builder, loc, log);

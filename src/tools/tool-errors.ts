@@ -15,6 +15,9 @@ export function describeArgs(schema: z.ZodType): string {
   if (props.length === 0) return "none (call with {})";
   const req = new Set(js.required ?? []);
   return `{ ${props
-    .map(([k, p]) => `${k}${req.has(k) ? "" : "?"}: ${p.enum ? p.enum.map((e) => JSON.stringify(e)).join("|") : (p.type ?? "any")}`)
+    .map(
+      ([k, p]) =>
+        `${k}${req.has(k) ? "" : "?"}: ${p.enum ? p.enum.map((e) => JSON.stringify(e)).join("|") : (p.type ?? "any")}`,
+    )
     .join(", ")} }`;
 }

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { RateLimiter } from "../kernel/rate-limiter.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Wallet } from "../ledger/wallet.js";
-import { describeArgs, formatZodError } from "./tool-errors.js";
 import type { ToolDef, ToolResult } from "./tool.js";
+import { describeArgs, formatZodError } from "./tool-errors.js";
 
 export interface ToolDoc {
   name: string;
@@ -62,19 +62,69 @@ export class ToolRuntime {
     }));
   }
 
+  /**
+   * A model's tool call: `argumentsText` is the raw JSON text the model produced. Empty text means
+   * `{}`. Text that is not valid JSON is a free rejection (ledgered like any invalid arguments, so it
+   * counts as a protocol retry) whose message names the valid arguments; valid JSON goes to `call`.
+   */
+  async callJson(actor: string, name: string, argumentsText: string): Promise<ToolResult> {
+    const text = argumentsText.trim() === "" ? "{}" : argumentsText;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (err) {
+      const tool = this.byName.get(name);
+      if (!tool) return this.call(actor, name, argumentsText);
+      const error =
+        `invalid arguments for ${name}: not valid JSON (${(err as Error).message}). ` +
+        `Valid arguments: ${describeArgs(tool.args)}`;
+      this.o.ledger.append({
+        type: "tool_call",
+        t: this.o.now(),
+        actor,
+        tool: name,
+        args: argumentsText,
+        status: "rejected",
+        cost_usd: 0,
+        domain: tool.domain ?? "tools",
+        error,
+      });
+      return { ok: false, error };
+    }
+    return this.call(actor, name, raw);
+  }
+
+  /** The tool definition named `name` (undefined when unknown). */
+  get(name: string): ToolDef | undefined {
+    return this.byName.get(name);
+  }
+
   async call(actor: string, name: string, rawArgs: unknown): Promise<ToolResult> {
     const t = this.o.now();
     const tool = this.byName.get(name);
     const domain = tool?.domain ?? "tools";
     const refuse = (status: "rejected" | "rate_limited" | "unpaid", error: string): ToolResult => {
-      this.o.ledger.append({ type: "tool_call", t, actor, tool: name, args: rawArgs ?? null, status, cost_usd: 0, domain, error });
+      this.o.ledger.append({
+        type: "tool_call",
+        t,
+        actor,
+        tool: name,
+        args: rawArgs ?? null,
+        status,
+        cost_usd: 0,
+        domain,
+        error,
+      });
       return { ok: false, error };
     };
     if (!tool) return refuse("rejected", `unknown tool "${name}"; available tools: ${this.names().join(", ")}`);
 
     const parsed = tool.args.safeParse(rawArgs ?? {});
     if (!parsed.success)
-      return refuse("rejected", `invalid arguments for ${name}: ${formatZodError(parsed.error)}. Valid arguments: ${describeArgs(tool.args)}`);
+      return refuse(
+        "rejected",
+        `invalid arguments for ${name}: ${formatZodError(parsed.error)}. Valid arguments: ${describeArgs(tool.args)}`,
+      );
     const args = parsed.data;
 
     const price = tool.price?.(args) ?? 0;
@@ -85,7 +135,10 @@ export class ToolRuntime {
     if (tool.limiter) {
       const got = this.o.limiters[tool.limiter]!.tryAcquire(t, tool.weight?.(args) ?? 1);
       if (!got.ok)
-        return refuse("rate_limited", `rate limited (${tool.limiter}): retry after ${Math.ceil(got.retryAfterMs / 1000)} s`);
+        return refuse(
+          "rate_limited",
+          `rate limited (${tool.limiter}): retry after ${Math.ceil(got.retryAfterMs / 1000)} s`,
+        );
     }
 
     let result: ToolResult;

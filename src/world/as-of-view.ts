@@ -25,7 +25,10 @@ export interface AsOfView {
     search(
       q: string,
       opts?: { from?: number; to?: number; offset?: number; limit?: number },
-    ): { hits: { id: string; title: string; domain: string; published_at: number; snippet: string }[]; capped_to: number };
+    ): {
+      hits: { id: string; title: string; domain: string; published_at: number; snippet: string }[];
+      capped_to: number;
+    };
     get(id: string): NewsRow;
     count(opts?: { from?: number; to?: number }): number;
   };

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { resultsJsonSchema } from "../../src/run/results.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const relive = (...args: string[]) => spawnSync(process.execPath, [join(REPO, "bin/relive.js"), ...args], { encoding: "utf8", cwd: REPO });
+const relive = (...args: string[]) =>
+  spawnSync(process.execPath, [join(REPO, "bin/relive.js"), ...args], { encoding: "utf8", cwd: REPO });
 
 describe("relive CLI", () => {
   it("lists tasks with episodes, metrics and policies", () => {
@@ -23,7 +24,20 @@ describe("relive CLI", () => {
   it("documents every run option in --help", () => {
     const r = relive("run", "--help");
     expect(r.status).toBe(0);
-    for (const flag of ["--task", "--episode", "--model", "--trigger", "--seed", "--world", "--budget", "--config", "--runs", "--cache", "--raw", "--json"])
+    for (const flag of [
+      "--task",
+      "--episode",
+      "--model",
+      "--trigger",
+      "--seed",
+      "--world",
+      "--budget",
+      "--config",
+      "--runs",
+      "--cache",
+      "--raw",
+      "--json",
+    ])
       expect(r.stdout).toContain(flag);
   });
 

@@ -10,7 +10,16 @@ import { Wallet } from "../../src/ledger/wallet.js";
 const tmp = () => mkdtempSync(join(tmpdir(), "relive-ledger-"));
 
 const call = (t: number, cost: number, domain = "data") =>
-  ({ type: "tool_call", t, actor: "agent", tool: "get_post", args: { id: "p1" }, status: "ok", cost_usd: cost, domain }) as const;
+  ({
+    type: "tool_call",
+    t,
+    actor: "agent",
+    tool: "get_post",
+    args: { id: "p1" },
+    status: "ok",
+    cost_usd: cost,
+    domain,
+  }) as const;
 
 describe("ledger writer and reader", () => {
   it("assigns seq, writes one JSON line per event before append returns, reads back validated", () => {

@@ -7,11 +7,19 @@ import { ConfigError, canonicalJson, loadRunConfig, parseRunConfig } from "../..
 describe("run config", () => {
   it("fills defaults", () => {
     const c = parseRunConfig({ task: "daily-digest" });
-    expect(c).toMatchObject({ task: "daily-digest", world: { seed: 1 }, seed: 0, feedback: "none", agent: { trigger: "sleep" } });
+    expect(c).toMatchObject({
+      task: "daily-digest",
+      world: { seed: 1 },
+      seed: 0,
+      feedback: "none",
+      agent: { trigger: "sleep" },
+    });
   });
 
   it("names every bad field and the reason", () => {
-    expect(() => parseRunConfig({ task: "x", agent: { trigger: "sometimes" }, seed: -1, colour: "red" })).toThrow(ConfigError);
+    expect(() => parseRunConfig({ task: "x", agent: { trigger: "sometimes" }, seed: -1, colour: "red" })).toThrow(
+      ConfigError,
+    );
     try {
       parseRunConfig({ task: "x", agent: { trigger: "sometimes" }, seed: -1, colour: "red" });
     } catch (e) {
@@ -23,10 +31,12 @@ describe("run config", () => {
   });
 
   it("parses dates and rejects bad ones", () => {
-    expect(parseRunConfig({ task: "t", sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-02T00:00:00Z" }).sim_start).toBe(
-      Date.parse("2026-03-01T00:00:00Z"),
+    expect(
+      parseRunConfig({ task: "t", sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-02T00:00:00Z" }).sim_start,
+    ).toBe(Date.parse("2026-03-01T00:00:00Z"));
+    expect(() => parseRunConfig({ task: "t", sim_start: "soon", sim_end: "later" })).toThrow(
+      /sim_start: not an ISO date-time/,
     );
-    expect(() => parseRunConfig({ task: "t", sim_start: "soon", sim_end: "later" })).toThrow(/sim_start: not an ISO date-time/);
     expect(() => parseRunConfig({ task: "t", sim_start: 5 })).toThrow(/given together/);
   });
 
@@ -40,6 +50,8 @@ describe("run config", () => {
   });
 
   it("canonical JSON sorts keys at every level", () => {
-    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalJson({ b: 1, a: { d: [2, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[2,{"y":2,"z":1}]},"b":1}',
+    );
   });
 });

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readLedgerLines } from "../../src/ledger/ledger-reader.js";
 import { resumeRun } from "../../src/run/runner.js";
-import { CACHE_DIR, DIGEST_5D, REPO, freshRunsDir, options, run } from "./helpers.js";
+import { CACHE_DIR, DIGEST_5D, freshRunsDir, options, REPO, run } from "./helpers.js";
 
 /** Finds the single run directory under a runs dir (runs/<task>/<model>/<id>-s<seed>). */
 function findRunDir(runsDir: string): string | null {
@@ -34,7 +34,8 @@ function runAndKill(configPath: string, runsDir: string, killAt: number): Promis
     const poll = setInterval(() => {
       const rd = findRunDir(runsDir);
       const ledger = rd && join(rd, "ledger.jsonl");
-      if (ledger && existsSync(ledger) && statSync(ledger).size > 0 && readLedgerLines(ledger).length >= killAt) child.kill("SIGKILL");
+      if (ledger && existsSync(ledger) && statSync(ledger).size > 0 && readLedgerLines(ledger).length >= killAt)
+        child.kill("SIGKILL");
     }, 2);
     child.on("exit", (code, signal) => {
       clearInterval(poll);
@@ -61,7 +62,9 @@ describe("crash safety (R2): SIGKILL at random points, then resume", () => {
       await runAndKill(configPath, runsDir, killAt);
       const runDir = findRunDir(runsDir);
       if (!runDir) continue; // killed before the run directory existed: nothing to resume
-      const acknowledged = existsSync(join(runDir, "ledger.jsonl")) ? readLedgerLines(join(runDir, "ledger.jsonl")) : [];
+      const acknowledged = existsSync(join(runDir, "ledger.jsonl"))
+        ? readLedgerLines(join(runDir, "ledger.jsonl"))
+        : [];
       if (!existsSync(join(runDir, "results.json"))) resumedMidRun++;
       await resumeRun(runDir, options(runsDir));
       const ledger = readFileSync(join(runDir, "ledger.jsonl"), "utf8");

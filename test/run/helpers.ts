@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseRunConfig, type RunConfigInput } from "../../src/run/config.js";
-import { runFromConfig, type RunOptions } from "../../src/run/runner.js";
+import { type RunOptions, runFromConfig } from "../../src/run/runner.js";
 
 /** One world cache per test process, so synthetic worlds are built once. */
 export const CACHE_DIR = mkdtempSync(join(tmpdir(), "relive-cache-"));
@@ -11,7 +11,12 @@ export const RAW_DIR = resolve(REPO, "../shared/data/raw");
 
 export const freshRunsDir = () => mkdtempSync(join(tmpdir(), "relive-runs-"));
 
-export const options = (runsDir = freshRunsDir()): RunOptions => ({ runsDir, cacheDir: CACHE_DIR, rawDir: RAW_DIR, allowOracle: true });
+export const options = (runsDir = freshRunsDir()): RunOptions => ({
+  runsDir,
+  cacheDir: CACHE_DIR,
+  rawDir: RAW_DIR,
+  allowOracle: true,
+});
 
 /** A short daily-digest window: 5 simulated days. */
 export const DIGEST_5D = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-06T00:00:00Z" };

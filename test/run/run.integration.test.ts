@@ -1,16 +1,17 @@
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLedger } from "../../src/ledger/ledger-reader.js";
 import { ConfigError } from "../../src/run/config.js";
 import { rescoreRun } from "../../src/run/rescore.js";
 import { ResultsSchema } from "../../src/run/results.js";
-import { DIGEST_5D, PRICE_3D, RAW_DIR, freshRunsDir, options, run } from "./helpers.js";
+import { DIGEST_5D, freshRunsDir, options, PRICE_3D, RAW_DIR, run } from "./helpers.js";
 
 describe("daily-digest end to end through the runner", () => {
   it("pins the anchors: top 10 at 12:30 → 1.0, at 13:30 → 0.0, silent → 0, oracle → 1.0", async () => {
     const score = async (policy: string) =>
-      (await run({ task: "daily-digest", ...DIGEST_5D, agent: { model: `scripted:${policy}` } })).results.performance.primary;
+      (await run({ task: "daily-digest", ...DIGEST_5D, agent: { model: `scripted:${policy}` } })).results.performance
+        .primary;
     expect(await score("top-comments")).toEqual({ name: "digest_acc", value: 1, direction: "higher" });
     expect((await score("top-comments-at-13-30")).value).toBe(0);
     expect((await score("silent")).value).toBe(0);
@@ -23,7 +24,8 @@ describe("daily-digest end to end through the runner", () => {
     expect(JSON.parse(readFileSync(join(runDir, "results.json"), "utf8"))).toEqual(results);
     const ev = readLedger(join(runDir, "ledger.jsonl"));
     const types = new Set(ev.map((e) => e.type));
-    for (const t of ["run_start", "wake", "wait", "tool_call", "commitment", "outcome", "daily_brief", "run_end"]) expect(types).toContain(t);
+    for (const t of ["run_start", "wake", "wait", "tool_call", "commitment", "outcome", "daily_brief", "run_end"])
+      expect(types).toContain(t);
     // simulated order
     for (let i = 1; i < ev.length; i++) expect(ev[i]!.t).toBeGreaterThanOrEqual(ev[i - 1]!.t);
     expect(ev.filter((e) => e.type === "daily_brief")).toHaveLength(5);
@@ -87,7 +89,11 @@ describe("bad input leaves nothing behind", () => {
     [{ task: "nope" }, /task: unknown task "nope"/],
     [{ task: "daily-digest", episode: "x" }, /episode: task daily-digest has no episode "x"/],
     [{ task: "daily-digest", agent: { model: "scripted:nope" } }, /no reference policy "nope"/],
-    [{ task: "daily-digest", agent: { model: "openai:gpt-4.1-mini" } }, /needs the LLM harness/],
+    [
+      { task: "daily-digest", agent: { model: "openai:not-a-model" } },
+      /agent.model: model "openai:not-a-model" is not in the price table/,
+    ],
+    [{ task: "daily-digest", feedback: "oracle" }, /feedback channels come with a later issue/],
     [{ task: "daily-digest", agent: { trigger: "watcher" } }, /watcher programs need an LLM agent/],
     [{ task: "daily-digest", task_params: { digest_size: "ten" } }, /task_params/],
   ])("%j is refused with a clear error and no run directory", async (cfg, message) => {
@@ -98,9 +104,9 @@ describe("bad input leaves nothing behind", () => {
   });
 
   it("oracle policies are refused outside tests", async () => {
-    await expect(run({ task: "daily-digest", agent: { model: "scripted:oracle" } }, { ...options(), allowOracle: false })).rejects.toThrow(
-      /reads ground truth/,
-    );
+    await expect(
+      run({ task: "daily-digest", agent: { model: "scripted:oracle" } }, { ...options(), allowOracle: false }),
+    ).rejects.toThrow(/reads ground truth/);
   });
 });
 

@@ -29,7 +29,11 @@ function truncatedCopy(worldDir: string, cut: number): string {
   const dir = mkdtempSync(join(tmpdir(), "relive-cut-"));
   for (const f of ["world.json", "world.db", "truth.db"]) copyFileSync(join(worldDir, f), join(dir, f));
   const db = new Database(join(dir, "world.db"));
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'news%' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[];
+  const tables = db
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'news%' AND name NOT LIKE 'sqlite_%'",
+    )
+    .all() as { name: string }[];
   for (const { name } of tables) {
     const cols = db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[];
     if (cols.some((c) => c.name === "visible_at")) db.prepare(`DELETE FROM ${name} WHERE visible_at > ?`).run(cut);
@@ -44,32 +48,58 @@ function harness(taskId: string, worldDir: string, cut: number, envSeed: number)
   const kernel = new Kernel({ start: START, end: END });
   const now = () => cut;
   const params = task.params.parse({});
-  const ctx = { params, sim_start: START, sim_end: END, view: world.at(now), kernel, budget_usd: 20, env_seed: envSeed, world };
+  const ctx = {
+    params,
+    sim_start: START,
+    sim_end: END,
+    view: world.at(now),
+    kernel,
+    budget_usd: 20,
+    env_seed: envSeed,
+    world,
+  };
   const ledgerPath = join(mkdtempSync(join(tmpdir(), "relive-leak-")), "ledger.jsonl");
   const ledger = LedgerWriter.create(ledgerPath);
   const wallet = new Wallet({ budget_usd: 20, domain_caps: {} });
   ledger.subscribe((e) => wallet.apply(e));
-  const runtime = new ToolRuntime({ tools: task.tools(ctx), limiters: task.limiters?.(ctx) ?? {}, ledger, wallet, now });
+  const runtime = new ToolRuntime({
+    tools: task.tools(ctx),
+    limiters: task.limiters?.(ctx) ?? {},
+    ledger,
+    wallet,
+    now,
+  });
   return { runtime, ledger, ledgerPath, world };
 }
 
 const time = (lo: number, hi: number) => fc.integer({ min: lo, max: hi });
-const timeArg = (lo: number, hi: number) => fc.oneof(time(lo, hi), time(lo, hi).map((t) => new Date(t).toISOString()));
+const timeArg = (lo: number, hi: number) =>
+  fc.oneof(
+    time(lo, hi),
+    time(lo, hi).map((t) => new Date(t).toISOString()),
+  );
 
 function digestCalls(ids: string[]): fc.Arbitrary<[string, unknown]> {
   const id = fc.oneof(fc.constantFrom(...ids), fc.string({ maxLength: 8 }));
   const lo = START - 9 * 86_400_000;
   return fc.oneof(
-    fc.record({
-      since: fc.option(timeArg(lo, END), { nil: undefined }),
-      until: fc.option(timeArg(lo, END), { nil: undefined }),
-      subreddit: fc.option(fc.constantFrom("stocks", "worldnews", "technology", "nope"), { nil: undefined }),
-      sort: fc.option(fc.constantFrom("new", "comments"), { nil: undefined }),
-      order: fc.option(fc.constantFrom("asc", "desc"), { nil: undefined }),
-      offset: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }),
-    }, { requiredKeys: [] }).map((a) => ["list_posts", a] as [string, unknown]),
+    fc
+      .record(
+        {
+          since: fc.option(timeArg(lo, END), { nil: undefined }),
+          until: fc.option(timeArg(lo, END), { nil: undefined }),
+          subreddit: fc.option(fc.constantFrom("stocks", "worldnews", "technology", "nope"), { nil: undefined }),
+          sort: fc.option(fc.constantFrom("new", "comments"), { nil: undefined }),
+          order: fc.option(fc.constantFrom("asc", "desc"), { nil: undefined }),
+          offset: fc.option(fc.integer({ min: 0, max: 400 }), { nil: undefined }),
+        },
+        { requiredKeys: [] },
+      )
+      .map((a) => ["list_posts", a] as [string, unknown]),
     id.map((x) => ["get_post", { id: x }] as [string, unknown]),
-    fc.tuple(id, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined })).map(([x, offset]) => ["get_cascade", { id: x, offset }] as [string, unknown]),
+    fc
+      .tuple(id, fc.option(fc.integer({ min: 0, max: 300 }), { nil: undefined }))
+      .map(([x, offset]) => ["get_cascade", { id: x, offset }] as [string, unknown]),
     fc.constant(["quota", {}] as [string, unknown]),
     fc.constant(["digest_status", {}] as [string, unknown]),
     fc.array(id, { minLength: 0, maxLength: 12 }).map((root_ids) => ["digest", { root_ids }] as [string, unknown]),
@@ -81,16 +111,56 @@ function priceCalls(): fc.Arbitrary<[string, unknown]> {
   const fetch = (venue: string, path: string, params: fc.Arbitrary<Record<string, unknown>>) =>
     params.map((p) => ["http_fetch", { venue, path, params: p }] as [string, unknown]);
   const undef = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-  const clean = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  const clean = (o: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return fc.oneof(
-    fetch("kraken", "/0/public/OHLC", fc.record({ pair: fc.constantFrom("XBTUSD", "ETHUSD", "SOLUSD", "DOGEUSD"), interval: fc.constantFrom(5, 60, 1), since: undef(t.map((x) => Math.floor(x / 1000))) }).map(clean)),
-    fetch("binance", "/api/v3/klines", fc.record({ symbol: fc.constantFrom("BTCUSD", "ETHUSD", "SOLUSD"), interval: fc.constantFrom("5m", "1h", "1m"), startTime: undef(t), endTime: undef(t), limit: undef(fc.integer({ min: 1, max: 1000 })) }).map(clean)),
-    fc.constantFrom("BTC-USD", "ETH-USD", "XRP-USD").chain((p) =>
-      fetch("coinbase", `/products/${p}/candles`, fc.record({ granularity: fc.constantFrom(300, 3600), start: undef(t.map((x) => new Date(x).toISOString())), end: undef(t.map((x) => new Date(x).toISOString())) }).map(clean)),
+    fetch(
+      "kraken",
+      "/0/public/OHLC",
+      fc
+        .record({
+          pair: fc.constantFrom("XBTUSD", "ETHUSD", "SOLUSD", "DOGEUSD"),
+          interval: fc.constantFrom(5, 60, 1),
+          since: undef(t.map((x) => Math.floor(x / 1000))),
+        })
+        .map(clean),
     ),
+    fetch(
+      "binance",
+      "/api/v3/klines",
+      fc
+        .record({
+          symbol: fc.constantFrom("BTCUSD", "ETHUSD", "SOLUSD"),
+          interval: fc.constantFrom("5m", "1h", "1m"),
+          startTime: undef(t),
+          endTime: undef(t),
+          limit: undef(fc.integer({ min: 1, max: 1000 })),
+        })
+        .map(clean),
+    ),
+    fc
+      .constantFrom("BTC-USD", "ETH-USD", "XRP-USD")
+      .chain((p) =>
+        fetch(
+          "coinbase",
+          `/products/${p}/candles`,
+          fc
+            .record({
+              granularity: fc.constantFrom(300, 3600),
+              start: undef(t.map((x) => new Date(x).toISOString())),
+              end: undef(t.map((x) => new Date(x).toISOString())),
+            })
+            .map(clean),
+        ),
+      ),
     fetch("nowhere", "/x", fc.constant({})),
     fc.constant(["get_exchange_docs", {}] as [string, unknown]),
-    fc.tuple(fc.constantFrom("BTC-USD", "ETH-USD", "SOL-USD", "BTC-EUR"), fc.double({ min: -10, max: 100_000, noNaN: true })).map(([symbol, price]) => ["report", { symbol, price }] as [string, unknown]),
+    fc
+      .tuple(
+        fc.constantFrom("BTC-USD", "ETH-USD", "SOL-USD", "BTC-EUR"),
+        fc.double({ min: -10, max: 100_000, noNaN: true }),
+      )
+      .map(([symbol, price]) => ["report", { symbol, price }] as [string, unknown]),
     fc.constantFrom("BTC-USD", "ETH-USD").map((symbol) => ["abstain", { symbol }] as [string, unknown]),
   );
 }
@@ -99,32 +169,43 @@ describe("R1: no tool result, count, price, limit or error depends on rows visib
   const worldDir = ensureSynthWorld(join(CACHE_DIR, "synth"), { seed: 1, start: START, end: END });
   mkdirSync(CACHE_DIR, { recursive: true });
   const full = WorldStore.open(worldDir);
-  const ids = (full.db.prepare("SELECT id FROM reddit_post WHERE id IN (SELECT id FROM reddit_post ORDER BY created_utc DESC LIMIT 400) OR rowid % 200 = 0").all() as { id: string }[]).map((r) => r.id);
+  const ids = (
+    full.db
+      .prepare(
+        "SELECT id FROM reddit_post WHERE id IN (SELECT id FROM reddit_post ORDER BY created_utc DESC LIMIT 400) OR rowid % 200 = 0",
+      )
+      .all() as { id: string }[]
+  ).map((r) => r.id);
   full.close();
   const cuts = fc.sample(time(START, END - 1), { numRuns: CUTS, seed: 7 });
 
   it.each([
     ["daily-digest", digestCalls(ids)],
     ["price-check", priceCalls()],
-  ] as const)(`%s: ${CALLS_PER_CUT} probes at each of ${CUTS} cuts give identical results on the full and the truncated world`, async (taskId, calls) => {
-    let probes = 0;
-    for (const [i, cut] of cuts.entries()) {
-      const cutDir = truncatedCopy(worldDir, cut);
-      const a = harness(taskId, worldDir, cut, 1234);
-      const b = harness(taskId, cutDir, cut, 1234);
-      for (const [tool, args] of fc.sample(calls, { numRuns: CALLS_PER_CUT, seed: 100 + i })) {
-        const ra = await a.runtime.call("agent", tool, args);
-        const rb = await b.runtime.call("agent", tool, args);
-        expect(JSON.stringify(rb), `${tool} ${JSON.stringify(args)} at ${new Date(cut).toISOString()}`).toBe(JSON.stringify(ra));
-        probes++;
+  ] as const)(
+    `%s: ${CALLS_PER_CUT} probes at each of ${CUTS} cuts give identical results on the full and the truncated world`,
+    async (taskId, calls) => {
+      let probes = 0;
+      for (const [i, cut] of cuts.entries()) {
+        const cutDir = truncatedCopy(worldDir, cut);
+        const a = harness(taskId, worldDir, cut, 1234);
+        const b = harness(taskId, cutDir, cut, 1234);
+        for (const [tool, args] of fc.sample(calls, { numRuns: CALLS_PER_CUT, seed: 100 + i })) {
+          const ra = await a.runtime.call("agent", tool, args);
+          const rb = await b.runtime.call("agent", tool, args);
+          expect(JSON.stringify(rb), `${tool} ${JSON.stringify(args)} at ${new Date(cut).toISOString()}`).toBe(
+            JSON.stringify(ra),
+          );
+          probes++;
+        }
+        a.ledger.close();
+        b.ledger.close();
+        a.world.close();
+        b.world.close();
+        expect(readFileSync(b.ledgerPath, "utf8")).toBe(readFileSync(a.ledgerPath, "utf8"));
+        expect(existsSync(cutDir)).toBe(true);
       }
-      a.ledger.close();
-      b.ledger.close();
-      a.world.close();
-      b.world.close();
-      expect(readFileSync(b.ledgerPath, "utf8")).toBe(readFileSync(a.ledgerPath, "utf8"));
-      expect(existsSync(cutDir)).toBe(true);
-    }
-    expect(probes).toBe(CUTS * CALLS_PER_CUT);
-  });
+      expect(probes).toBe(CUTS * CALLS_PER_CUT);
+    },
+  );
 });

@@ -55,14 +55,18 @@ describe("tool runtime", () => {
     const r = await rt.call("agent", "get_item", { id: 3 });
     expect(r).toEqual({
       ok: false,
-      error: "invalid arguments for get_item: id: Invalid input: expected string, received number. Valid arguments: { id: string, page?: integer }",
+      error:
+        "invalid arguments for get_item: id: Invalid input: expected string, received number. Valid arguments: { id: string, page?: integer }",
     });
     expect(wallet.spent).toBe(0);
   });
 
   it("names the available tools for an unknown tool", async () => {
     const { rt } = setup();
-    expect(await rt.call("agent", "nope", {})).toEqual({ ok: false, error: 'unknown tool "nope"; available tools: get_item, claim' });
+    expect(await rt.call("agent", "nope", {})).toEqual({
+      ok: false,
+      error: 'unknown tool "nope"; available tools: get_item, claim',
+    });
   });
 
   it("charges accepted priced calls, applies the shared limiter, refuses when the wallet is spent", async () => {
@@ -91,7 +95,10 @@ describe("tool runtime", () => {
 
   it("turns not-visible ids into free rejections with the view's exact message", async () => {
     const { rt, wallet } = setup();
-    expect(await rt.call("agent", "get_item", { id: "future" })).toEqual({ ok: false, error: 'unknown item id: "future"' });
+    expect(await rt.call("agent", "get_item", { id: "future" })).toEqual({
+      ok: false,
+      error: 'unknown item id: "future"',
+    });
     expect(wallet.spent).toBe(0);
   });
 

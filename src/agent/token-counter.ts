@@ -1,0 +1,40 @@
+import { Tiktoken } from "js-tiktoken/lite";
+import cl100k from "js-tiktoken/ranks/cl100k_base";
+import type { ChatMessage, ToolSpec } from "../models/model.js";
+
+let encoder: Tiktoken | null = null;
+
+/** Tokens of `text` in cl100k_base (the encoder loads once per process, about a second). */
+export function countTokens(text: string): number {
+  if (text.length === 0) return 0;
+  encoder ??= new Tiktoken(cl100k);
+  return encoder.encode(text).length;
+}
+
+/** Per-message framing overhead (role, separators), as in OpenAI's chat token accounting. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+
+/** Tokens one chat message adds to a request (content, tool calls and framing). */
+export function messageTokens(m: ChatMessage): number {
+  switch (m.role) {
+    case "user":
+      return MESSAGE_OVERHEAD_TOKENS + countTokens(m.content);
+    case "assistant":
+      return (
+        MESSAGE_OVERHEAD_TOKENS +
+        countTokens(m.content ?? "") +
+        (m.tool_calls ?? []).reduce((s, c) => s + 3 + countTokens(c.name) + countTokens(c.arguments), 0)
+      );
+    case "tool":
+      return MESSAGE_OVERHEAD_TOKENS + countTokens(m.content);
+    default: {
+      const never: never = m;
+      throw new Error(`unknown message ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Tokens of the tool specifications sent with every request. */
+export function toolSpecTokens(tools: readonly ToolSpec[]): number {
+  return countTokens(JSON.stringify(tools));
+}

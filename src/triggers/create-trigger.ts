@@ -1,0 +1,42 @@
+import type { Kernel } from "../kernel/kernel.js";
+import { cronTrigger } from "./cron.js";
+import { sleepTrigger } from "./sleep.js";
+import type { AgentTrigger, IntentSlot, TriggerKind } from "./trigger.js";
+import { type WatcherTriggerOptions, watcherTrigger } from "./watcher-trigger.js";
+
+/** Triggers an LLM agent can run under in this build. */
+export const TRIGGERS_FOR_MODELS: readonly TriggerKind[] = ["sleep", "watcher", "cron"];
+
+export interface CreateTriggerOptions {
+  kind: TriggerKind;
+  kernel: Kernel;
+  actorId: string;
+  slot: IntentSlot;
+  baseSchedule: string;
+  cronBase: "readonly" | "editable";
+  /** required for the watcher trigger */
+  watcher?: Omit<WatcherTriggerOptions, "actorId" | "slot">;
+}
+
+/** The trigger an LLM agent runs under (sleep and watcher runs get no base schedule). */
+export function createTrigger(o: CreateTriggerOptions): AgentTrigger {
+  switch (o.kind) {
+    case "sleep":
+      return sleepTrigger(o.slot);
+    case "cron":
+      return cronTrigger({
+        kernel: o.kernel,
+        actorId: o.actorId,
+        slot: o.slot,
+        baseSchedule: o.baseSchedule,
+        base: o.cronBase,
+      });
+    case "watcher":
+      if (!o.watcher) throw new Error("the watcher trigger needs its workspace and tool wrappers");
+      return watcherTrigger({ ...o.watcher, actorId: o.actorId, slot: o.slot });
+    default: {
+      const never: never = o.kind;
+      throw new Error(`unknown trigger ${String(never)}`);
+    }
+  }
+}
