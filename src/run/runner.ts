@@ -168,7 +168,6 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       wallet,
       now: () => kernel.now(),
     });
-    const agentRuntime = runtime;
     runtimeRef = runtime;
 
     const days = Math.round((sim_end - sim_start) / DAY_MS);
@@ -261,7 +260,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       kernel.spawn(
         "agent",
         reactAgentBody({
-          runtime: agentRuntime,
+          runtime,
           ledger,
           wallet,
           trigger: agentTrigger as NonNullable<typeof agentTrigger>,

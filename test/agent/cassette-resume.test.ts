@@ -1,49 +1,13 @@
-import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readLedgerLines } from "../../src/ledger/ledger-reader.js";
 import { resumeRun } from "../../src/run/runner.js";
-import { CACHE_DIR, DIGEST_5D, freshRunsDir, options, REPO, run } from "../run/helpers.js";
+import { CACHE_DIR, DIGEST_5D, freshRunsDir, options, run } from "../run/helpers.js";
+import { findRunDir, runAndKill } from "../support/kill-run.js";
 import { runWithServer } from "./support/llm-run.js";
 import { policyResponder, topCommentsScript } from "./support/policy-responder.js";
-
-function findRunDir(runsDir: string): string | null {
-  let dir = runsDir;
-  for (let depth = 0; depth < 3; depth++) {
-    if (!existsSync(dir)) return null;
-    const entries = readdirSync(dir);
-    if (entries.length !== 1) return null;
-    dir = join(dir, entries[0]!);
-  }
-  return dir;
-}
-
-function runAndKill(configPath: string, runsDir: string, killAt: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(REPO, "bin/relive.js"), "run", "-c", configPath, "--runs", runsDir, "--cache", CACHE_DIR, "-q"],
-      { stdio: ["ignore", "ignore", "pipe"] },
-    );
-    let stderr = "";
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const poll = setInterval(() => {
-      const rd = findRunDir(runsDir);
-      const ledger = rd && join(rd, "ledger.jsonl");
-      if (ledger && existsSync(ledger) && statSync(ledger).size > 0 && readLedgerLines(ledger).length >= killAt)
-        child.kill("SIGKILL");
-    }, 2);
-    child.on("exit", (code, signal) => {
-      clearInterval(poll);
-      if (signal === "SIGKILL" || code === 0) resolve();
-      else reject(new Error(`relive run exited with ${code}: ${stderr}`));
-    });
-  });
-}
 
 describe("cassette runs: any run's llm.jsonl replays it (R2, R8)", () => {
   it("replays byte-identically, and SIGKILL at random points + resume gives identical results", async () => {
@@ -74,7 +38,7 @@ describe("cassette runs: any run's llm.jsonl replays it (R2, R8)", () => {
     let resumedMidRun = 0;
     for (const killAt of killPoints) {
       const runsDir = freshRunsDir();
-      await runAndKill(configPath, runsDir, killAt);
+      await runAndKill(configPath, runsDir, CACHE_DIR, killAt);
       const runDir = findRunDir(runsDir);
       if (!runDir) continue;
       const acknowledged = existsSync(join(runDir, "ledger.jsonl"))

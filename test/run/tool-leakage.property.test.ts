@@ -138,21 +138,19 @@ function priceCalls(): fc.Arbitrary<[string, unknown]> {
         })
         .map(clean),
     ),
-    fc
-      .constantFrom("BTC-USD", "ETH-USD", "XRP-USD")
-      .chain((p) =>
-        fetch(
-          "coinbase",
-          `/products/${p}/candles`,
-          fc
-            .record({
-              granularity: fc.constantFrom(300, 3600),
-              start: undef(t.map((x) => new Date(x).toISOString())),
-              end: undef(t.map((x) => new Date(x).toISOString())),
-            })
-            .map(clean),
-        ),
+    fc.constantFrom("BTC-USD", "ETH-USD", "XRP-USD").chain((p) =>
+      fetch(
+        "coinbase",
+        `/products/${p}/candles`,
+        fc
+          .record({
+            granularity: fc.constantFrom(300, 3600),
+            start: undef(t.map((x) => new Date(x).toISOString())),
+            end: undef(t.map((x) => new Date(x).toISOString())),
+          })
+          .map(clean),
       ),
+    ),
     fetch("nowhere", "/x", fc.constant({})),
     fc.constant(["get_exchange_docs", {}] as [string, unknown]),
     fc
