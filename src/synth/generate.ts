@@ -18,6 +18,7 @@ import type {
   RedditRevealRow,
   XbrlFactRow,
 } from "../world/types.js";
+import { generateBlotter } from "./blotter.js";
 import { generateBrokerEvents } from "./broker.js";
 import { generateCandles } from "./candles.js";
 import { generateFilings } from "./filings.js";
@@ -31,7 +32,7 @@ import { DAY, isoDate, pad } from "./time.js";
 import { slugify } from "./vocab.js";
 
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v1";
+export const GENERATOR_VERSION = "v2";
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
@@ -144,7 +145,9 @@ export function generateRows(o: SynthOptions): SynthWorld {
     xbrl_fact: filings.facts,
     company: filings.companies,
     question: questions.questions,
-    broker_event: broker,
+    broker_event: [...generateBlotter(from, opts.start, opts.end), ...broker].sort(
+      (a, b) => a.t - b.t || a.id.localeCompare(b.id),
+    ),
     truth: {
       breakpoint: markets.breakpoints,
       attribution,

@@ -291,3 +291,30 @@ describe("digest check", () => {
     );
   });
 });
+
+describe("holdings blotter", () => {
+  it("holds all but the last company from history start, adds the last and drops the first inside the window", () => {
+    const start = Date.parse("2026-03-01T00:00:00Z");
+    const end = Date.parse("2026-03-29T00:00:00Z");
+    const w = generateRows({ seed: 3, start, end });
+    const blotter = w.broker_event.filter((e) => e.kind === "holding");
+    expect(blotter.map((e) => (e.payload as { action: string }).action)).toEqual([
+      "hold",
+      "hold",
+      "hold",
+      "hold",
+      "hold",
+      "add",
+      "drop",
+    ]);
+    const add = blotter[5]!;
+    const drop = blotter[6]!;
+    expect(new Date(add.t).toISOString()).toBe("2026-03-08T14:00:00.000Z");
+    expect(new Date(drop.t).toISOString()).toBe("2026-03-22T14:00:00.000Z");
+    expect((drop.payload as { ticker: string }).ticker).toBe((blotter[0]!.payload as { ticker: string }).ticker);
+    for (const e of blotter) expect(e.visible_at).toBe(e.t);
+    // the stream stays in time order
+    for (let i = 1; i < w.broker_event.length; i++)
+      expect(w.broker_event[i]!.t).toBeGreaterThanOrEqual(w.broker_event[i - 1]!.t);
+  });
+});
