@@ -38,6 +38,15 @@ export const RunConfigSchema = z
         temperature: z.number().min(0).max(2).optional(),
         /** default 4,096 */
         max_output_tokens: z.number().int().positive().optional(),
+        /** watcher sandbox caps (watcher trigger only): interrupt polls between waits (about 10,000
+         * operations each; default 200) and the program's memory in MB (default 64) */
+        watcher: z
+          .object({
+            step_budget: z.number().int().positive().optional(),
+            memory_mb: z.number().int().positive().max(1024).optional(),
+          })
+          .strict()
+          .optional(),
       })
       .strict()
       .default({ trigger: "sleep", cron_base: "readonly", deadline_guard: false, context_tokens: 60_000 }),

@@ -155,6 +155,10 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
                     note: (kind: string, message: string) =>
                       ledger.append({ type: "note", t: kernel.now(), actor: "agent", kind, message }),
                     now: () => kernel.now(),
+                    ...(r.config.agent.watcher?.step_budget ? { stepBudget: r.config.agent.watcher.step_budget } : {}),
+                    ...(r.config.agent.watcher?.memory_mb
+                      ? { memoryLimitBytes: r.config.agent.watcher.memory_mb * 1024 * 1024 }
+                      : {}),
                   },
                 }
               : {}),

@@ -127,4 +127,29 @@ describe("watcher programs under the LLM agent", () => {
     expect(validate.content).toBe('{"valid":true}');
     expect(res.results.flags.finished_early).toBe(true);
   }, 60_000);
+
+  it("applies the config's watcher step budget", async () => {
+    const busy = "let x = 0;\nfor (let i = 0; i < 200000; i++) x += i;\nenvkit.handover({ x });\n";
+    const steps: [string, unknown][] = [
+      ["write_file", { path: "busy.js", content: busy }],
+      ["run_program", { path: "busy.js" }],
+      ["finish", { summary: "done" }],
+    ];
+    let turn = 0;
+    const run = (watcher: { step_budget: number }) =>
+      runWithServer({ ...PRICE, sim_end: "2026-03-02T00:00:00Z", agent: { trigger: "watcher", watcher } }, () => {
+        const [name, args] = steps[Math.min(turn++, steps.length - 1)]!;
+        return { kind: "tool_calls", calls: [{ name, arguments: JSON.stringify(args) }] };
+      });
+    const tight = await run({ step_budget: 1 });
+    const note = readLedger(join(tight.runDir, "ledger.jsonl")).find(
+      (e) => e.type === "note" && e.kind === "program_error",
+    );
+    expect(note).toMatchObject({ message: expect.stringContaining("step budget") });
+    turn = 0;
+    const roomy = await run({ step_budget: 200 });
+    const ev = readLedger(join(roomy.runDir, "ledger.jsonl"));
+    expect(ev.some((e) => e.type === "note" && e.kind === "program_error")).toBe(false);
+    expect(ev.some((e) => e.type === "wake" && e.reason === "handover")).toBe(true);
+  }, 60_000);
 });
