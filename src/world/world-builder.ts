@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { buildNewsFts } from "./fts-build.js";
+import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
 import { RowDigest } from "./row-digest.js";
 import {
@@ -31,6 +31,8 @@ export type { StreamKind, StreamRows, TruthKind, TruthRows } from "./row-schemas
 export const WORLD_DB = "world.db";
 export const TRUTH_DB = "truth.db";
 export const WORLD_JSON = "world.json";
+/** Side database of the streamed FTS build (inside the temp dir; never part of a finished world). */
+const FTS_SIDE_DB = "news-fts.tmp.db";
 /** From this many articles on, the FTS index is built by two threads (see fts-build.ts). */
 export const PARALLEL_FTS_MIN_ROWS = 20_000;
 
@@ -44,6 +46,14 @@ export interface WorldMeta {
 export interface WorldBuildOptions {
   /** news row count from which the FTS index is built by two threads (default PARALLEL_FTS_MIN_ROWS) */
   parallelFtsMinRows?: number;
+  /**
+   * Build the news FTS index while news rows are inserted (a worker thread, a side database, rows
+   * released in (visible_at, id) order through a reorder window), instead of after the load.
+   * Pays off for large, roughly time-ordered inputs (importers); any input gives the same world,
+   * because finish() keeps the streamed index only if its row order equals news_order's and builds
+   * the index after the load otherwise. Default false.
+   */
+  streamNewsFts?: boolean;
 }
 
 /** How one kind is written: table, columns, row → positional params, and its digest key. */
@@ -232,7 +242,7 @@ export class WorldBuilder {
   readonly targetDir: string;
   readonly tmpDir: string;
   private meta: WorldMeta;
-  private readonly world: Database.Database;
+  private world: Database.Database;
   private readonly truth: Database.Database;
   private readonly sources: WorldManifest["sources"] = [];
   private readonly digests = new Map<string, RowDigest>();
@@ -242,10 +252,14 @@ export class WorldBuilder {
   readonly finishTimings: Record<string, number> = {};
 
   private readonly options: Required<WorldBuildOptions>;
+  private ftsStream: NewsFtsStream | null = null;
 
   private constructor(targetDir: string, meta: WorldMeta, options: WorldBuildOptions) {
     this.targetDir = targetDir;
-    this.options = { parallelFtsMinRows: options.parallelFtsMinRows ?? PARALLEL_FTS_MIN_ROWS };
+    this.options = {
+      parallelFtsMinRows: options.parallelFtsMinRows ?? PARALLEL_FTS_MIN_ROWS,
+      streamNewsFts: options.streamNewsFts ?? false,
+    };
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
     this.meta = { ...meta, window: { ...meta.window } };
     if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
@@ -278,7 +292,7 @@ export class WorldBuilder {
     this.meta.window = { ...window };
   }
 
-  /** Validates and inserts rows of one stream kind in one transaction; returns the row count. */
+  /** Validates (zod, `STREAM_ROW_SCHEMAS`) and inserts rows of one stream kind in one transaction; returns the row count. */
   insert<K extends StreamKind>(kind: K, rows: Iterable<StreamRows[K]>): number {
     const spec = STREAM_SPECS[kind] as KindSpec<StreamRows[K]>;
     const schema = STREAM_ROW_SCHEMAS[kind];
@@ -287,6 +301,16 @@ export class WorldBuilder {
       if (!parsed.success) throw rowError(kind, index, parsed.error.issues);
       return parsed.data;
     });
+  }
+
+  /**
+   * Inserts rows that the caller has already validated against `STREAM_ROW_SCHEMAS[kind]` (an
+   * importer that checks each raw row once, at its boundary), skipping the second zod pass. The
+   * database still enforces NOT NULL and unique keys. Callers with unchecked rows use `insert`.
+   */
+  insertValidated<K extends StreamKind>(kind: K, rows: Iterable<StreamRows[K]>): number {
+    const spec = STREAM_SPECS[kind] as KindSpec<StreamRows[K]>;
+    return this.load(this.world, kind, kind, spec, rows, (row) => row as StreamRows[K]);
   }
 
   /** Validates and inserts ground-truth rows (truth.db) in one transaction; returns the row count. */
@@ -316,23 +340,36 @@ export class WorldBuilder {
   finish(): WorldManifest {
     this.assertOpen();
     try {
-      const db = this.world;
       const stage = stageTimer(this.finishTimings);
-      db.exec(WORLD_INDEXES_DDL);
+      const stream = this.ftsStream;
+      // The worker optimizes the streamed index while this thread builds the indexes.
+      const order = stream?.end() ?? null;
+      this.world.exec(WORLD_INDEXES_DDL);
       stage("indexes");
-      db.exec(NEWS_FTS_DDL);
-      if (this.digest("news").rows >= this.options.parallelFtsMinRows) {
-        buildNewsFts(db, join(this.tmpDir, WORLD_DB));
-      } else {
-        db.function("relive_fts_text", { deterministic: true }, (s: unknown) => ftsIndexText(String(s)));
-        db.exec(
-          "INSERT INTO news_fts (rowid, title, body) SELECT o.seq, relive_fts_text(n.title), relive_fts_text(n.text)" +
-            " FROM news_order o JOIN news n ON n.rid = o.rid ORDER BY o.seq",
-        );
+      let adopted = false;
+      if (stream !== null) {
+        stream.join();
+        adopted = order !== null && this.adoptStreamedFts(stream, order);
+        stream.discard();
+        this.ftsStream = null;
+        stage("fts_stream_adopt");
       }
-      stage("fts_insert");
-      db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
-      stage("fts_optimize");
+      const db = this.world;
+      if (!adopted) {
+        db.exec(NEWS_FTS_DDL);
+        if (this.digest("news").rows >= this.options.parallelFtsMinRows) {
+          buildNewsFts(db, join(this.tmpDir, WORLD_DB));
+        } else {
+          db.function("relive_fts_text", { deterministic: true }, (s: unknown) => ftsIndexText(String(s)));
+          db.exec(
+            "INSERT INTO news_fts (rowid, title, body) SELECT o.seq, relive_fts_text(n.title), relive_fts_text(n.text)" +
+              " FROM news_order o JOIN news n ON n.rid = o.rid ORDER BY o.seq",
+          );
+        }
+        stage("fts_insert");
+        db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
+        stage("fts_optimize");
+      }
       const lag = db
         .prepare(
           "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news",
@@ -383,6 +420,8 @@ export class WorldBuilder {
       return manifest;
     } catch (e) {
       this.state = "failed";
+      this.ftsStream?.abort();
+      this.ftsStream = null;
       throw e;
     }
   }
@@ -390,10 +429,59 @@ export class WorldBuilder {
   /** Closes the databases and deletes the temp dir; the target dir is never created. */
   abort(): void {
     if (this.state === "finished" || this.state === "aborted") return;
+    this.ftsStream?.abort();
+    this.ftsStream = null;
     if (this.world.open) this.world.close();
     if (this.truth.open) this.truth.close();
     rmSync(this.tmpDir, { recursive: true, force: true });
     this.state = "aborted";
+  }
+
+  /** The streamed FTS build, started on the first news insert when `streamNewsFts` is set. */
+  private newsStream(): NewsFtsStream | null {
+    if (!this.options.streamNewsFts) return null;
+    if (this.ftsStream === null && this.digest("news").rows === 0) {
+      this.ftsStream = new NewsFtsStream(join(this.tmpDir, FTS_SIDE_DB), NEWS_FTS_DDL);
+    }
+    return this.ftsStream;
+  }
+
+  /**
+   * Adopts the streamed FTS index if its rows were released in exactly news_order's seq order:
+   * creates news_fts here, replaces its shadow tables with the side database's (contentless FTS5:
+   * data, idx, docsize, config fully define the index), then reopens the connection so no cached
+   * FTS5 state survives. Returns false (caller builds the index) if the order differs.
+   */
+  private adoptStreamedFts(stream: NewsFtsStream, order: number[]): boolean {
+    const db = this.world;
+    let seq = 0;
+    let same = true;
+    for (const rid of db.prepare("SELECT rid FROM news_order ORDER BY seq").pluck().iterate() as Iterable<number>) {
+      if (order[seq] !== rid) {
+        same = false;
+        break;
+      }
+      seq++;
+    }
+    if (!same || seq !== order.length) return false;
+    db.exec(NEWS_FTS_DDL);
+    db.prepare("ATTACH DATABASE ? AS fts_side").run(stream.path);
+    db.unsafeMode(true);
+    try {
+      db.transaction(() => {
+        for (const t of ["data", "idx", "docsize", "config"]) {
+          db.exec(
+            `DELETE FROM main.news_fts_${t}; INSERT INTO main.news_fts_${t} SELECT * FROM fts_side.news_fts_${t}`,
+          );
+        }
+      })();
+    } finally {
+      db.unsafeMode(false);
+    }
+    db.exec("DETACH DATABASE fts_side");
+    db.close();
+    this.world = openForBuild(join(this.tmpDir, WORLD_DB));
+    return true;
   }
 
   private digest(key: string): RowDigest {
@@ -423,17 +511,23 @@ export class WorldBuilder {
     }
     const insertStmt = stmt;
     const batch = new RowDigest();
+    const stream = digestKey === "news" ? this.newsStream() : null;
     let index = 0;
     try {
       db.transaction(() => {
         for (const raw of rows) {
           const row = validate(raw, index);
+          let rid: number | bigint;
           try {
-            insertStmt.run(spec.params(row));
+            rid = insertStmt.run(spec.params(row)).lastInsertRowid;
           } catch (e) {
             const field = e instanceof Error ? constraintField(e.message) : null;
             if (field !== null) throw new WorldRowError(kind, index, field, "duplicate value (unique key)");
             throw e;
+          }
+          if (stream?.active) {
+            const n = row as unknown as StreamRows["news"];
+            stream.add(Number(rid), n.visible_at, n.id, n.title, n.text);
           }
           batch.add(spec.key(row));
           index++;
@@ -441,6 +535,8 @@ export class WorldBuilder {
       })();
     } catch (e) {
       this.state = "failed";
+      this.ftsStream?.abort();
+      this.ftsStream = null;
       throw e;
     }
     this.digest(digestKey).merge(batch);
