@@ -1,23 +1,6 @@
 import { z } from "zod";
-import type {
-  AttributionRow,
-  BreakpointRow,
-  BrokerEventRow,
-  CandleRow,
-  CompanyRow,
-  FilingRow,
-  LabelRow,
-  MarketPriceRow,
-  MarketResolutionRow,
-  MarketRow,
-  NewsRow,
-  QuestionAnswerRow,
-  QuestionRow,
-  RedditCommentRow,
-  RedditPostRow,
-  RedditRevealRow,
-  XbrlFactRow,
-} from "../world/types.js";
+import type { StreamKind, StreamRows } from "../world/row-schemas.js";
+import type { AttributionRow, BreakpointRow, LabelRow, NewsRow, QuestionAnswerRow } from "../world/types.js";
 import { generateBlotter } from "./blotter.js";
 import { generateBrokerEvents } from "./broker.js";
 import { generateCandles } from "./candles.js";
@@ -49,44 +32,15 @@ export const SynthOptionsSchema = z
   .object({ seed: z.number().int(), start: z.number().int(), end: z.number().int() })
   .refine((o) => o.end > o.start, { message: "end must be after start" });
 
-export interface SynthWorld {
-  news: NewsRow[];
-  market: MarketRow[];
-  market_price: MarketPriceRow[];
-  market_resolution: MarketResolutionRow[];
-  reddit_post: RedditPostRow[];
-  reddit_comment: RedditCommentRow[];
-  reddit_reveal: RedditRevealRow[];
-  candle: CandleRow[];
-  filing: FilingRow[];
-  xbrl_fact: XbrlFactRow[];
-  company: CompanyRow[];
-  question: QuestionRow[];
-  broker_event: BrokerEventRow[];
+/** Every stream kind's rows (world/row-schemas.ts) plus the truth tables the generator plants. */
+export type SynthWorld = { [K in StreamKind]: StreamRows[K][] } & {
   truth: {
     breakpoint: BreakpointRow[];
     attribution: AttributionRow[];
     question_answer: QuestionAnswerRow[];
     label: LabelRow[];
   };
-}
-
-/** Stream kinds of a SynthWorld, in insertion order. */
-export const SYNTH_STREAM_KINDS = [
-  "news",
-  "market",
-  "market_price",
-  "market_resolution",
-  "reddit_post",
-  "reddit_comment",
-  "reddit_reveal",
-  "candle",
-  "filing",
-  "xbrl_fact",
-  "company",
-  "question",
-  "broker_event",
-] as const satisfies readonly (keyof SynthWorld)[];
+};
 
 /** assign n000001... in (published_at, key) order; returns rows and the key → id map */
 function finalizeNews(drafts: NewsDraft[], end: number): { rows: NewsRow[]; ids: Map<string, string> } {

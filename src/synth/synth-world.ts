@@ -1,15 +1,10 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { STREAM_KINDS, type StreamKind, type StreamRows } from "../world/row-schemas.js";
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON, WorldBuilder } from "../world/world-builder.js";
 import { assertDigestCandidates, digestCandidateCounts } from "./digest-check.js";
-import {
-  GENERATOR_VERSION,
-  generateRows,
-  SYNTH_STREAM_KINDS,
-  type SynthOptions,
-  SynthOptionsSchema,
-} from "./generate.js";
+import { GENERATOR_VERSION, generateRows, type SynthOptions, SynthOptionsSchema } from "./generate.js";
 import { DAY } from "./time.js";
 
 /** the `builder` field written into synthetic worlds' manifests */
@@ -72,7 +67,7 @@ export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?:
     builder_version: GENERATOR_VERSION,
   });
   try {
-    for (const kind of SYNTH_STREAM_KINDS) {
+    for (const kind of STREAM_KINDS) {
       const n = insertStream(builder, kind, rows);
       onProgress?.(`inserted ${n} ${kind} rows`);
     }
@@ -89,37 +84,10 @@ export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?:
   return dir;
 }
 
-function insertStream(
+function insertStream<K extends StreamKind>(
   b: WorldBuilder,
-  kind: (typeof SYNTH_STREAM_KINDS)[number],
-  rows: ReturnType<typeof generateRows>,
+  kind: K,
+  rows: { [J in StreamKind]: StreamRows[J][] },
 ): number {
-  switch (kind) {
-    case "news":
-      return b.insert("news", rows.news);
-    case "market":
-      return b.insert("market", rows.market);
-    case "market_price":
-      return b.insert("market_price", rows.market_price);
-    case "market_resolution":
-      return b.insert("market_resolution", rows.market_resolution);
-    case "reddit_post":
-      return b.insert("reddit_post", rows.reddit_post);
-    case "reddit_comment":
-      return b.insert("reddit_comment", rows.reddit_comment);
-    case "reddit_reveal":
-      return b.insert("reddit_reveal", rows.reddit_reveal);
-    case "candle":
-      return b.insert("candle", rows.candle);
-    case "filing":
-      return b.insert("filing", rows.filing);
-    case "xbrl_fact":
-      return b.insert("xbrl_fact", rows.xbrl_fact);
-    case "company":
-      return b.insert("company", rows.company);
-    case "question":
-      return b.insert("question", rows.question);
-    case "broker_event":
-      return b.insert("broker_event", rows.broker_event);
-  }
+  return b.insert(kind, rows[kind]);
 }
