@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { CandleRow } from "../world/types.js";
-import { OhlcBar, type ParsedCandles, parseDecimal, type RejectedRow, zodIssueText } from "./kraken-ohlcvt.js";
+import {
+  candleFromBar,
+  type ParsedCandles,
+  parseDecimal,
+  type RejectedRow,
+  type SeriesOptions,
+} from "./kraken-ohlcvt.js";
 
 const KlineArray = z.array(z.unknown()).min(7);
 
@@ -10,10 +16,7 @@ const KlineArray = z.array(z.unknown()).min(7);
  * The interval is close_time − open_time + 1 ms and must equal `intervalMs`. `line` in rejections is
  * the 1-based index of the kline in the array.
  */
-export function parseBinanceKlinesJson(
-  text: string,
-  o: { file: string; venue: string; symbol: string; intervalMs: number },
-): ParsedCandles {
+export function parseBinanceKlinesJson(text: string, o: SeriesOptions): ParsedCandles {
   const rows: CandleRow[] = [];
   const rejected: RejectedRow[] = [];
   let raw: unknown;
@@ -44,25 +47,13 @@ export function parseBinanceKlinesJson(
       reject(`interval ${closeTime - openTime + 1} ms differs from the expected ${o.intervalMs} ms`);
       continue;
     }
-    const parsed = OhlcBar.safeParse({
-      open_time: openTime,
-      o: num(f[1]),
-      h: num(f[2]),
-      l: num(f[3]),
-      c: num(f[4]),
-      v: num(f[5]),
-    });
-    if (!parsed.success) {
-      reject(zodIssueText(parsed.error));
-      continue;
-    }
-    rows.push({
-      venue: o.venue,
-      symbol: o.symbol,
-      interval_ms: o.intervalMs,
-      ...parsed.data,
-      visible_at: openTime + o.intervalMs,
-    });
+    const row = candleFromBar(
+      { open_time: openTime, o: num(f[1]), h: num(f[2]), l: num(f[3]), c: num(f[4]), v: num(f[5]) },
+      o,
+      String(f[0]),
+    );
+    if (typeof row === "string") reject(row);
+    else rows.push(row);
   }
   return { rows, rejected };
 }
@@ -74,10 +65,7 @@ const ISO_OFFSET = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?(Z|[+-]\d
  * explicit offset ("2023-03-01 00:00:00+00:00"). Rows must be aligned to `intervalMs` (1 minute for
  * the sample files). `line` is the 1-based file line (the header is line 1).
  */
-export function parseBinanceUsCsv(
-  text: string,
-  o: { file: string; venue: string; symbol: string; intervalMs: number },
-): ParsedCandles {
+export function parseBinanceUsCsv(text: string, o: SeriesOptions): ParsedCandles {
   const rows: CandleRow[] = [];
   const rejected: RejectedRow[] = [];
   const lines = text.split(/\r?\n/);
@@ -99,29 +87,20 @@ export function parseBinanceUsCsv(
       reject(`open_time is not an ISO instant with an offset: "${f[0]}"`);
       continue;
     }
-    const parsed = OhlcBar.safeParse({
-      open_time: t,
-      o: parseDecimal(f[1]),
-      h: parseDecimal(f[2]),
-      l: parseDecimal(f[3]),
-      c: parseDecimal(f[4]),
-      v: parseDecimal(f[5]),
-    });
-    if (!parsed.success) {
-      reject(zodIssueText(parsed.error));
-      continue;
-    }
-    if (t % o.intervalMs !== 0) {
-      reject(`open_time ${f[0]} is not aligned to ${o.intervalMs / 1000} s`);
-      continue;
-    }
-    rows.push({
-      venue: o.venue,
-      symbol: o.symbol,
-      interval_ms: o.intervalMs,
-      ...parsed.data,
-      visible_at: t + o.intervalMs,
-    });
+    const row = candleFromBar(
+      {
+        open_time: t,
+        o: parseDecimal(f[1]),
+        h: parseDecimal(f[2]),
+        l: parseDecimal(f[3]),
+        c: parseDecimal(f[4]),
+        v: parseDecimal(f[5]),
+      },
+      o,
+      f[0] as string,
+    );
+    if (typeof row === "string") reject(row);
+    else rows.push(row);
   }
   return { rows, rejected };
 }

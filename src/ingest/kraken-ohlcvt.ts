@@ -35,16 +35,33 @@ function issueText(e: z.ZodError): string {
   return i ? `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}` : "invalid row";
 }
 
+export interface SeriesOptions {
+  file: string;
+  venue: string;
+  symbol: string;
+  intervalMs: number;
+}
+
+/**
+ * Validates one parsed bar (OhlcBar, aligned to the interval) and makes it a CandleRow of the series,
+ * visible once completed; a string is the rejection reason.
+ */
+export function candleFromBar(bar: z.input<typeof OhlcBar>, o: SeriesOptions, timeText: string): CandleRow | string {
+  const parsed = OhlcBar.safeParse(bar);
+  if (!parsed.success) return issueText(parsed.error);
+  const b = parsed.data;
+  if (b.open_time % o.intervalMs !== 0)
+    return `open time ${timeText} is not aligned to the ${o.intervalMs / 1000} s interval`;
+  return { venue: o.venue, symbol: o.symbol, interval_ms: o.intervalMs, ...b, visible_at: b.open_time + o.intervalMs };
+}
+
 /**
  * Kraken's official OHLCVT export (no header): `unix_time_s, open, high, low, close, volume, trades`,
  * one candle per line, open time in seconds. Each line becomes a CandleRow (visible at
  * open_time + interval); invalid lines are rejected with file:line:reason (blank lines are skipped).
  * The trade count is validated (a non-negative integer) but not stored (CandleRow has no field for it).
  */
-export function parseKrakenOhlcvt(
-  text: string,
-  o: { file: string; venue: string; symbol: string; intervalMs: number },
-): ParsedCandles {
+export function parseKrakenOhlcvt(text: string, o: SeriesOptions): ParsedCandles {
   const rows: CandleRow[] = [];
   const rejected: RejectedRow[] = [];
   const lines = text.split(/\r?\n/);
@@ -64,32 +81,22 @@ export function parseKrakenOhlcvt(
       reject(`trades: not a non-negative integer: "${f[6]}"`);
       continue;
     }
-    const parsed = OhlcBar.safeParse({
-      open_time: decimal(f[0]) * 1000,
-      o: decimal(f[1]),
-      h: decimal(f[2]),
-      l: decimal(f[3]),
-      c: decimal(f[4]),
-      v: decimal(f[5]),
-    });
-    if (!parsed.success) {
-      reject(issueText(parsed.error));
-      continue;
-    }
-    const b = parsed.data;
-    if (b.open_time % o.intervalMs !== 0) {
-      reject(`open time ${f[0]} is not aligned to the ${o.intervalMs / 1000} s interval`);
-      continue;
-    }
-    rows.push({
-      venue: o.venue,
-      symbol: o.symbol,
-      interval_ms: o.intervalMs,
-      ...b,
-      visible_at: b.open_time + o.intervalMs,
-    });
+    const row = candleFromBar(
+      {
+        open_time: decimal(f[0]) * 1000,
+        o: decimal(f[1]),
+        h: decimal(f[2]),
+        l: decimal(f[3]),
+        c: decimal(f[4]),
+        v: decimal(f[5]),
+      },
+      o,
+      f[0] as string,
+    );
+    if (typeof row === "string") reject(row);
+    else rows.push(row);
   }
   return { rows, rejected };
 }
 
-export { decimal as parseDecimal, issueText as zodIssueText };
+export { decimal as parseDecimal };
