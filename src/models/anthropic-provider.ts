@@ -16,7 +16,7 @@
  *   (models without effort support answer 400 = bad_request). Extended thinking is not enabled.
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { errorFromStatus, retryAfterMs } from "./http-error.js";
+import { mapSdkError, type SdkErrorClasses } from "./http-error.js";
 import {
   type CallContext,
   type ChatMessage,
@@ -98,22 +98,7 @@ export function toAnthropicMessages(messages: ChatMessage[]): Anthropic.Messages
 }
 
 function mapAnthropicError(err: unknown, label: string): unknown {
-  if (err instanceof ModelError) return err;
-  if (err instanceof Anthropic.APIConnectionTimeoutError)
-    return new ModelError("timeout", `${label}: request timed out`);
-  if (err instanceof Anthropic.APIUserAbortError) return new ModelError("timeout", `${label}: request aborted`);
-  if (err instanceof Anthropic.APIConnectionError) {
-    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
-    return new ModelError("network", `${label}: connection error${cause}`);
-  }
-  if (err instanceof Anthropic.APIError) {
-    const status = err.status;
-    if (status === undefined) return new ModelError("network", `${label}: ${err.message}`);
-    const headers = err.headers;
-    const hint = headers ? retryAfterMs((n) => headers.get(n)) : undefined;
-    return errorFromStatus(status, `${label}: HTTP ${status}: ${err.message}`, hint);
-  }
-  return err;
+  return mapSdkError(err, label, Anthropic as unknown as SdkErrorClasses);
 }
 
 export interface AnthropicOptions {

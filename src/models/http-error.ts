@@ -23,3 +23,33 @@ export function errorFromStatus(status: number, message: string, retryAfter?: nu
   if (status === 409 || status >= 500) return new ModelError("server", message, retryAfter);
   return new ModelError("bad_request", message);
 }
+
+type ErrorClass<T = Error> = abstract new (...args: never[]) => T;
+
+/** The error classes both provider SDKs (generated from the same toolkit) throw. */
+export interface SdkErrorClasses {
+  APIConnectionTimeoutError: ErrorClass;
+  APIUserAbortError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIError: ErrorClass<
+    Error & { status: number | undefined; headers: { get(name: string): string | null } | undefined }
+  >;
+}
+
+/** Map anything a provider SDK throws to a ModelError (non-SDK errors are returned unchanged). */
+export function mapSdkError(err: unknown, label: string, sdk: SdkErrorClasses): unknown {
+  if (err instanceof ModelError) return err;
+  if (err instanceof sdk.APIConnectionTimeoutError) return new ModelError("timeout", `${label}: request timed out`);
+  if (err instanceof sdk.APIUserAbortError) return new ModelError("timeout", `${label}: request aborted`);
+  if (err instanceof sdk.APIConnectionError) {
+    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
+    return new ModelError("network", `${label}: connection error${cause}`);
+  }
+  if (err instanceof sdk.APIError) {
+    const { status, headers } = err;
+    if (status === undefined) return new ModelError("network", `${label}: ${err.message}`);
+    const hint = headers ? retryAfterMs((n) => headers.get(n)) : undefined;
+    return errorFromStatus(status, `${label}: HTTP ${status}: ${err.message}`, hint);
+  }
+  return err;
+}

@@ -15,7 +15,7 @@
  * Retries are not done here (the SDK runs with `maxRetries: 0`): see retry.ts.
  */
 import OpenAI from "openai";
-import { errorFromStatus, retryAfterMs } from "./http-error.js";
+import { mapSdkError, type SdkErrorClasses } from "./http-error.js";
 import {
   type CallContext,
   type ChatMessage,
@@ -133,21 +133,7 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): WireM
 
 /** Map anything the SDK throws to a ModelError (non-SDK errors are rethrown unchanged). */
 export function mapOpenAIError(err: unknown, label: string): unknown {
-  if (err instanceof ModelError) return err;
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return new ModelError("timeout", `${label}: request timed out`);
-  if (err instanceof OpenAI.APIUserAbortError) return new ModelError("timeout", `${label}: request aborted`);
-  if (err instanceof OpenAI.APIConnectionError) {
-    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : "";
-    return new ModelError("network", `${label}: connection error${cause}`);
-  }
-  if (err instanceof OpenAI.APIError) {
-    const status = err.status;
-    if (status === undefined) return new ModelError("network", `${label}: ${err.message}`);
-    const headers = err.headers;
-    const hint = headers ? retryAfterMs((n) => headers.get(n)) : undefined;
-    return errorFromStatus(status, `${label}: HTTP ${status}: ${err.message}`, hint);
-  }
-  return err;
+  return mapSdkError(err, label, OpenAI as unknown as SdkErrorClasses);
 }
 
 export class OpenAICompatibleModel implements Model {
