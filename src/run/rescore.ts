@@ -9,6 +9,7 @@ import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import type { RunConfig } from "./config.js";
+import { oracleFeedbackOf } from "./feedback-tool.js";
 import { resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
 import type { WorldLocation } from "./world-resolver.js";
@@ -72,6 +73,8 @@ export function rescoreRun(
     const kernel = new Kernel({ start: r.sim_start, end: r.sim_end });
     const tools = r.task.tools({
       params: r.params,
+      feedback: r.config.feedback,
+      oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
       sim_start: r.sim_start,
       sim_end: r.sim_end,
       view: world.at(() => kernel.now()),

@@ -98,9 +98,9 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
   const model = config.agent.model ?? `scripted:${defaultPolicy(task).name}`;
   const [provider, name = ""] = splitModel(model);
   const trigger = config.agent.trigger;
-  if (config.feedback !== "none")
+  if (config.feedback === "self" && !task.feedback?.self)
     throw new ConfigError(
-      `feedback: "${config.feedback}" needs a feedback channel, which this build does not include yet (feedback channels come with a later issue); use feedback: none`,
+      `feedback: task ${task.id} defines no "self" feedback (self labels exist only where a task lists them); use feedback: none or oracle`,
     );
   let agent: ResolvedAgent;
   if (provider === "scripted") {

@@ -21,6 +21,7 @@ import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import type { RunConfig } from "./config.js";
+import { feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
@@ -120,6 +121,8 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
 
     const ctx: TaskRunContext<unknown> = {
       params: r.params,
+      feedback: r.config.feedback,
+      oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
       sim_start,
       sim_end,
       view: world.at(() => kernel.now()),
@@ -165,6 +168,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           })
         : null;
     const taskTools = task.tools(ctx);
+    if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, ctx));
     const runtime = new ToolRuntime({
       tools: agentTrigger ? [...taskTools, ...agentTrigger.tools, finishTool(slot)] : taskTools,
       limiters: task.limiters?.(ctx) ?? {},

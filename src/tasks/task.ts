@@ -65,8 +65,36 @@ export interface Scorer {
   report(): ScoreReport;
 }
 
+/** `feedback` of the run config: `none` is the blind condition (no channel at all). */
+export type FeedbackCondition = "none" | "oracle" | "self";
+
+/**
+ * The oracle feedback channel: settled outcomes of this run, read from the run's own ledger.
+ * Present in a TaskRunContext only under `feedback: oracle`, so a blind run has no path to it.
+ */
+export interface OracleFeedback {
+  /** outcomes settled in (since, now], in settlement order (since = null: from the start) */
+  settled(since: number | null): Outcome[];
+}
+
+/** What a task releases as feedback (tasks.md, "Feedback" of each task). */
+export interface TaskFeedback<P> {
+  /** the agent-facing payload of one settled outcome under `oracle`; null omits it. Default: the outcome's
+   * key, status, credit and detail. */
+  oracle?(o: Outcome, params: P): Record<string, unknown> | null;
+  /** `self` labels: task-computed from data visible at `now` only (absent = `self` is refused at config time) */
+  self?: {
+    description: string;
+    labels(ctx: TaskRunContext<P>, since: number | null): Record<string, unknown>[];
+  };
+}
+
 export interface TaskRunContext<P> {
   params: P;
+  /** the run's feedback condition (tasks must add nothing feedback-related under `none`) */
+  feedback: FeedbackCondition;
+  /** settled outcomes: only under `feedback: oracle` (e.g. scores in open-forecast's daily recap) */
+  oracleFeedback: OracleFeedback | null;
   sim_start: number;
   sim_end: number;
   view: AsOfView;
@@ -126,6 +154,8 @@ export interface TaskDefinition<P = unknown> {
   /** deadlines in [from, to) for the deadline guard */
   deadlines?(from: number, to: number, params: P): number[];
   createScorer(ctx: ScorerContext): Scorer;
+  /** feedback payloads; the runner adds `get_feedback(since?)` under `oracle` and `self` */
+  feedback?: TaskFeedback<P>;
   referencePolicies: ReferencePolicy[];
   /** the primary metric's name (for `relive tasks`) and secondary names */
   metrics: { primary: string; direction: "higher" | "lower"; secondary: string[] };

@@ -3,21 +3,16 @@
  * each task's tools on the full world at now = c return exactly what they return on a copy of the
  * world with every row visible after c deleted — results, rejection texts, prices, rate-limit
  * answers, and therefore the whole ledger, byte for byte. News rows are kept in both copies (no tool
- * of these tasks reads news; the news views are covered by test/world's property tests).
+ * of these tasks reads news; the news views are covered by test/world's property tests). The harness
+ * is test/support/leakage.ts, shared with the other tasks' leakage tests.
  */
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Kernel } from "../../src/kernel/kernel.js";
-import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
-import { Wallet } from "../../src/ledger/wallet.js";
 import { ensureSynthWorld } from "../../src/synth/synth-world.js";
-import { getTask } from "../../src/tasks/registry.js";
-import { ToolRuntime } from "../../src/tools/tool-runtime.js";
 import { WorldStore } from "../../src/world/world-store.js";
+import { checkLeakage, timeArg } from "../support/leakage.js";
 import { CACHE_DIR } from "./helpers.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
@@ -25,59 +20,7 @@ const END = Date.parse("2026-03-04T00:00:00Z");
 const CUTS = 5;
 const CALLS_PER_CUT = 1000;
 
-function truncatedCopy(worldDir: string, cut: number): string {
-  const dir = mkdtempSync(join(tmpdir(), "relive-cut-"));
-  for (const f of ["world.json", "world.db", "truth.db"]) copyFileSync(join(worldDir, f), join(dir, f));
-  const db = new Database(join(dir, "world.db"));
-  const tables = db
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'news%' AND name NOT LIKE 'sqlite_%'",
-    )
-    .all() as { name: string }[];
-  for (const { name } of tables) {
-    const cols = db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[];
-    if (cols.some((c) => c.name === "visible_at")) db.prepare(`DELETE FROM ${name} WHERE visible_at > ?`).run(cut);
-  }
-  db.close();
-  return dir;
-}
-
-function harness(taskId: string, worldDir: string, cut: number, envSeed: number) {
-  const task = getTask(taskId);
-  const world = WorldStore.open(worldDir);
-  const kernel = new Kernel({ start: START, end: END });
-  const now = () => cut;
-  const params = task.params.parse({});
-  const ctx = {
-    params,
-    sim_start: START,
-    sim_end: END,
-    view: world.at(now),
-    kernel,
-    budget_usd: 20,
-    env_seed: envSeed,
-    world,
-  };
-  const ledgerPath = join(mkdtempSync(join(tmpdir(), "relive-leak-")), "ledger.jsonl");
-  const ledger = LedgerWriter.create(ledgerPath);
-  const wallet = new Wallet({ budget_usd: 20, domain_caps: {} });
-  ledger.subscribe((e) => wallet.apply(e));
-  const runtime = new ToolRuntime({
-    tools: task.tools(ctx),
-    limiters: task.limiters?.(ctx) ?? {},
-    ledger,
-    wallet,
-    now,
-  });
-  return { runtime, ledger, ledgerPath, world };
-}
-
 const time = (lo: number, hi: number) => fc.integer({ min: lo, max: hi });
-const timeArg = (lo: number, hi: number) =>
-  fc.oneof(
-    time(lo, hi),
-    time(lo, hi).map((t) => new Date(t).toISOString()),
-  );
 
 function digestCalls(ids: string[]): fc.Arbitrary<[string, unknown]> {
   const id = fc.oneof(fc.constantFrom(...ids), fc.string({ maxLength: 8 }));
@@ -183,26 +126,14 @@ describe("R1: no tool result, count, price, limit or error depends on rows visib
   ] as const)(
     `%s: ${CALLS_PER_CUT} probes at each of ${CUTS} cuts give identical results on the full and the truncated world`,
     async (taskId, calls) => {
-      let probes = 0;
-      for (const [i, cut] of cuts.entries()) {
-        const cutDir = truncatedCopy(worldDir, cut);
-        const a = harness(taskId, worldDir, cut, 1234);
-        const b = harness(taskId, cutDir, cut, 1234);
-        for (const [tool, args] of fc.sample(calls, { numRuns: CALLS_PER_CUT, seed: 100 + i })) {
-          const ra = await a.runtime.call("agent", tool, args);
-          const rb = await b.runtime.call("agent", tool, args);
-          expect(JSON.stringify(rb), `${tool} ${JSON.stringify(args)} at ${new Date(cut).toISOString()}`).toBe(
-            JSON.stringify(ra),
-          );
-          probes++;
-        }
-        a.ledger.close();
-        b.ledger.close();
-        a.world.close();
-        b.world.close();
-        expect(readFileSync(b.ledgerPath, "utf8")).toBe(readFileSync(a.ledgerPath, "utf8"));
-        expect(existsSync(cutDir)).toBe(true);
-      }
+      const probes = await checkLeakage({
+        taskId,
+        worldDir,
+        calls,
+        cuts,
+        callsPerCut: CALLS_PER_CUT,
+        harness: { start: START, end: END, envSeed: 1234 },
+      });
       expect(probes).toBe(CUTS * CALLS_PER_CUT);
     },
   );

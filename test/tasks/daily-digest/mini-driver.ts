@@ -35,6 +35,8 @@ export async function drive(o: {
   const clock = { t: o.sim_start };
   const ctx: TaskRunContext<DailyDigestParams> = {
     params,
+    feedback: "none",
+    oracleFeedback: null,
     sim_start: o.sim_start,
     sim_end: o.sim_end,
     view: o.world.at(() => clock.t),

@@ -26,6 +26,8 @@ function ctx(params: unknown = {}): TaskRunContext<DailyDigestParams> {
   const ep = dailyDigestTask.episodes.find((e) => e.name === "synth-28d")!;
   return {
     params: DailyDigestParams.parse(params),
+    feedback: "none",
+    oracleFeedback: null,
     sim_start: ep.sim_start,
     sim_end: ep.sim_end,
     view: world.at(() => clock.t),

@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { isoInstant } from "../kernel/day.js";
+import type { LedgerEvent } from "../ledger/events.js";
+import type { FeedbackCondition, OracleFeedback, Outcome, TaskDefinition, TaskRunContext } from "../tasks/task.js";
+import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
+
+export const FEEDBACK_TOOL = "get_feedback";
+
+/** The oracle channel over the run's own ledger: outcomes settled in (since, now]. */
+export function oracleFeedbackOf(events: readonly LedgerEvent[], now: () => number): OracleFeedback {
+  return {
+    settled(since) {
+      const t = now();
+      const out: Outcome[] = [];
+      for (const e of events)
+        if (e.type === "outcome" && e.t <= t && (since === null || e.t > since))
+          out.push({ t: e.t, key: e.key, status: e.status, credit: e.credit, detail: e.detail });
+      return out;
+    },
+  };
+}
+
+const sinceArg = z
+  .object({
+    since: z
+      .string()
+      .optional()
+      .describe("ISO date-time: only feedback settled after it (default: everything settled so far)"),
+  })
+  .strict();
+
+/**
+ * `get_feedback(since?)` for the `oracle` and `self` conditions; `none` gets no tool at all (the
+ * blind condition has no channel). Free; reads only what has settled by now.
+ */
+export function feedbackTool<P>(
+  condition: Exclude<FeedbackCondition, "none">,
+  task: TaskDefinition<P>,
+  ctx: TaskRunContext<P>,
+): ToolDef {
+  const parseSince = (s: string | undefined): number | null | string => {
+    if (s === undefined) return null;
+    const t = Date.parse(s);
+    return Number.isFinite(t) ? t : `since: not an ISO date-time: ${JSON.stringify(s)}`;
+  };
+  switch (condition) {
+    case "oracle": {
+      const channel = ctx.oracleFeedback;
+      if (!channel) throw new Error("internal: oracle feedback tool without an oracle channel");
+      const shape = task.feedback?.oracle;
+      return defineTool({
+        name: FEEDBACK_TOOL,
+        description:
+          "Free: hindsight feedback on this run, the outcomes settled after `since` (ISO) and up to now, each with " +
+          "its settlement time, key, status and credit. Nothing is released before it settles.",
+        args: sinceArg,
+        kind: "meta",
+        run(a, c) {
+          const since = parseSince(a.since);
+          if (typeof since === "string") return reject(since);
+          const items = channel.settled(since).flatMap((o) => {
+            const payload = shape
+              ? shape(o, ctx.params)
+              : { key: o.key, status: o.status, credit: o.credit, ...o.detail };
+            return payload === null ? [] : [{ settled_at: isoInstant(o.t), ...payload }];
+          });
+          return ok({ now: isoInstant(c.now()), since: since === null ? null : isoInstant(since), items });
+        },
+      });
+    }
+    case "self": {
+      const self = task.feedback?.self;
+      if (!self) throw new Error(`internal: task ${task.id} defines no self feedback`);
+      return defineTool({
+        name: FEEDBACK_TOOL,
+        description: `Free: self-computed feedback from data visible now (no hidden truth): ${self.description}`,
+        args: sinceArg,
+        kind: "meta",
+        run(a, c) {
+          const since = parseSince(a.since);
+          if (typeof since === "string") return reject(since);
+          return ok({
+            now: isoInstant(c.now()),
+            since: since === null ? null : isoInstant(since),
+            items: self.labels(ctx, since),
+          });
+        },
+      });
+    }
+  }
+}
