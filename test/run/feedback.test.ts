@@ -1,0 +1,93 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { LedgerEvent } from "../../src/ledger/events.js";
+import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "../../src/run/feedback-tool.js";
+import { getTask } from "../../src/tasks/registry.js";
+import type { TaskRunContext } from "../../src/tasks/task.js";
+import { runWithServer } from "../agent/support/llm-run.js";
+import { policyResponder, topCommentsScript } from "../agent/support/policy-responder.js";
+import { run } from "./helpers.js";
+
+const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
+const T = (h: number) => Date.parse("2026-03-01T00:00:00Z") + h * 3_600_000;
+
+const outcome = (t: number, key: string): LedgerEvent => ({
+  type: "outcome",
+  t,
+  key,
+  status: "hit",
+  credit: 1,
+  detail: { day: key },
+});
+
+describe("the oracle channel releases only what has settled", () => {
+  const events: LedgerEvent[] = [outcome(T(10), "a"), outcome(T(20), "b"), outcome(T(30), "c")];
+  let now = T(25);
+  const task = getTask("daily-digest");
+  const ctx = {
+    params: task.params.parse({}),
+    feedback: "oracle",
+    oracleFeedback: oracleFeedbackOf(events, () => now),
+  } as unknown as TaskRunContext<unknown>;
+  const tool = feedbackTool("oracle", task, ctx);
+  const call = (args: { since?: string }) => tool.run(args, { now: () => now, actor: "agent" });
+
+  it("returns outcomes settled in (since, now], in settlement order", async () => {
+    now = T(25);
+    expect(await call({})).toEqual({
+      ok: true,
+      value: {
+        now: "2026-03-02T01:00:00.000Z",
+        since: null,
+        items: [
+          { settled_at: "2026-03-01T10:00:00.000Z", key: "a", status: "hit", credit: 1, day: "a" },
+          { settled_at: "2026-03-01T20:00:00.000Z", key: "b", status: "hit", credit: 1, day: "b" },
+        ],
+      },
+    });
+    const since = await call({ since: "2026-03-01T10:00:00Z" });
+    expect(since.ok && (since.value as { items: { key: string }[] }).items.map((i) => i.key)).toEqual(["b"]);
+    now = T(30);
+    const later = await call({ since: "2026-03-01T20:00:00Z" });
+    expect(later.ok && (later.value as { items: { key: string }[] }).items.map((i) => i.key)).toEqual(["c"]);
+  });
+
+  it("rejects a malformed since with a clear, free error", async () => {
+    expect(await call({ since: "yesterday" })).toEqual({
+      ok: false,
+      error: 'since: not an ISO date-time: "yesterday"',
+    });
+  });
+});
+
+describe("conditions: blind has no trace of feedback, oracle differs only by the feedback tool", () => {
+  it("the first model request of a blind and an oracle run differ only by get_feedback", async () => {
+    const cfg = { task: "daily-digest", ...WINDOW, agent: { trigger: "sleep" as const } };
+    const blind = await runWithServer({ ...cfg, feedback: "none" }, policyResponder(topCommentsScript(), "sleep"));
+    const oracle = await runWithServer({ ...cfg, feedback: "oracle" }, policyResponder(topCommentsScript(), "sleep"));
+    const first = (r: typeof blind) => r.requests[0]!.body as { messages: { content: string }[]; tools: unknown[] };
+    const b = first(blind);
+    const o = first(oracle);
+    // blind: no tool, no text, no error mentioning feedback anywhere in what the model saw or the ledger holds
+    expect(JSON.stringify(blind.requests.map((r) => r.body)).toLowerCase()).not.toContain("feedback");
+    const toolName = (t: unknown) => (t as { function: { name: string } }).function.name;
+    expect(o.tools.map(toolName)).toContain(FEEDBACK_TOOL);
+    expect(o.tools.filter((t) => toolName(t) !== FEEDBACK_TOOL)).toEqual(b.tools);
+    expect(readFileSync(join(blind.runDir, "ledger.jsonl"), "utf8").toLowerCase()).not.toContain("feedback");
+    const system = (x: typeof b) => x.messages[0]!.content;
+    const withoutDoc = system(o)
+      .split("\n")
+      .filter((l) => !l.startsWith(`- ${FEEDBACK_TOOL} `))
+      .join("\n");
+    expect(withoutDoc).toBe(system(b));
+    // the treatment changes no outcome of a policy that never asks for feedback
+    expect(oracle.results.outcomes).toEqual(blind.results.outcomes);
+  }, 60_000);
+
+  it("self feedback is refused where the task does not define it", async () => {
+    await expect(run({ task: "price-check", ...WINDOW, feedback: "self" })).rejects.toThrow(
+      /defines no "self" feedback/,
+    );
+  });
+});
