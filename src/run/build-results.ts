@@ -42,6 +42,12 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
 
   const anytime = anytimeCurve(r, events, world, truth);
   const auc = anytime.length ? anytime.reduce((s, p) => s + (p.primary ?? 0), 0) / anytime.length : null;
+  const scored = anytime.flatMap((p) => (p.primary === null ? [] : [p.primary]));
+  const bestSoFar = scored.length
+    ? report.primary.direction === "higher"
+      ? Math.max(...scored)
+      : Math.min(...scored)
+    : null;
   const reached = anytime.find((p) => p.primary !== null && p.primary >= TARGET_SCORE);
 
   // diagnostics
@@ -124,6 +130,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       anytime,
       anytime_interval: "1 simulated day (primary recomputed on the window [sim_start, day end))",
       auc,
+      best_so_far: bestSoFar,
       first_commitment_hours: firstCommit ? (firstCommit.t - sim_start) / HOUR_MS : null,
       target: TARGET_SCORE,
       hours_to_target: reached ? (Date.parse(reached.t) - sim_start) / HOUR_MS : null,

@@ -53,6 +53,8 @@ export const ResultsSchema = z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),
     anytime_interval: z.literal("1 simulated day (primary recomputed on the window [sim_start, day end))"),
     auc: z.number().nullable(),
+    /** observer view: the best primary of the anytime curve (the agent-selected final is performance.primary) */
+    best_so_far: z.number().nullable(),
     first_commitment_hours: z.number().nullable(),
     target: z.number(),
     hours_to_target: z.number().nullable(),
