@@ -32,6 +32,8 @@ export const RunConfigSchema = z
         trigger: z.enum(["sleep", "watcher", "cron"]).default("sleep"),
         cron_base: z.enum(["readonly", "editable"]).default("readonly"),
         deadline_guard: z.boolean().default(false),
+        /** LLM runs: the task's program shape (default; e.g. one agent per market plus a coordinator) or one agent */
+        program: z.enum(["task", "single"]).optional(),
         context_tokens: z.number().int().positive().default(60_000),
         /** model settings (LLM agents only; recorded in config.json, usable as grid axes) */
         effort: z.enum(["none", "low", "medium", "high", "max"]).optional(),
@@ -49,7 +51,12 @@ export const RunConfigSchema = z
           .optional(),
       })
       .strict()
-      .default({ trigger: "sleep", cron_base: "readonly", deadline_guard: false, context_tokens: 60_000 }),
+      .default({
+        trigger: "sleep",
+        cron_base: "readonly",
+        deadline_guard: false,
+        context_tokens: 60_000,
+      }),
     feedback: z.enum(["none", "oracle", "self"]).default("none"),
     budget_usd: z.number().positive().optional(),
     domain_budgets: z.record(z.string(), z.number().nonnegative()).default({ llm: 20 }),

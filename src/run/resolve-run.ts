@@ -180,6 +180,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
               settings: agent.settings,
               context_tokens: agent.contextTokens,
               deadline_guard: config.agent.deadline_guard,
+              ...(task.program ? { program: config.agent.program ?? "task" } : {}),
               ...(trigger === "cron" ? { cron_base: config.agent.cron_base } : {}),
             },
           }

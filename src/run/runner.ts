@@ -11,7 +11,8 @@ import { LedgerWriter } from "../ledger/ledger-writer.js";
 import { Wallet } from "../ledger/wallet.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
-import type { Outcome, TaskRunContext } from "../tasks/task.js";
+import type { Outcome, ProgramActor, TaskRunContext } from "../tasks/task.js";
+import type { ToolDef } from "../tools/tool.js";
 import { ToolRuntime } from "../tools/tool-runtime.js";
 import { createTrigger } from "../triggers/create-trigger.js";
 import { installDeadlineGuard } from "../triggers/deadline-guard.js";
@@ -21,7 +22,7 @@ import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import type { RunConfig } from "./config.js";
-import { feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
+import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
@@ -131,52 +132,56 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       env_seed: r.env_seed,
       world,
     };
-    const slot = new IntentSlot();
-    let runtimeRef: ToolRuntime | null = null;
+    const taskTools = task.tools(ctx);
+    if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, ctx));
+    const limiters = task.limiters?.(ctx) ?? {};
+    const now = () => kernel.now();
     const workspaceDir = join(r.runDir, "workspace");
     if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
       // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
       rmSync(workspaceDir, { recursive: true, force: true });
       mkdirSync(workspaceDir, { recursive: true });
     }
-    const agentTrigger =
-      r.agent.kind === "model"
-        ? createTrigger({
-            kind: r.agent.trigger,
-            kernel,
-            actorId: "agent",
-            slot,
-            baseSchedule: task.baseSchedule,
-            cronBase: r.config.agent.cron_base,
-            ...(r.agent.trigger === "watcher"
-              ? {
-                  watcher: {
-                    taskId: task.id,
-                    workspace: new Workspace(workspaceDir),
-                    dataTools: () => (runtimeRef as ToolRuntime).docs().filter((d) => d.kind === "data"),
-                    callTool: (name: string, args: unknown) => (runtimeRef as ToolRuntime).call("agent", name, args),
-                    note: (kind: string, message: string) =>
-                      ledger.append({ type: "note", t: kernel.now(), actor: "agent", kind, message }),
-                    now: () => kernel.now(),
-                    ...(r.config.agent.watcher?.step_budget ? { stepBudget: r.config.agent.watcher.step_budget } : {}),
-                    ...(r.config.agent.watcher?.memory_mb
-                      ? { memoryLimitBytes: r.config.agent.watcher.memory_mb * 1024 * 1024 }
-                      : {}),
-                  },
-                }
-              : {}),
-          })
-        : null;
-    const taskTools = task.tools(ctx);
-    if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, ctx));
-    const runtime = new ToolRuntime({
-      tools: agentTrigger ? [...taskTools, ...agentTrigger.tools, finishTool(slot)] : taskTools,
-      limiters: task.limiters?.(ctx) ?? {},
-      ledger,
-      wallet,
-      now: () => kernel.now(),
-    });
-    runtimeRef = runtime;
+    const program = programOf(r, ctx, taskTools);
+    /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
+    const modelActor = (actor: ProgramActor, trigger: "sleep" | "watcher" | "cron") => {
+      const slot = new IntentSlot();
+      const allowed = new Set(actor.tools);
+      let runtime: ToolRuntime | null = null;
+      const agentTrigger = createTrigger({
+        kind: trigger,
+        kernel,
+        actorId: actor.id,
+        slot,
+        baseSchedule: task.baseSchedule,
+        cronBase: r.config.agent.cron_base,
+        ...(trigger === "watcher"
+          ? {
+              watcher: {
+                taskId: task.id,
+                workspace: new Workspace(program.length > 1 ? join(workspaceDir, actor.id) : workspaceDir),
+                dataTools: () => (runtime as ToolRuntime).docs().filter((d) => d.kind === "data"),
+                callTool: (name: string, args: unknown) => (runtime as ToolRuntime).call(actor.id, name, args),
+                note: (kind: string, message: string) =>
+                  ledger.append({ type: "note", t: kernel.now(), actor: actor.id, kind, message }),
+                now,
+                ...(r.config.agent.watcher?.step_budget ? { stepBudget: r.config.agent.watcher.step_budget } : {}),
+                ...(r.config.agent.watcher?.memory_mb
+                  ? { memoryLimitBytes: r.config.agent.watcher.memory_mb * 1024 * 1024 }
+                  : {}),
+              },
+            }
+          : {}),
+      });
+      runtime = new ToolRuntime({
+        tools: [...taskTools.filter((t) => allowed.has(t.name)), ...agentTrigger.tools, finishTool(slot)],
+        limiters,
+        ledger,
+        wallet,
+        now,
+      });
+      return { actor, slot, trigger: agentTrigger, runtime };
+    };
 
     const days = Math.round((sim_end - sim_start) / DAY_MS);
     let commitments = 0;
@@ -235,7 +240,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           policy: a.policy,
           trigger: a.trigger,
           kernel,
-          runtime,
+          runtime: new ToolRuntime({ tools: taskTools, limiters, ledger, wallet, now }),
           ledger,
           baseSchedule: task.baseSchedule,
           ...(a.policy.oracle ? { oracleEnv: { truth, world, params: r.params } } : {}),
@@ -265,32 +270,35 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           ...(model.isRecorded(c) ? { sleep: noPause } : {}),
           onAttempt,
         });
-      kernel.spawn(
-        "agent",
-        reactAgentBody({
-          runtime,
-          ledger,
-          wallet,
-          trigger: agentTrigger as NonNullable<typeof agentTrigger>,
-          slot,
-          instruction: task.instruction(ctx),
-          modelName: a.priceKey,
-          generate,
-          cost: (u) => a.prices.cost(a.priceKey, u),
-          settings: a.settings,
-          contextTokens: a.contextTokens,
-          dailyBrief: () => latestBrief,
-          ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
-          onStart: () => {
-            if (r.config.agent.deadline_guard)
-              installDeadlineGuard({
-                kernel,
-                actorId: "agent",
-                deadlines: task.deadlines?.(sim_start, sim_end, r.params) ?? [],
-              });
-          },
-        }),
-      );
+      const trigger = a.trigger;
+      // every actor of the program in one wait party: the clock moves only when all of them wait
+      for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger)))
+        kernel.spawn(
+          actor.id,
+          reactAgentBody({
+            runtime,
+            ledger,
+            wallet,
+            trigger: agentTrigger,
+            slot,
+            instruction: actor.instruction,
+            modelName: a.priceKey,
+            generate,
+            cost: (u) => a.prices.cost(a.priceKey, u),
+            settings: a.settings,
+            contextTokens: a.contextTokens,
+            dailyBrief: () => latestBrief,
+            ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
+            onStart: () => {
+              if (r.config.agent.deadline_guard)
+                installDeadlineGuard({
+                  kernel,
+                  actorId: actor.id,
+                  deadlines: task.deadlines?.(sim_start, sim_end, r.params) ?? [],
+                });
+            },
+          }),
+        );
     }
     try {
       await kernel.run();
@@ -302,7 +310,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     ledger.append({ type: "run_end", t: sim_end, reason: "sim_end" });
     ledger.close();
 
-    const commitTools = new Set(runtime.docs().flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
+    const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
     const results = buildResults({ r, events, report: scorer.report(), wallet, world, truth, commitTools });
     writeJsonAtomic(join(r.runDir, "results.json"), results);
     return results;
@@ -311,3 +319,27 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     truth.close();
   }
 }
+
+/**
+ * The actors of a model run: the task's program shape (e.g. one agent per market plus a coordinator)
+ * unless `agent.program: single`, else one actor "agent" with every task tool. The feedback tool,
+ * when present, is given to every actor.
+ */
+function programOf(r: ResolvedRun, ctx: TaskRunContext<unknown>, taskTools: readonly ToolDef[]): ProgramActor[] {
+  const { task } = r;
+  if (r.agent.kind !== "model" || !task.program || r.config.agent.program === "single")
+    return [{ id: "agent", instruction: task.instruction(ctx), tools: taskTools.map((t) => t.name) }];
+  const names = new Set(taskTools.map((t) => t.name));
+  const actors = task.program(ctx);
+  const ids = new Set<string>();
+  for (const x of actors) {
+    if (!ACTOR_ID.test(x.id) || ids.has(x.id))
+      throw new Error(`internal: task ${task.id} program has a bad or duplicate actor id "${x.id}"`);
+    ids.add(x.id);
+    for (const t of x.tools)
+      if (!names.has(t)) throw new Error(`internal: task ${task.id} program gives actor ${x.id} unknown tool "${t}"`);
+  }
+  return actors.map((x) => ({ ...x, tools: names.has(FEEDBACK_TOOL) ? [...x.tools, FEEDBACK_TOOL] : x.tools }));
+}
+
+const ACTOR_ID = /^[a-z0-9_-]{1,64}$/;

@@ -133,6 +133,16 @@ export interface ReferencePolicy {
   cron?: string[];
 }
 
+/** One actor of a task's program shape (LLM agents): its own context, trigger and tool subset. */
+export interface ProgramActor {
+  /** actor id, `^[a-z0-9_-]{1,64}$`: ledgered as the actor, names its watcher workspace folder */
+  id: string;
+  /** its instruction (in place of the task's single-agent instruction) */
+  instruction: string;
+  /** names of the task tools it may call (its trigger's tools and `finish` are added) */
+  tools: readonly string[];
+}
+
 export interface TaskDefinition<P = unknown> {
   id: string;
   version: string;
@@ -154,6 +164,9 @@ export interface TaskDefinition<P = unknown> {
   /** deadlines in [from, to) for the deadline guard */
   deadlines?(from: number, to: number, params: P): number[];
   createScorer(ctx: ScorerContext): Scorer;
+  /** program shape of LLM runs: several actors in one wait party (absent: one actor "agent" with every
+   * tool). Tools see the calling actor in `ToolContext.actor` and may scope themselves by it. */
+  program?(ctx: TaskRunContext<P>): ProgramActor[];
   /** feedback payloads; the runner adds `get_feedback(since?)` under `oracle` and `self` */
   feedback?: TaskFeedback<P>;
   referencePolicies: ReferencePolicy[];

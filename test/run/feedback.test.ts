@@ -13,6 +13,7 @@ const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:0
 const T = (h: number) => Date.parse("2026-03-01T00:00:00Z") + h * 3_600_000;
 
 const outcome = (t: number, key: string): LedgerEvent => ({
+  seq: 0,
   type: "outcome",
   t,
   key,
