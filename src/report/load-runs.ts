@@ -96,7 +96,9 @@ export function loadRuns(paths: readonly string[]): LoadedRuns {
       });
       return;
     }
-    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+    );
     for (const e of entries) {
       if (e.name.startsWith(".") || SKIP_DIRS.has(e.name)) continue;
       const p = join(dir, e.name);
@@ -124,14 +126,16 @@ export function loadRuns(paths: readonly string[]): LoadedRuns {
   for (const dir of runDirs) {
     const results = readJson(join(dir, "results.json"), ResultsSchema, problems);
     const cfgPath = join(dir, "config.json");
-    const config = existsSync(cfgPath)
-      ? readJson(cfgPath, RunConfigFileSchema, problems)
-      : (problems.push(`${cfgPath}: missing (every run directory needs the config.json the runner writes)`), null);
+    let config: RunConfigFile | null = null;
+    if (existsSync(cfgPath)) config = readJson(cfgPath, RunConfigFileSchema, problems);
+    else problems.push(`${cfgPath}: missing (every run directory needs the config.json the runner writes)`);
     if (results && config) {
       const cfgTask = config.config.task;
       if (cfgTask !== results.task)
         problems.push(`${dir}: results.json is for task ${results.task} but config.json for ${String(cfgTask)}`);
-      else runs.push({ dir, results, config });
+      // outcomes are validated but not kept: the report never reads them, and they are most of a
+      // results.json's size (thousands of runs stay in memory at once)
+      else runs.push({ dir, results: { ...results, outcomes: [] }, config });
     }
   }
   if (problems.length)

@@ -68,14 +68,15 @@ export function twoWayAnova(obs: readonly AnovaObservation[]): TwoWayAnova {
 
   const ssTotal = fit0.rss;
   const snap = (ss: number) => (ss <= ZERO_SHARE * ssTotal ? 0 : ss);
-  const noVariance = snap(ssTotal) === 0 || ssTotal === 0;
+  const noVariance = y.every((v) => v === y[0]);
   const ssRes = noVariance ? 0 : snap(fitFull.rss);
   const dfRes = n - fitFull.rank;
   const term = (ssRaw: number, df: number): AnovaTerm => {
     const ss = noVariance ? 0 : snap(ssRaw);
     const share = noVariance ? null : ss / ssTotal;
     if (noVariance || df === 0 || dfRes === 0) return { ss, df, share, f: null, p: null };
-    if (ssRes === 0) return ss > 0 ? { ss, df, share, f: Number.POSITIVE_INFINITY, p: 0 } : { ss, df, share, f: null, p: null };
+    if (ssRes === 0)
+      return ss > 0 ? { ss, df, share, f: Number.POSITIVE_INFINITY, p: 0 } : { ss, df, share, f: null, p: null };
     const f = ss / df / (ssRes / dfRes);
     return { ss, df, share, f, p: fUpperTail(f, df, dfRes) };
   };

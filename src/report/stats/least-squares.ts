@@ -22,7 +22,10 @@ const orthogonalize = (v: Float64Array, qs: readonly Float64Array[]) => {
  * drops a column whose remaining norm is below 1e-10 of its own norm, so aliased columns (empty
  * cells of an unbalanced design) reduce the rank instead of breaking the fit.
  */
-export function leastSquaresRss(columns: readonly (readonly number[])[], y: readonly number[]): { rss: number; rank: number } {
+export function leastSquaresRss(
+  columns: readonly (readonly number[])[],
+  y: readonly number[],
+): { rss: number; rank: number } {
   const n = y.length;
   const qs: Float64Array[] = [];
   for (const col of columns) {

@@ -1,0 +1,21 @@
+import type { CellData, PooledSd } from "./report-data.js";
+
+/**
+ * Pooled within-cell seed SD by trigger: sqrt(Σ (n_i − 1) s_i² / Σ (n_i − 1)) over the cells of
+ * each trigger that have at least two scorable seeds.
+ */
+export function pooledSeedSd(cells: readonly CellData[]): PooledSd[] {
+  const triggers = [...new Set(cells.map((c) => c.trigger))];
+  return triggers.map((trigger) => {
+    let num = 0;
+    let df = 0;
+    let used = 0;
+    for (const c of cells) {
+      if (c.trigger !== trigger || c.sd === null || c.n < 2) continue;
+      num += (c.n - 1) * c.sd ** 2;
+      df += c.n - 1;
+      used++;
+    }
+    return { trigger, sd: df > 0 ? Math.sqrt(num / df) : null, df, cells: used };
+  });
+}
