@@ -1,0 +1,219 @@
+import { HOUR_MS, utcDayNumber } from "../../kernel/day.js";
+import type { LedgerEvent } from "../../ledger/events.js";
+import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { PopularityParams } from "./params.js";
+import { type PostFact, PostFacts } from "./post-facts.js";
+import { horizonMs, judgeRecommendation, type Recommendation } from "./recommend-rule.js";
+import { RECOMMEND_TOOL, RecommendArgs } from "./recommend-tools.js";
+
+export const POPULARITY_SCORER_VERSION = "popularity-scorer/1";
+
+export type PopularityStatus = "hit" | "false_alarm" | "miss";
+
+/** credit of a tail post recommended `delayMs` after its creation */
+export function delayCredit(delayMs: number, creditZeroHours: number): number {
+  return Math.max(0, 1 - delayMs / HOUR_MS / creditZeroHours);
+}
+
+/** F1 of precision and recall; 0 when both are 0 */
+export function f1(precision: number, recall: number): number {
+  return precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+}
+
+/**
+ * The cap-limited recall denominator: round(Σ over UTC days of min(cap, tail posts created that
+ * day)), over the in-scope tail posts.
+ */
+export function recallDenominator(tailCreated: readonly number[], cap: number): number {
+  const perDay = new Map<number, number>();
+  for (const t of tailCreated) {
+    const d = utcDayNumber(t);
+    perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  }
+  let sum = 0;
+  for (const n of perDay.values()) sum += Math.min(cap, n);
+  return Math.round(sum);
+}
+
+interface Unit {
+  post: PostFact;
+  reveal: number;
+  rec: Recommendation | null;
+}
+
+/**
+ * popularity scorer. In scope: root posts created in [sim_start, sim_end − horizon] (their cascade
+ * settles by sim_end). Every `recommend` commitment is re-checked against the raw world with the
+ * tool's rules (visible post, created after the run start, not yet revealed, first time, rolling
+ * cap); anything else is counted in `commitments_ignored`. Each recommended in-scope post settles at
+ * its reveal (created + horizon) as `hit` (tail, credit max(0, 1 − delay_h / 6)) or `false_alarm`
+ * (credit 0); each unrecommended in-scope tail post settles then as `miss` (credit 0). A
+ * recommendation of a post that reveals after sim_end is `not_scorable` ("settles after window").
+ */
+export class PopularityScorer implements Scorer {
+  private readonly p: PopularityParams;
+  private readonly facts: PostFacts;
+  private readonly H: number;
+  private readonly sim_start: number;
+  private readonly sim_end: number;
+  /** in-scope tail posts by reveal order */
+  private readonly tails: PostFact[];
+  private readonly recs: Recommendation[] = [];
+  private readonly recById = new Map<string, Recommendation>();
+  /** recommended in-scope posts below the tail threshold, not yet settled */
+  private pendingFalse: Unit[] = [];
+  /** the next in-scope tail post to settle */
+  private tailIdx = 0;
+  private readonly settled: Outcome[] = [];
+  private ignored = 0;
+  private rejectedCalls = 0;
+
+  constructor(ctx: ScorerContext) {
+    this.p = PopularityParams.parse(ctx.params ?? {});
+    this.H = horizonMs(this.p);
+    this.facts = PostFacts.of(ctx.world.db, this.H);
+    this.sim_start = ctx.sim_start;
+    this.sim_end = ctx.sim_end;
+    this.tails = this.facts
+      .createdIn(ctx.sim_start, ctx.sim_end - this.H)
+      .filter((x) => x.cascade >= this.p.tail_threshold);
+  }
+
+  onEvent(e: LedgerEvent): void {
+    switch (e.type) {
+      case "tool_call":
+        if (e.tool === RECOMMEND_TOOL && e.status !== "ok") this.rejectedCalls++;
+        return;
+      case "commitment": {
+        if (e.tool !== RECOMMEND_TOOL) return;
+        const a = RecommendArgs.safeParse(e.args);
+        const post = a.success ? this.facts.get(a.data.root_id) : undefined;
+        if (!post || post.visible_at > e.t || post.created_utc > e.t) {
+          this.ignored++;
+          return;
+        }
+        const verdict = judgeRecommendation(post, e.t, this.sim_start, this.recs, this.p);
+        if (!verdict.ok) {
+          this.ignored++;
+          return;
+        }
+        const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
+        this.recs.push(rec);
+        this.recById.set(post.id, rec);
+        const reveal = post.created_utc + this.H;
+        if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end)
+          this.pendingFalse.push({ post, reveal, rec });
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "llm_rejected":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never: never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  settle(t: number): Outcome[] {
+    const due: Unit[] = [];
+    while (this.tailIdx < this.tails.length) {
+      const post = this.tails[this.tailIdx]!;
+      const reveal = post.created_utc + this.H;
+      if (reveal > t) break;
+      due.push({ post, reveal, rec: this.recById.get(post.id) ?? null });
+      this.tailIdx++;
+    }
+    if (this.pendingFalse.length > 0) {
+      due.push(...this.pendingFalse.filter((u) => u.reveal <= t));
+      this.pendingFalse = this.pendingFalse.filter((u) => u.reveal > t);
+    }
+    due.sort((a, b) => a.reveal - b.reveal || (a.post.id < b.post.id ? -1 : a.post.id > b.post.id ? 1 : 0));
+    const out = due.map((u) => this.outcome(u));
+    this.settled.push(...out);
+    return out;
+  }
+
+  report(): ScoreReport {
+    const settledRecs = this.settled.filter((o) => o.status !== "miss");
+    const hits = this.settled.filter((o) => o.status === "hit");
+    const misses = this.settled.filter((o) => o.status === "miss");
+    const credits = hits.reduce((s, o) => s + (o.credit ?? 0), 0);
+    const denom = recallDenominator(
+      this.tails.map((x) => x.created_utc),
+      this.p.cap,
+    );
+    const precision = settledRecs.length === 0 ? 0 : hits.length / settledRecs.length;
+    const notScorable: NotScorable[] = this.recs
+      .filter((r) => r.created_utc + this.H > this.sim_end)
+      .map((r) => ({ key: `post:${r.id}`, reason: "settles after window" }));
+    const recall = denom === 0 ? null : credits / denom;
+    if (denom === 0)
+      notScorable.push({ key: "tw_f1", reason: "no tail post was created in the scored part of the window" });
+    const delays = hits.map((o) => (o.detail as { delay_hours: number }).delay_hours).sort((a, b) => a - b);
+    const median =
+      delays.length === 0
+        ? null
+        : delays.length % 2 === 1
+          ? delays[(delays.length - 1) / 2]!
+          : (delays[delays.length / 2 - 1]! + delays[delays.length / 2]!) / 2;
+    const value = recall === null ? null : f1(precision, recall);
+    return {
+      primary: { name: "tw_f1", value, direction: "higher" },
+      metrics: {
+        tw_f1: value,
+        precision,
+        recall,
+        cov_recall: denom === 0 ? null : hits.length / denom,
+        cov_f1: denom === 0 ? null : f1(precision, hits.length / denom),
+        hits: hits.length,
+        false_alarms: settledRecs.length - hits.length,
+        misses: misses.length,
+        recommendations_settled: settledRecs.length,
+        tail_posts: this.tails.length,
+        recall_denominator: denom,
+        credit_sum: credits,
+        mean_delay_hours: delays.length === 0 ? null : delays.reduce((s, d) => s + d, 0) / delays.length,
+        median_delay_hours: median,
+        recommendations_rejected: this.rejectedCalls,
+        commitments_ignored: this.ignored,
+      },
+      not_scorable: notScorable,
+    };
+  }
+
+  private outcome(u: Unit): Outcome {
+    const { post, rec } = u;
+    const tail = post.cascade >= this.p.tail_threshold;
+    const status: PopularityStatus = rec ? (tail ? "hit" : "false_alarm") : "miss";
+    const delay = rec ? rec.t - post.created_utc : null;
+    const credit = status === "hit" && delay !== null ? delayCredit(delay, this.p.credit_zero_hours) : 0;
+    const comments_at: Record<string, number> = {};
+    for (const h of this.p.feedback_ages_hours)
+      comments_at[`${h}h`] = this.facts.commentsBefore(post.id, post.created_utc + Math.round(h * HOUR_MS));
+    return {
+      t: u.reveal,
+      key: `post:${post.id}`,
+      status,
+      credit,
+      detail: {
+        post_id: post.id,
+        subreddit: post.subreddit,
+        created_utc: post.created_utc,
+        revealed_at: u.reveal,
+        cascade: post.cascade,
+        tail,
+        recommended_at: rec ? rec.t : null,
+        delay_hours: delay === null ? null : delay / HOUR_MS,
+        comments_at,
+      },
+    };
+  }
+}
