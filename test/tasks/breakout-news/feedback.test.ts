@@ -1,0 +1,84 @@
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { breakoutNewsTask } from "../../../src/tasks/breakout-news/index.js";
+import { TruthStore } from "../../../src/world/truth-store.js";
+import { WorldStore } from "../../../src/world/world-store.js";
+import { schedulePolicy } from "./schedule-policy.js";
+import { driveTask } from "./task-driver.js";
+import { buildBreakoutTinyWorld, SIM_END, SIM_START, T } from "./tiny-world.js";
+
+let dir: string;
+let world: WorldStore;
+let truth: TruthStore;
+
+beforeAll(() => {
+  dir = buildBreakoutTinyWorld();
+  world = WorldStore.open(dir);
+  truth = TruthStore.open(dir);
+});
+afterAll(() => {
+  world.close();
+  truth.close();
+  rmSync(dirname(dir), { recursive: true, force: true });
+});
+
+const CLAIMS = [
+  {
+    at: T("2026-03-01T02:00:00Z"),
+    tool: "notify",
+    args: { market_id: "brk-b", news_id: "n-neutral", direction: "up" },
+  },
+  { at: T("2026-03-01T08:00:00Z"), tool: "notify", args: { market_id: "brk-a", news_id: "n-g1", direction: "up" } },
+];
+const ASKS = ["2026-03-01T11:59:59Z", "2026-03-01T12:00:00Z", "2026-03-02T02:00:00Z", "2026-03-04T23:00:00Z"].map(
+  (iso) => ({ at: T(iso), tool: "get_feedback", args: {} }),
+);
+
+describe("breakout-news feedback conditions", () => {
+  it("blind: no get_feedback tool, and neither the instruction nor any tool text mentions feedback", async () => {
+    const r = await driveTask({
+      task: breakoutNewsTask,
+      world,
+      truth,
+      sim_start: SIM_START,
+      sim_end: SIM_END,
+      policy: schedulePolicy([...CLAIMS, ...ASKS]),
+    });
+    expect(r.runtime.names()).not.toContain("get_feedback");
+    expect(JSON.stringify(r.runtime.docs()).toLowerCase()).not.toContain("feedback");
+    const calls = r.events.filter((e) => e.type === "tool_call" && e.tool === "get_feedback");
+    expect(calls).toHaveLength(ASKS.length);
+    expect(
+      calls.every((e) => e.type === "tool_call" && e.status === "rejected" && e.error?.startsWith("unknown tool")),
+    ).toBe(true);
+  });
+
+  it("oracle: get_feedback returns exactly the outcomes settled by now (closed breakpoints, resolved claims)", async () => {
+    const policy = schedulePolicy([...CLAIMS, ...ASKS]);
+    const r = await driveTask({
+      task: breakoutNewsTask,
+      world,
+      truth,
+      sim_start: SIM_START,
+      sim_end: SIM_END,
+      policy,
+      feedback: "oracle",
+    });
+    const asked = policy.results.filter((x) => x.tool === "get_feedback");
+    expect(asked).toHaveLength(ASKS.length);
+    for (const a of asked) {
+      expect(a.result.ok).toBe(true);
+      const items = (a.result as { value: { items: { key: string; settled_at: string }[] } }).value.items;
+      expect(items.every((i) => Date.parse(i.settled_at) <= a.at)).toBe(true);
+      expect(items.map((i) => i.key)).toEqual(r.outcomes.filter((o) => o.t <= a.at).map((o) => o.key));
+    }
+    const keys = (i: number) =>
+      (asked[i]!.result as { value: { items: { key: string }[] } }).value.items.map((x) => x.key);
+    expect(keys(0)).toEqual(["bp:B1"]);
+    expect(keys(1)).toEqual(["bp:B1", "bp:A1"]);
+    expect(keys(2)).toEqual(["bp:B1", "bp:A1", "claim:brk-b@2026-03-01T02:00:00.000Z"]);
+    const first = (asked[3]!.result as { value: { items: Record<string, unknown>[] } }).value.items[1];
+    expect(first).toMatchObject({ key: "bp:A1", status: "covered_news", winnable: true, claim: { news_id: "n-g1" } });
+  });
+});

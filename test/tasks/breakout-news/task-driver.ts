@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Kernel } from "../../../src/kernel/kernel.js";
+import type { LedgerEvent } from "../../../src/ledger/events.js";
+import { LedgerWriter } from "../../../src/ledger/ledger-writer.js";
+import { Wallet } from "../../../src/ledger/wallet.js";
+import { feedbackTool, oracleFeedbackOf } from "../../../src/run/feedback-tool.js";
+import type {
+  FeedbackCondition,
+  Outcome,
+  PolicyApi,
+  ReferencePolicy,
+  ScoreReport,
+  TaskDefinition,
+  TaskRunContext,
+} from "../../../src/tasks/task.js";
+import { ToolRuntime } from "../../../src/tools/tool-runtime.js";
+import type { TruthStore } from "../../../src/world/truth-store.js";
+import type { WorldStore } from "../../../src/world/world-store.js";
+
+export interface DriveResult {
+  runtime: ToolRuntime;
+  report: ScoreReport;
+  outcomes: Outcome[];
+  events: LedgerEvent[];
+  spent_usd: number;
+}
+
+/**
+ * A minimal stand-in for the runner, for task-level tests: one plain clock; the policy wakes at
+ * `sim_start` and then at its own `nextWake` instants; outcomes due by a wake are settled (and
+ * ledgered) before the policy acts, as the runner does; tool calls go through the real ToolRuntime
+ * (zod, prices, wallet, ledger) over the task's tools (plus `get_feedback` under oracle/self, as the
+ * runner adds it), and the scorer consumes the ledger in order.
+ */
+export async function driveTask<P>(o: {
+  task: TaskDefinition<P>;
+  world: WorldStore;
+  truth: TruthStore;
+  sim_start: number;
+  sim_end: number;
+  policy: ReferencePolicy;
+  params?: unknown;
+  actor?: string;
+  feedback?: FeedbackCondition;
+}): Promise<DriveResult> {
+  const params = o.task.params.parse(o.params ?? {});
+  const clock = { t: o.sim_start };
+  const dir = mkdtempSync(join(tmpdir(), "relive-drive-"));
+  const ledger = LedgerWriter.create(join(dir, "ledger.jsonl"));
+  const wallet = new Wallet({ budget_usd: o.task.budget_usd, domain_caps: {} });
+  const scorer = o.task.createScorer({
+    sim_start: o.sim_start,
+    sim_end: o.sim_end,
+    world: o.world,
+    truth: o.truth,
+    params,
+  });
+  const events: LedgerEvent[] = [];
+  ledger.subscribe((e) => {
+    events.push(e);
+    wallet.apply(e);
+    scorer.onEvent(e);
+  });
+  const feedback = o.feedback ?? "none";
+  const ctx: TaskRunContext<P> = {
+    params,
+    feedback,
+    oracleFeedback: feedback === "oracle" ? oracleFeedbackOf(events, () => clock.t) : null,
+    sim_start: o.sim_start,
+    sim_end: o.sim_end,
+    view: o.world.at(() => clock.t),
+    kernel: new Kernel({ start: o.sim_start, end: o.sim_end }),
+    budget_usd: o.task.budget_usd,
+    env_seed: 0,
+    world: o.world,
+  };
+  const tools = o.task.tools(ctx);
+  if (feedback !== "none") tools.push(feedbackTool(feedback, o.task, ctx));
+  const runtime = new ToolRuntime({
+    tools,
+    limiters: o.task.limiters?.(ctx) ?? {},
+    ledger,
+    wallet,
+    now: () => clock.t,
+  });
+  const actor = o.actor ?? "agent";
+  const api: PolicyApi = { now: () => clock.t, call: (tool, args) => runtime.call(actor, tool, args) };
+  const outcomes: Outcome[] = [];
+  const settle = (t: number) => {
+    for (const x of scorer.settle(t)) {
+      outcomes.push(x);
+      ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
+    }
+  };
+  try {
+    let t: number | null = o.sim_start;
+    while (t !== null && t < o.sim_end) {
+      clock.t = t;
+      settle(t);
+      if (o.policy.oracle) await o.policy.oracle.act(api, { truth: o.truth, world: o.world, params });
+      else await o.policy.act?.(api);
+      const next = o.policy.nextWake(t);
+      if (next !== null && next <= t)
+        throw new Error(`policy ${o.policy.name}: nextWake(${t}) = ${next} is not after now`);
+      t = next;
+    }
+    clock.t = o.sim_end;
+    settle(o.sim_end);
+    return { runtime, report: scorer.report(), outcomes, events, spent_usd: wallet.spent };
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,64 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readLedger } from "../../../src/ledger/ledger-reader.js";
+import { ResultsSchema } from "../../../src/run/results.js";
+import { NEWS_CUE, newsCueState, newsCueSteps, nextEveryHours } from "../../../src/tasks/resolution-detect/policies.js";
+import { runWithServer } from "../../agent/support/llm-run.js";
+import { type PolicyScript, policyResponder } from "../../agent/support/policy-responder.js";
+import { run } from "../../run/helpers.js";
+import { synthWorldDir } from "../breakout-news/synth-cache.js";
+
+const world = () => ({ dir: synthWorldDir(Date.parse("2026-03-01T00:00:00Z"), Date.parse("2026-03-08T00:00:00Z")) });
+
+/** The news-cue heuristic as an LLM script: the same generator the reference policy runs. */
+function newsCueScript(): PolicyScript {
+  const st = newsCueState();
+  return {
+    act: (now) => newsCueSteps(now, st),
+    nextWake: (now) => nextEveryHours(now, NEWS_CUE.everyHours),
+    cron: [`0 */${NEWS_CUE.everyHours} * * *`],
+  };
+}
+
+describe("resolution-detect end to end through the runner", () => {
+  it("news-cue (scripted) on 4 synthetic days: scored, ledger in simulated order", async () => {
+    const res = await run({
+      task: "resolution-detect",
+      world: world(),
+      sim_start: "2026-03-01T00:00:00Z",
+      sim_end: "2026-03-05T00:00:00Z",
+      agent: { model: "scripted:news-cue", trigger: "sleep" },
+    });
+    expect(ResultsSchema.safeParse(res.results).success).toBe(true);
+    expect(res.results.performance.primary.name).toBe("tc_f1");
+    expect(res.results.performance.primary.value).toBeGreaterThan(0.5);
+    expect(res.results.performance.winnable).toBe(3);
+    const ev = readLedger(join(res.runDir, "ledger.jsonl"));
+    for (let i = 1; i < ev.length; i++) expect(ev[i]!.t).toBeGreaterThanOrEqual(ev[i - 1]!.t);
+  }, 60_000);
+
+  it("an LLM agent (test server replaying news-cue) under cron scores like the scripted policy", async () => {
+    // two questions decided inside 36 hours and one that stays open keep the replay short
+    const cfg = {
+      task: "resolution-detect",
+      task_params: { questions: ["ld-06", "ld-07", "ld-11"] },
+      world: world(),
+      sim_start: "2026-03-04T00:00:00Z",
+      sim_end: "2026-03-05T12:00:00Z",
+    } as const;
+    const ref = await run({ ...cfg, agent: { model: "scripted:news-cue", trigger: "cron" } });
+    const res = await runWithServer(
+      { ...cfg, agent: { trigger: "cron", context_tokens: 6_000 } },
+      policyResponder(newsCueScript(), "cron"),
+    );
+    expect(res.results.performance).toEqual(ref.results.performance);
+    expect(res.results.outcomes).toEqual(ref.results.outcomes);
+    expect(res.results.outcomes.map((o) => [o.key, o.status])).toEqual([
+      ["q:ld-06", "correct"],
+      ["q:ld-07", "correct"],
+    ]);
+    const ev = readLedger(join(res.runDir, "ledger.jsonl"));
+    expect(ev.some((e) => e.type === "wake" && e.reason === "cron")).toBe(true);
+    expect(ev.some((e) => e.type === "llm_call")).toBe(true);
+  }, 120_000);
+});
