@@ -24,6 +24,7 @@ import { buildResults } from "./build-results.js";
 import type { RunConfig } from "./config.js";
 import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
+import { programMessageTools } from "./program-messages.js";
 import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
 import type { WorldLocation } from "./world-resolver.js";
@@ -132,6 +133,15 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       env_seed: r.env_seed,
       world,
     };
+    // task tools that move the clock (open-forecast's next_day) leave a sleep intent in the calling actor's slot
+    const slots = new Map<string, IntentSlot>();
+    ctx.agentClock = {
+      trigger: r.config.agent.trigger,
+      sleepUntil:
+        r.agent.kind === "model" && r.agent.trigger === "sleep"
+          ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
+          : null,
+    };
     const taskTools = task.tools(ctx);
     if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, ctx));
     const limiters = task.limiters?.(ctx) ?? {};
@@ -143,9 +153,12 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       mkdirSync(workspaceDir, { recursive: true });
     }
     const program = programOf(r, ctx, taskTools);
+    // several actors talk through free mailboxes (a single agent has nobody to talk to)
+    const messageTools = program.length > 1 ? programMessageTools(program.map((x) => x.id)) : [];
     /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
     const modelActor = (actor: ProgramActor, trigger: "sleep" | "watcher" | "cron") => {
       const slot = new IntentSlot();
+      slots.set(actor.id, slot);
       const allowed = new Set(actor.tools);
       let runtime: ToolRuntime | null = null;
       const agentTrigger = createTrigger({
@@ -174,7 +187,12 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           : {}),
       });
       runtime = new ToolRuntime({
-        tools: [...taskTools.filter((t) => allowed.has(t.name)), ...agentTrigger.tools, finishTool(slot)],
+        tools: [
+          ...taskTools.filter((t) => allowed.has(t.name)),
+          ...messageTools,
+          ...agentTrigger.tools,
+          finishTool(slot),
+        ],
         limiters,
         ledger,
         wallet,
@@ -288,6 +306,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             settings: a.settings,
             contextTokens: a.contextTokens,
             dailyBrief: () => latestBrief,
+            ...(task.wakeNote ? { wakeNote: (w) => task.wakeNote?.(ctx, w) ?? null } : {}),
             ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
             onStart: () => {
               if (r.config.agent.deadline_guard)

@@ -93,5 +93,9 @@ describe("breakout-news end to end through the runner", () => {
       "covered_news",
     ]);
     for (const c of commits) expect(c.actor).toBe(`market-${(c.args as { market_id: string }).market_id}`);
+    // the actors of the program can message each other
+    const toolNames = (body: { tools: { function: { name: string } }[] }) => body.tools.map((t) => t.function.name);
+    for (const r of res.requests)
+      expect(toolNames(r.body)).toEqual(expect.arrayContaining(["send_message", "read_messages"]));
   }, 120_000);
 });
