@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import type { LedgerEvent, NewLedgerEvent } from "./events.js";
+import type { Redactor } from "./redactor.js";
 
 /** Thrown when a re-run (resume) regenerates a ledger line that differs from the recorded one. */
 export class LedgerDivergenceError extends Error {
@@ -31,6 +32,7 @@ export class LedgerWriter {
   private fd: number | null;
   private seq = 0;
   private readonly listeners: LedgerListener[] = [];
+  private redactor: Redactor | null = null;
 
   private constructor(
     readonly path: string,
@@ -50,6 +52,11 @@ export class LedgerWriter {
     return new LedgerWriter(path, recorded);
   }
 
+  /** lines are written (and compared on resume) with the run's secrets redacted; listeners get the real event */
+  redactWith(r: Redactor): void {
+    this.redactor = r;
+  }
+
   subscribe(fn: LedgerListener): void {
     this.listeners.push(fn);
   }
@@ -66,7 +73,8 @@ export class LedgerWriter {
   append<E extends NewLedgerEvent>(event: E): E & { seq: number } {
     if (this.fd === null) throw new Error(`ledger ${this.path} is closed`);
     const full = { seq: this.seq, ...event } as E & { seq: number };
-    const line = JSON.stringify(full);
+    const json = JSON.stringify(full);
+    const line = this.redactor ? this.redactor.redact(json) : json;
     if (this.seq < this.recorded.length) {
       const rec = this.recorded[this.seq]!;
       if (rec !== line) throw new LedgerDivergenceError(this.seq, rec, line);

@@ -1,4 +1,5 @@
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import type { Redactor } from "../ledger/redactor.js";
 import { requestHash } from "../models/cassette.js";
 import {
   type CallContext,
@@ -108,6 +109,8 @@ export class LoggedModel implements Model {
     private readonly priceKey: string,
     recorded: readonly LlmLogEntry[] = [],
     private readonly failures: Map<string, Map<number, string>> = new Map(),
+    /** the run's secrets: redacted in the log, restored in replayed replies */
+    private readonly redactor: Redactor | null = null,
   ) {
     this.name = inner.name;
     for (const e of recorded)
@@ -133,7 +136,7 @@ export class LoggedModel implements Model {
         throw new Error(
           `${this.path}: the resumed run diverged at actor "${ctx.actor}" call ${ctx.callIndex}: recorded request hash ${rec.request_hash}, now ${hash}`,
         );
-      return rec.response;
+      return this.redactor?.size ? JSON.parse(this.redactor.restore(JSON.stringify(rec.response))) : rec.response;
     }
     const res = await this.inner.generate(req, ctx);
     const response: GenerateResponse = {
@@ -155,7 +158,8 @@ export class LoggedModel implements Model {
       response,
     };
     this.fd ??= openSync(this.path, "a");
-    writeSync(this.fd, `${JSON.stringify(entry)}\n`);
+    const line = JSON.stringify(entry);
+    writeSync(this.fd, `${this.redactor ? this.redactor.redact(line) : line}\n`);
     return response;
   }
 

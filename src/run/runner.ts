@@ -8,6 +8,7 @@ import { dailyBrief } from "../ledger/daily-brief.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
+import { Redactor } from "../ledger/redactor.js";
 import { Wallet } from "../ledger/wallet.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
@@ -112,6 +113,9 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     const { task, sim_start, sim_end } = r;
     const kernel = new Kernel({ start: sim_start, end: sim_end });
     const ledger = LedgerWriter.verifying(join(r.runDir, "ledger.jsonl"), recorded);
+    const redactor = new Redactor();
+    ledger.redactWith(redactor);
+    const disposers: (() => void | Promise<void>)[] = [];
     const wallet = new Wallet({ budget_usd: r.budget_usd, domain_caps: r.config.domain_budgets });
     const scorer = task.createScorer({ sim_start, sim_end, world, truth, params: r.params });
     const events: LedgerEvent[] = [];
@@ -123,6 +127,8 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
 
     const ctx: TaskRunContext<unknown> = {
       params: r.params,
+      secrets: redactor,
+      onDispose: (fn) => disposers.push(fn),
       feedback: r.config.feedback,
       oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
       sim_start,
@@ -273,6 +279,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
         a.priceKey,
         readLlmLog(llmPath),
         recordedFailures(recorded),
+        redactor,
       );
       closeModel = () => model.close();
       const retry = o.retry ?? {};
@@ -323,6 +330,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       await kernel.run();
     } finally {
       closeModel();
+      await Promise.allSettled(disposers.map(async (f) => f()));
     }
     settleThrough(sim_end);
     progress(sim_end, days);

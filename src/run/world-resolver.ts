@@ -1,8 +1,11 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildCryptoSvbWorld } from "../ingest/crypto-world.js";
+import { buildEdgarTeslaWorld, EDGAR_TESLA_BUILDER } from "../ingest/edgar-world.js";
+import { forecastBenchBuilder } from "../ingest/forecastbench.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
+import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
 
 /** Builders of real-data worlds named by episodes (`world: { kind: "real", builder }`). */
 export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDir: string, target: string): unknown }> =
@@ -11,6 +14,19 @@ export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDi
       describe: "BTC against USD/USDC/USDT on Kraken, Binance.US and the Binance index, 2023-03-01 → 03-21",
       build: buildCryptoSvbWorld,
     },
+    [EDGAR_TESLA_BUILDER]: {
+      describe: "Tesla EDGAR submissions and XBRL companyfacts (filings from 2013), held 2022-04-01 → 11-30",
+      build: buildEdgarTeslaWorld,
+    },
+    ...Object.fromEntries(
+      ["2026-01-04", "2026-01-18"].map((due) => [
+        `forecastbench-${due}`,
+        {
+          describe: `ForecastBench question set due ${due} with its resolution set (questions only, no news)`,
+          build: forecastBenchBuilder(due),
+        },
+      ]),
+    ),
   };
 
 export interface WorldLocation {
@@ -36,6 +52,8 @@ export function ensureRealWorld(builder: string, loc: WorldLocation, log?: (msg:
     );
   log?.(`building world ${builder} from ${raw} …`);
   b.build(raw, dir);
+  const lint = readQuestionLint(dir);
+  if (lint !== null) log?.(formatQuestionLint(lint));
   return dir;
 }
 

@@ -89,8 +89,29 @@ export interface TaskFeedback<P> {
   };
 }
 
+/**
+ * What a task tool may ask of the agent's clock (e.g. open-forecast's `next_day`). Tools never wait:
+ * `sleepUntil` leaves a wait intent that ends the current wake, exactly like the trigger's own
+ * `sleep` tool, and is ledgered as a wait of `tool`.
+ */
+export interface TaskAgentClock {
+  /** the run's trigger */
+  trigger: "sleep" | "watcher" | "cron";
+  /** ends the calling actor's wake (`ToolContext.actor`): only for LLM agents under the sleep trigger; null elsewhere */
+  sleepUntil: ((until: number, tool: string, actor: string) => void) | null;
+}
+
+/** Where a task registers a run's secrets (credentials, one-time codes): they never reach a log. */
+export interface SecretSink {
+  add(name: string, value: string): void;
+}
+
 export interface TaskRunContext<P> {
   params: P;
+  /** the run's secrets, redacted from the ledger and llm.jsonl (absent in unit-test contexts) */
+  secrets?: SecretSink;
+  /** run-end cleanup (a browser, servers); called once after the kernel stops, also when the run fails */
+  onDispose?(fn: () => void | Promise<void>): void;
   /** the run's feedback condition (tasks must add nothing feedback-related under `none`) */
   feedback: FeedbackCondition;
   /** settled outcomes: only under `feedback: oracle` (e.g. scores in open-forecast's daily recap) */
@@ -105,6 +126,8 @@ export interface TaskRunContext<P> {
   env_seed: number;
   /** scorer/environment-side world access (never handed to the agent): venue replays read untouched data here */
   world: WorldStore;
+  /** set by the runner (absent in tool-only harnesses: then no tool may move the clock) */
+  agentClock?: TaskAgentClock;
 }
 
 /** The API a scripted reference policy acts through: the same tools an LLM agent gets. */
@@ -169,6 +192,11 @@ export interface TaskDefinition<P = unknown> {
   program?(ctx: TaskRunContext<P>): ProgramActor[];
   /** feedback payloads; the runner adds `get_feedback(since?)` under `oracle` and `self` */
   feedback?: TaskFeedback<P>;
+  /**
+   * Text appended to an LLM agent's wake marker (e.g. open-forecast's daily recap); null adds
+   * nothing. Called once per wake, in order, with the wake's time and ledger reason.
+   */
+  wakeNote?(ctx: TaskRunContext<P>, wake: { at: number; reason: string }): string | null;
   referencePolicies: ReferencePolicy[];
   /** the primary metric's name (for `relive tasks`) and secondary names */
   metrics: { primary: string; direction: "higher" | "lower"; secondary: string[] };

@@ -141,16 +141,24 @@ export class ToolRuntime {
         );
     }
 
+    const notes: { kind: string; message: string }[] = [];
+    const flushNotes = () => {
+      for (const n of notes) this.o.ledger.append({ type: "note", t, actor, kind: n.kind, message: n.message });
+    };
     let result: ToolResult;
     try {
-      result = await tool.run(args, { now: this.o.now, actor });
+      result = await tool.run(args, { now: this.o.now, actor, note: (kind, message) => notes.push({ kind, message }) });
     } catch (err) {
       // errors the agent causes (unknown or not-yet-visible ids, unusable queries) are free rejections
       if (err instanceof Error && AGENT_ERRORS.has(err.name)) result = { ok: false, error: err.message };
       else throw err;
     }
     if (this.o.now() !== t) throw new Error(`tool ${name} moved the clock: tools must never wait`);
-    if (!result.ok) return refuse("rejected", result.error);
+    if (!result.ok) {
+      const r = refuse("rejected", result.error);
+      flushNotes();
+      return r;
+    }
     this.o.ledger.append({
       type: "tool_call",
       t,
@@ -163,6 +171,7 @@ export class ToolRuntime {
       result_hash: hashResult(result.value),
     });
     if (tool.kind === "commit") this.o.ledger.append({ type: "commitment", t, actor, tool: name, args });
+    flushNotes();
     return result;
   }
 }

@@ -17,6 +17,8 @@ export type ToolKind = "data" | "commit" | "meta";
 export interface ToolContext {
   now(): number;
   actor: string;
+  /** ledger a system notice (e.g. a blocked browser request) right after this call's tool_call line */
+  note?(kind: string, message: string): void;
 }
 
 export interface ToolDef<S extends z.ZodType = z.ZodType> {

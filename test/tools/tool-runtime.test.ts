@@ -118,3 +118,32 @@ describe("tool runtime", () => {
     expect(doc.parameters).toMatchObject({ type: "object", required: ["id"], properties: { id: { type: "string" } } });
   });
 });
+
+describe("tool notices", () => {
+  it("a handler's notes are ledgered right after its tool_call (and commitment) lines, also when it rejects", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), "relive-notes-")), "ledger.jsonl");
+    const ledger = LedgerWriter.create(path);
+    const wallet = new Wallet({ budget_usd: 1, domain_caps: {} });
+    const tool = defineTool({
+      name: "act",
+      description: "test",
+      args: z.object({ fail: z.boolean() }).strict(),
+      kind: "commit",
+      run(a, c) {
+        c.note?.("web_blocked", "GET https://x.example/");
+        return a.fail ? reject("no") : ok(1);
+      },
+    });
+    const rt = new ToolRuntime({ tools: [tool], limiters: {}, ledger, wallet, now: () => 5 });
+    await rt.call("agent", "act", { fail: false });
+    await rt.call("agent", "act", { fail: true });
+    ledger.close();
+    expect(readLedger(path).map((e) => `${e.type}${e.type === "tool_call" ? `:${e.status}` : ""}`)).toEqual([
+      "tool_call:ok",
+      "commitment",
+      "note",
+      "tool_call:rejected",
+      "note",
+    ]);
+  });
+});
