@@ -53,7 +53,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
   // diagnostics
   const days = Math.round((sim_end - sim_start) / DAY_MS);
   const wakeDays = new Set(wakes.map((w) => Math.floor((w.t - sim_start) / DAY_MS)));
-  const weeks = Math.ceil(days / 7);
+  const weeks = Math.max(1, Math.ceil((sim_end - sim_start) / (7 * DAY_MS)));
   const weekly: number[][] = Array.from({ length: weeks }, () => []);
   const weekCounts = Array.from({ length: weeks }, () => 0);
   wakes.forEach((w, i) => {

@@ -320,7 +320,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
                 installDeadlineGuard({
                   kernel,
                   actorId: actor.id,
-                  deadlines: task.deadlines?.(sim_start, sim_end, r.params) ?? [],
+                  deadlines: task.deadlines?.(sim_start, sim_end, r.params, world) ?? [],
                 });
             },
           }),

@@ -185,7 +185,7 @@ export interface TaskDefinition<P = unknown> {
   /** shared rate limiters named by the tools' `limiter` field (fresh instances per run) */
   limiters?(ctx: TaskRunContext<P>): Record<string, RateLimiter>;
   /** deadlines in [from, to) for the deadline guard */
-  deadlines?(from: number, to: number, params: P): number[];
+  deadlines?(from: number, to: number, params: P, world: WorldStore): number[];
   createScorer(ctx: ScorerContext): Scorer;
   /** program shape of LLM runs: several actors in one wait party (absent: one actor "agent" with every
    * tool). Tools see the calling actor in `ToolContext.actor` and may scope themselves by it. */

@@ -31,6 +31,8 @@ export function createFilingTrackerEnv(ctx: TaskRunContext<FilingTrackerParams>)
     browser_usd: p.browser_call_usd,
     closeAt: ctx.kernel,
   });
+  // a run that fails before its end still closes the browser
+  ctx.onDispose?.(() => web.dispose());
   const tools = browser ? web.tools : [...web.tools, ...portalApiTools(web.hosts)];
   return { web, portal, tools };
 }

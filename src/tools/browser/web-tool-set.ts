@@ -23,10 +23,9 @@ export interface WebToolSetOptions {
   http_get_usd: number;
   browser_usd: number;
   /**
-   * Where to close the browser: the run's kernel (`ctx.kernel`). The runner has no task teardown
-   * hook yet, so the browser closes in an environment callback at the kernel's end instant (after
-   * the last action, before the actors' end wakes). A run that fails before the end leaves it to
-   * Playwright's exit handler.
+   * Where to close the browser early: the run's kernel (`ctx.kernel`), so it closes at the kernel's
+   * end instant (after the last action, before the actors' end wakes). Tasks also register `dispose`
+   * with `ctx.onDispose`, so a run that fails before its end closes it too.
    */
   closeAt?: { end: number; at(t: number, fn: (t: number) => void | Promise<void>): void };
   executablePath?: string;

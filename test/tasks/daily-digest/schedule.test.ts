@@ -12,6 +12,7 @@ import {
   openWindowAt,
 } from "../../../src/tasks/daily-digest/schedule.js";
 import { parseTimeArg } from "../../../src/tasks/reddit-tools.js";
+import type { WorldStore } from "../../../src/world/world-store.js";
 
 const p = defaultDailyDigestParams();
 const T = (iso: string) => Date.parse(iso);
@@ -56,7 +57,8 @@ describe("digest calendar", () => {
     const days = daysOpeningIn(ep.sim_start, ep.sim_end, p);
     expect(days).toHaveLength(28);
     expect(days.filter((d) => d.settles <= ep.sim_end)).toHaveLength(27);
-    const dl = dailyDigestTask.deadlines!(ep.sim_start, ep.sim_end, p);
+    // the digest's deadlines do not depend on the world
+    const dl = dailyDigestTask.deadlines!(ep.sim_start, ep.sim_end, p, undefined as unknown as WorldStore);
     expect(dl).toHaveLength(28);
     expect(dl[0]).toBe(T("2026-03-01T13:00:00Z"));
     expect(digestDeadlines(T("2026-03-01T13:00:00Z"), T("2026-03-02T13:00:00Z"), p)).toEqual([

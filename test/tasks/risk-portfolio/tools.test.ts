@@ -326,7 +326,7 @@ describe("task definition", () => {
       ["svb-2023", D("2023-03-01"), D("2023-03-22"), { kind: "real", builder: "crypto-svb-2023" }],
     ]);
     expect(t.referencePolicies.map((p) => p.name)).toEqual(["silent", "oracle", "momentum-risk-parity", "hold-cash"]);
-    expect(t.deadlines?.(D("2026-03-01"), D("2026-03-04"), params)).toEqual([D("2026-03-02"), D("2026-03-03")]);
+    expect(t.deadlines?.(D("2026-03-01"), D("2026-03-04"), params, world)).toEqual([D("2026-03-02"), D("2026-03-03")]);
     expect(t.feedback?.self).toBeUndefined();
   });
 

@@ -1,0 +1,36 @@
+import type { WorldStore } from "../../world/world-store.js";
+import { bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
+import type { BrokerOpsParams } from "./params.js";
+
+/** A protective stop is due for every fill; a funding instruction for every margin call. */
+export type Duty =
+  | { kind: "stop"; key: string; t: number; deadline: number; fill: FillEvent }
+  | { kind: "funding"; key: string; t: number; deadline: number; call: MarginCallEvent };
+
+const byDeadline = (a: Duty, b: Duty) =>
+  a.deadline - b.deadline || a.t - b.t || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/**
+ * The duty roster of an episode: every fill and margin call of the world's PM book with t in
+ * [sim_start, sim_end), ordered by deadline (fill + stop window, call + funding window). The agent
+ * cannot change the book, so the roster is the same for every run of the episode. Scorer side
+ * (and the deadline guard): it reads the untouched world, never an agent path.
+ */
+export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
+  const view = world.at(() => simEnd - 1);
+  const out: Duty[] = [];
+  for (const e of bookEvents(view.broker.events({ since: simStart }))) {
+    if (e.t < simStart || e.t >= simEnd) continue;
+    if (e.kind === "fill")
+      out.push({ kind: "stop", key: `stop:${e.id}`, t: e.t, deadline: e.t + p.stop_window_ms, fill: e });
+    if (e.kind === "margin_call")
+      out.push({
+        kind: "funding",
+        key: `funding:${e.p.call_id}`,
+        t: e.t,
+        deadline: e.t + p.funding_window_ms,
+        call: e,
+      });
+  }
+  return out.sort(byDeadline);
+}
