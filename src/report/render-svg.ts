@@ -1,5 +1,4 @@
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
 
 /** Chart look shared by every report chart. */
 const CONFIG = {
@@ -21,6 +20,8 @@ const CONFIG = {
  * without their clip paths or gradients colliding.
  */
 export async function renderSvg(spec: TopLevelSpec, idPrefix: string): Promise<string> {
+  // loaded on first use: every CLI start would otherwise pay for vega
+  const [vega, { compile }] = await Promise.all([import("vega"), import("vega-lite")]);
   const vgSpec = compile(spec, { config: CONFIG }).spec;
   const view = new vega.View(vega.parse(vgSpec), {
     renderer: "none",

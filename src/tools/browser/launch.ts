@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 
 /** The system Chromium (Debian package `chromium`); playwright-core never downloads a browser. */
 export const CHROMIUM_PATH = process.env.RELIVE_CHROMIUM ?? "/usr/bin/chromium";
@@ -41,5 +41,7 @@ export function chromiumMissing(path: string = CHROMIUM_PATH): string | null {
 export async function launchChromium(path: string = CHROMIUM_PATH): Promise<Browser> {
   const missing = chromiumMissing(path);
   if (missing) throw new Error(missing);
+  // loaded on first use: every CLI start would otherwise pay for playwright-core
+  const { chromium } = await import("playwright-core");
   return chromium.launch({ executablePath: path, args: [...CHROMIUM_ARGS], headless: true });
 }

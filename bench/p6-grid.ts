@@ -1,0 +1,256 @@
+/**
+ * P6 (spec/quality.md): 100 scripted runs complete with 2 local workers; queue overhead < 50 ms
+ * per job; throughput scales with workers.
+ *
+ * The grid: daily-digest (policies top-comments, top-comments-at-13-30) and price-check
+ * (median-poll, silent) on 3-day windows of the synthetic world, 25 seeds each = 100 runs. It runs
+ * on the local pool with 1 and with 2 job processes, alternating, 3 times each (medians): wall
+ * time from the call to the last result (job-process start-up included) and the running part
+ * alone (first job start to last job end), then, when /usr/bin/redis-server exists, through the BullMQ
+ * queue: jobs enqueued one at a time to an idle `relive worker` (in-process, with its job
+ * process) to measure the time from enqueue to job start, and the same 100 runs with two workers.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, Socket } from "node:net";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { expandGrid } from "../src/run/grid/expand-grid.js";
+import { parseGridConfig } from "../src/run/grid/grid-config.js";
+import { enqueueGrid } from "../src/run/grid/grid-queue.js";
+import { runGridLocal } from "../src/run/grid/local-pool.js";
+import { type PreparedCell, prepareGridCells } from "../src/run/grid/prepare-cells.js";
+import { startQueueWorker, type WorkerEvent } from "../src/run/grid/queue-worker.js";
+import { isMain, median, quantile, writeResult } from "./stats.js";
+
+const REDIS_SERVER = "/usr/bin/redis-server";
+const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
+const TARGET_QUEUE_MS = 50;
+
+function cellsOf(seeds: number, runsDir: string, cacheDir: string): PreparedCell[] {
+  const digest = parseGridConfig({
+    base: { task: "daily-digest", ...WINDOW },
+    axes: { models: ["scripted:top-comments", "scripted:top-comments-at-13-30"], seeds },
+  });
+  const price = parseGridConfig({
+    base: { task: "price-check", ...WINDOW },
+    axes: { models: ["scripted:median-poll", "scripted:silent"], seeds },
+  });
+  const raw = [...expandGrid(digest, "p6 digest"), ...expandGrid(price, "p6 price")].map((c, index) => ({
+    ...c,
+    index,
+  }));
+  return prepareGridCells(raw, { runsDir, cacheDir });
+}
+
+async function localPool(workers: number, seeds: number, cacheDir: string) {
+  const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-runs-"));
+  const cells = cellsOf(seeds, runsDir, cacheDir);
+  let firstStart = 0;
+  const t0 = performance.now();
+  const out = await runGridLocal(cells, {
+    workers,
+    retries: 0,
+    run: { runsDir, cacheDir },
+    onEvent: (e) => {
+      if (e.type === "start" && firstStart === 0) firstStart = performance.now();
+    },
+  });
+  const end = performance.now();
+  rmSync(runsDir, { recursive: true, force: true });
+  const failed = out.filter((x) => x.status !== "done");
+  if (failed.length) throw new Error(`P6: ${failed.length} runs did not finish: ${failed[0]!.error}`);
+  return {
+    wall_ms: end - t0,
+    /** forking the job processes and loading the runner in them */
+    startup_ms: firstStart - t0,
+    /** from the first job's start to the last job's end */
+    steady_ms: end - firstStart,
+    runs: out.length,
+    job_ms: out.map((x) => x.summary!.wall_ms),
+  };
+}
+
+/** the median over `repeats` of each figure, worker counts interleaved against drifting machine load */
+async function localPoolRepeated(seeds: number, cacheDir: string, repeats: number) {
+  const samples = new Map<number, Awaited<ReturnType<typeof localPool>>[]>([
+    [1, []],
+    [2, []],
+  ]);
+  for (let i = 0; i < repeats; i++)
+    for (const w of i % 2 === 0 ? [1, 2] : [2, 1]) samples.get(w)!.push(await localPool(w, seeds, cacheDir));
+  const summary = (w: number) => {
+    const xs = samples.get(w)!;
+    const wall = median(xs.map((x) => x.wall_ms));
+    const steady = median(xs.map((x) => x.steady_ms));
+    const runs = xs[0]!.runs;
+    return {
+      workers: w,
+      runs,
+      repeats: xs.length,
+      wall_ms: Math.round(wall),
+      startup_ms: Math.round(median(xs.map((x) => x.startup_ms))),
+      steady_ms: Math.round(steady),
+      runs_per_s: +(runs / (wall / 1000)).toFixed(2),
+      steady_runs_per_s: +(runs / (steady / 1000)).toFixed(2),
+      median_job_ms: Math.round(median(xs.flatMap((x) => x.job_ms))),
+      walls_ms: xs.map((x) => Math.round(x.wall_ms)),
+    };
+  };
+  return { one: summary(1), two: summary(2) };
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+
+async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
+  const port = await freePort();
+  const proc = spawn(
+    REDIS_SERVER,
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: "ignore",
+    },
+  );
+  for (let i = 0; ; i++) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = new Socket();
+      s.once("error", () => resolve(false));
+      s.connect(port, "127.0.0.1", () => s.write("PING\r\n"));
+      s.once("data", (d) => {
+        s.destroy();
+        resolve(d.toString().startsWith("+PONG"));
+      });
+    });
+    if (ok) break;
+    if (i > 200) throw new Error("redis-server did not start");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { url: `redis://127.0.0.1:${port}`, proc };
+}
+
+async function queueBench(seeds: number, latencyJobs: number, cacheDir: string) {
+  const { url, proc } = await startRedis();
+  try {
+    // 1. enqueue → start latency: one job at a time to an idle worker
+    const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-queue-"));
+    const cells = cellsOf(Math.ceil(latencyJobs / 4), runsDir, cacheDir).slice(0, latencyJobs);
+    let onStart: ((e: Extract<WorkerEvent, { type: "start" }>) => void) | null = null;
+    let onDone: (() => void) | null = null;
+    const w = await startQueueWorker({
+      url,
+      name: "p6-latency",
+      concurrency: 1,
+      run: { runsDir, cacheDir },
+      onEvent: (e) => {
+        if (e.type === "start") onStart?.(e);
+        if (e.type === "done") onDone?.();
+        if (e.type === "failed") throw new Error(`P6 queue job failed: ${e.error}`);
+      },
+    });
+    const latencies: number[] = [];
+    for (const cell of cells) {
+      const started = new Promise<number>((resolve) => {
+        onStart = (e) => resolve(e.startedAt - e.enqueuedAt);
+      });
+      const done = new Promise<void>((resolve) => {
+        onDone = resolve;
+      });
+      await enqueueGrid([cell], { url, name: "p6-latency" });
+      latencies.push(await started);
+      await done;
+      await new Promise((r) => setTimeout(r, 20)); // the worker is idle (blocked on the queue) again
+    }
+    await w.close();
+    rmSync(runsDir, { recursive: true, force: true });
+
+    // 2. the 100 runs through the queue with two workers
+    const runsDir2 = mkdtempSync(join(tmpdir(), "relive-p6-queue2-"));
+    const all = cellsOf(seeds, runsDir2, cacheDir);
+    let finished = 0;
+    let allDone: () => void = () => {};
+    const everything = new Promise<void>((resolve) => {
+      allDone = resolve;
+    });
+    const onEvent = (e: WorkerEvent) => {
+      if (e.type === "done" && ++finished === all.length) allDone();
+      if (e.type === "failed") throw new Error(`P6 queue job failed: ${e.error}`);
+    };
+    const workers = await Promise.all(
+      [0, 1].map(() => startQueueWorker({ url, name: "p6-throughput", run: { runsDir: runsDir2, cacheDir }, onEvent })),
+    );
+    const t0 = performance.now();
+    await enqueueGrid(all, { url, name: "p6-throughput" });
+    await everything;
+    const wall = performance.now() - t0;
+    await Promise.all(workers.map((x) => x.close()));
+    rmSync(runsDir2, { recursive: true, force: true });
+    return {
+      latency_jobs: latencies.length,
+      enqueue_to_start_median_ms: +median(latencies).toFixed(1),
+      enqueue_to_start_p90_ms: +quantile(latencies, 0.9).toFixed(1),
+      enqueue_to_start_max_ms: +Math.max(...latencies).toFixed(1),
+      target_ms: TARGET_QUEUE_MS,
+      met: median(latencies) < TARGET_QUEUE_MS,
+      two_workers: {
+        runs: all.length,
+        wall_ms: Math.round(wall),
+        runs_per_s: +(all.length / (wall / 1000)).toFixed(2),
+      },
+    };
+  } finally {
+    proc.kill("SIGKILL");
+  }
+}
+
+export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?: number } = {}) {
+  const seeds = opts.seeds ?? 25;
+  const repeats = opts.repeats ?? 3;
+  const latencyJobs = opts.latencyJobs ?? 40;
+  const cacheDir = mkdtempSync(join(tmpdir(), "relive-p6-cache-"));
+  const loadBefore = loadavg()[0]!;
+  try {
+    cellsOf(seeds, join(cacheDir, "unused"), cacheDir); // build the worlds once, outside the timings
+    const { one, two } = await localPoolRepeated(seeds, cacheDir, repeats);
+    const speedup = +(one.wall_ms / two.wall_ms).toFixed(2);
+    const steadySpeedup = +(one.steady_ms / two.steady_ms).toFixed(2);
+    const queue = existsSync(REDIS_SERVER)
+      ? await queueBench(seeds, latencyJobs, cacheDir)
+      : { skipped: `${REDIS_SERVER} not found` };
+    const out = {
+      id: "P6",
+      what: `${one.runs} scripted runs (daily-digest and price-check, 2 policies each, ${seeds} seeds, 3-day windows) on the local pool with 1 and 2 job processes; queue overhead from enqueue to job start`,
+      cpus: availableParallelism(),
+      /** 1-minute load average before and after (other processes on the machine skew wall times) */
+      load_avg_1m: { before: +loadBefore.toFixed(2), after: +loadavg()[0]!.toFixed(2) },
+      local: { workers_1: one, workers_2: two, speedup_2_vs_1: speedup, steady_speedup_2_vs_1: steadySpeedup },
+      queue,
+      met: {
+        completes_with_2_workers: two.runs === one.runs,
+        throughput_scales: steadySpeedup > 1,
+        queue_overhead_under_50ms: "met" in queue ? queue.met : null,
+      },
+    };
+    console.log(
+      `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall, ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before})`,
+    );
+    if ("met" in queue)
+      console.log(
+        `P6 queue: enqueue → start median ${queue.enqueue_to_start_median_ms} ms (p90 ${queue.enqueue_to_start_p90_ms} ms) over ${queue.latency_jobs} jobs; target < ${TARGET_QUEUE_MS} ms → ${queue.met ? "met" : "NOT met"}; ${queue.two_workers.runs} runs with 2 queue workers ${queue.two_workers.wall_ms} ms (${queue.two_workers.runs_per_s} runs/s)`,
+      );
+    else console.log(`P6 queue: skipped (${queue.skipped})`);
+    writeResult("p6-grid", out);
+    return out;
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+if (isMain(import.meta.url)) await run();
