@@ -1,11 +1,27 @@
+import { breakoutNewsTask } from "./breakout-news/index.js";
+import { brokerOpsTask } from "./broker-ops/index.js";
 import { dailyDigestTask } from "./daily-digest/index.js";
+import { filingTrackerTask } from "./filing-tracker/index.js";
+import { forecastPortfolioTask } from "./forecast-portfolio/index.js";
+import { openForecastTask } from "./open-forecast/index.js";
+import { popularityTask } from "./popularity/index.js";
 import { priceCheckTask } from "./price-check/index.js";
+import { resolutionDetectTask } from "./resolution-detect/index.js";
+import { riskPortfolioTask } from "./risk-portfolio/index.js";
 import type { TaskDefinition } from "./task.js";
 
-/** Every task, by id. Adding a task touches only its folder and this line. */
+/** Every task, by id, in the order of tasks.md. Adding a task touches only its folder and this list. */
 export const TASKS: readonly TaskDefinition<never>[] = [
+  breakoutNewsTask,
+  resolutionDetectTask,
+  popularityTask,
   dailyDigestTask,
   priceCheckTask,
+  forecastPortfolioTask,
+  filingTrackerTask,
+  brokerOpsTask,
+  openForecastTask,
+  riskPortfolioTask,
 ] as unknown as TaskDefinition<never>[];
 
 export function getTask(id: string): TaskDefinition<unknown> {

@@ -15,10 +15,21 @@ describe("relive CLI", () => {
     expect(r.status).toBe(0);
     const tasks = JSON.parse(r.stdout) as { id: string; metrics: { primary: string }; episodes: { name: string }[] }[];
     expect(tasks.map((t) => [t.id, t.metrics.primary])).toEqual([
+      ["breakout-news", "cov_f1"],
+      ["resolution-detect", "tc_f1"],
+      ["popularity", "tw_f1"],
       ["daily-digest", "digest_acc"],
       ["price-check", "price_acc"],
+      ["forecast-portfolio", "bss"],
+      ["filing-tracker", "filing_score"],
+      ["broker-ops", "routine_score"],
+      ["open-forecast", "tw_score"],
+      ["risk-portfolio", "risk_score"],
     ]);
-    expect(tasks[1]!.episodes.map((e) => e.name)).toContain("svb-2023");
+    const episodes = (id: string) => tasks.find((t) => t.id === id)!.episodes.map((e) => e.name);
+    expect(episodes("price-check")).toContain("svb-2023");
+    expect(episodes("risk-portfolio")).toContain("svb-2023");
+    expect(episodes("filing-tracker")).toContain("tesla-2022");
   });
 
   it("documents every run option in --help", () => {
