@@ -26,6 +26,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { NewsRow } from "../src/world/types.js";
 import { WorldBuilder } from "../src/world/world-builder.js";
 import { WorldStore } from "../src/world/world-store.js";
+import { measureHybrid } from "./p2-hybrid.js";
 
 export const YEAR_MS = 365 * 24 * 3600 * 1000;
 export const CORPUS_START = Date.UTC(2025, 0, 1);
@@ -433,6 +434,16 @@ export async function run(
       }
       push(matches, q.band, q.df);
     }
+    // hybrid search (BM25 + vectors) on the same world and queries, side by side with BM25 alone
+    const hybrid = measureHybrid({
+      store,
+      queries,
+      narrowTerms: vocab.filter((v) => v.doc / n > 0.001 && v.doc / n <= 0.01).map((v) => v.term),
+      bands: BANDS.map((x) => x.name),
+      k,
+      seed,
+      buildStagesMs: b.finishTimings,
+    });
     store.close();
 
     const summarize = (st: Stats, band: string) => {
@@ -492,6 +503,7 @@ export async function run(
       for (const r of lrows) console.log(r);
       if (lanceViolations > 0) console.log(`LanceDB returned ${lanceViolations} hits outside the date bound`);
     }
+    for (const l of hybrid.lines) console.log(l);
     const lancedbResult = lb
       ? {
           version: lance?.version,
@@ -535,6 +547,7 @@ export async function run(
       bands,
       targets: { "<=1%": { p50_ms: 5, p99_ms: 25 }, short_share: 0 },
       lancedb: lancedbResult,
+      hybrid: hybrid.result,
       machine: { cpus: cpus().length, node: process.version },
     };
     return result;

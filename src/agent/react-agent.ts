@@ -65,6 +65,8 @@ export interface ReactAgentOptions {
   /** observes every request sent (benchmarks, tests) */
   onRequest?: (req: GenerateRequest, ctx: CallContext) => void;
   runawayToolCalls?: number;
+  /** the task's text for a wake (TaskDefinition.wakeNote), appended to the marker; null adds nothing */
+  wakeNote?: (wake: { at: number; reason: string }) => string | null;
 }
 
 /** `finish(summary)`: ends the agent's participation; the clock still runs to sim_end. */
@@ -89,9 +91,18 @@ export function toolResultText(r: ToolResult): string {
 }
 
 /** `(woke at <ISO> for <reason>[: <trigger id>])`, plus detail and brief lines. */
-export function wakeMarker(w: Exclude<AgentWake, { reason: "end" }>, brief: string | null): string {
+export function wakeMarker(
+  w: Exclude<AgentWake, { reason: "end" }>,
+  brief: string | null,
+  note: string | null = null,
+): string {
   const head = `(woke at ${isoInstant(w.at)} for ${w.reason}${w.triggerId !== undefined ? `: ${w.triggerId}` : ""})`;
-  return [head, ...(w.detail !== undefined ? [w.detail] : []), ...(brief !== null ? [brief] : [])].join("\n");
+  return [
+    head,
+    ...(w.detail !== undefined ? [w.detail] : []),
+    ...(brief !== null ? [brief] : []),
+    ...(note !== null ? [note] : []),
+  ].join("\n");
 }
 
 /** How a failed attempt is ledgered: `<kind>: <message>` for provider errors. */
@@ -198,7 +209,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       const day = utcDayNumber(w.at);
       const brief = day !== lastWakeDay ? latestBrief() : null;
       lastWakeDay = day;
-      transcript.begin(wakeMarker(w, brief));
+      transcript.begin(wakeMarker(w, brief, o.wakeNote?.({ at: w.at, reason: w.reason }) ?? null));
       let calls = 0;
       let nudged = false;
       let okCall = false;
@@ -301,7 +312,8 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
         t: self.now(),
         actor,
         until: intent.kind === "sleep" ? intent.until : intent.kind === "program" ? intent.until : null,
-        tool: intent.kind === "sleep" ? "sleep" : intent.kind === "program" ? "run_program" : intent.tool,
+        tool:
+          intent.kind === "sleep" ? (intent.tool ?? "sleep") : intent.kind === "program" ? "run_program" : intent.tool,
       });
       wake = await o.trigger.wait(self, intent);
     }

@@ -8,14 +8,14 @@ import { generateFilings } from "./filings.js";
 import { generateMarkets } from "./markets.js";
 import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
-import { generateQuestions } from "./questions.js";
+import { generateQuestions, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
 import { createRng } from "./rng.js";
 import { DAY, isoDate, pad } from "./time.js";
 import { slugify } from "./vocab.js";
 
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v2";
+export const GENERATOR_VERSION = "v3";
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
@@ -99,6 +99,7 @@ export function generateRows(o: SynthOptions): SynthWorld {
     xbrl_fact: filings.facts,
     company: filings.companies,
     question: questions.questions,
+    question_resolution: questionResolutions(questions.questions, questions.answers),
     broker_event: [...generateBlotter(from, opts.start, opts.end), ...broker].sort(
       (a, b) => a.t - b.t || a.id.localeCompare(b.id),
     ),

@@ -1,4 +1,4 @@
-import type { LabelRow, QuestionAnswerRow, QuestionRow } from "../world/types.js";
+import type { LabelRow, QuestionAnswerRow, QuestionResolutionRow, QuestionRow } from "../world/types.js";
 import { detectionTime, type MarketPlan } from "./markets.js";
 import type { Rng } from "./rng.js";
 import { DAY, pad, utcDayStart } from "./time.js";
@@ -132,4 +132,26 @@ export function generateQuestions(
     answers.push({ question: id, answer: d.answer, resolved_at: d.resolved_at });
   });
   return { questions, answers };
+}
+
+/**
+ * The public side of each answer (`question_resolution` rows): a question's answer becomes a world
+ * fact at the first 00:00 UTC at or after both its resolve time and the time the answer was
+ * determined, so it is never public while the question is still open for forecasting.
+ */
+export function questionResolutions(
+  questions: readonly QuestionRow[],
+  answers: readonly QuestionAnswerRow[],
+): QuestionResolutionRow[] {
+  const resolveOf = new Map(questions.map((q) => [q.id, q.resolve]));
+  return answers.map((a) => {
+    const t = Math.max(a.resolved_at, resolveOf.get(a.question) ?? a.resolved_at);
+    const day = utcDayStart(t);
+    return {
+      question: a.question,
+      answer: a.answer,
+      resolved_at: a.resolved_at,
+      visible_at: day === t ? t : day + DAY,
+    };
+  });
 }

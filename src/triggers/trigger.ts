@@ -18,7 +18,8 @@ export type AgentWake =
  * wake and the trigger performs the wait.
  */
 export type WaitIntent =
-  | { kind: "sleep"; until: number }
+  /** `tool`: what the ledger's wait names when a task tool asked for the sleep (default "sleep") */
+  | { kind: "sleep"; until: number; tool?: string }
   /** wait for the next trigger (or the fallback midnight wake); `tool` is what the ledger's wait names */
   | { kind: "next_trigger"; tool: string }
   | { kind: "program"; path: string; until: number | null }

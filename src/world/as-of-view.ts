@@ -7,6 +7,7 @@ import type {
   MarketResolutionRow,
   MarketRow,
   NewsRow,
+  QuestionResolutionRow,
   QuestionRow,
   RedditCommentRow,
   RedditPostRow,
@@ -27,6 +28,27 @@ export interface AsOfView {
       opts?: { from?: number; to?: number; offset?: number; limit?: number },
     ): {
       hits: { id: string; title: string; domain: string; published_at: number; snippet: string }[];
+      capped_to: number;
+    };
+    /**
+     * Hybrid top-k: BM25 and vector-similarity rankings of the articles published in
+     * [from, min(to, now)] and visible now, fused by reciprocal rank (k = 60); default limit 10.
+     * Throws when the world has no news vectors.
+     */
+    hybridSearch(
+      q: string,
+      opts?: { from?: number; to?: number; offset?: number; limit?: number },
+    ): {
+      hits: {
+        id: string;
+        title: string;
+        domain: string;
+        published_at: number;
+        snippet: string;
+        /** 1-based ranks in each list (null: not in that list's candidates) */
+        bm25_rank: number | null;
+        vector_rank: number | null;
+      }[];
       capped_to: number;
     };
     get(id: string): NewsRow;
@@ -71,6 +93,8 @@ export interface AsOfView {
   questions: {
     list(opts?: { added_after?: number }): QuestionRow[];
     get(id: string): QuestionRow;
+    /** public answers (`question_resolution` rows) visible now, made public after `since` when given; by visible_at, question */
+    resolutions(opts?: { since?: number }): QuestionResolutionRow[];
   };
   broker: {
     events(opts?: { since?: number; kind?: string }): BrokerEventRow[];

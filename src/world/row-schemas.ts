@@ -13,6 +13,7 @@ import type {
   MarketRow,
   NewsRow,
   QuestionAnswerRow,
+  QuestionResolutionRow,
   QuestionRow,
   RedditCommentRow,
   RedditPostRow,
@@ -34,6 +35,7 @@ export type StreamKind =
   | "xbrl_fact"
   | "company"
   | "question"
+  | "question_resolution"
   | "broker_event";
 
 /** Every ground-truth kind stored in truth.db. */
@@ -52,6 +54,7 @@ export interface StreamRows {
   xbrl_fact: XbrlFactRow;
   company: CompanyRow;
   question: QuestionRow;
+  question_resolution: QuestionResolutionRow;
   broker_event: BrokerEventRow;
 }
 
@@ -76,6 +79,7 @@ export const STREAM_KINDS: readonly StreamKind[] = [
   "xbrl_fact",
   "company",
   "question",
+  "question_resolution",
   "broker_event",
 ];
 
@@ -176,6 +180,7 @@ export const STREAM_ROW_SCHEMAS: { [K in StreamKind]: z.ZodType<StreamRows[K]> }
     answer_type: str,
     visible_at: instant,
   }),
+  question_resolution: z.object({ question: id, answer: str, resolved_at: instant, visible_at: instant }),
   broker_event: z.object({ id, kind: str, t: instant, payload: json, visible_at: instant }),
 };
 

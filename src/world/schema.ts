@@ -127,6 +127,12 @@ CREATE TABLE question (
   answer_type TEXT NOT NULL,
   visible_at INTEGER NOT NULL
 );
+CREATE TABLE question_resolution (
+  question TEXT PRIMARY KEY,
+  answer TEXT NOT NULL,
+  resolved_at INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL
+);
 CREATE TABLE broker_event (
   id TEXT PRIMARY KEY,
   kind TEXT NOT NULL,
@@ -180,6 +186,7 @@ CREATE INDEX xbrl_fact_visible ON xbrl_fact (visible_at);
 CREATE INDEX company_visible ON company (visible_at);
 CREATE INDEX question_visible ON question (visible_at);
 CREATE INDEX question_open ON question (open);
+CREATE INDEX question_resolution_visible ON question_resolution (visible_at);
 CREATE INDEX broker_event_t ON broker_event (t, visible_at);
 CREATE INDEX broker_event_kind ON broker_event (kind, t);
 CREATE INDEX broker_event_visible ON broker_event (visible_at);

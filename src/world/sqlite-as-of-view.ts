@@ -1,5 +1,7 @@
 import type Database from "better-sqlite3";
 import { type AsOfView, NotVisibleError } from "./as-of-view.js";
+import { hybridSearch } from "./hybrid-search.js";
+import type { NewsVectors } from "./news-vectors.js";
 import { compileSearchQuery, unusableQueryError } from "./search-query.js";
 import { makeSnippet } from "./snippet.js";
 import type {
@@ -11,6 +13,7 @@ import type {
   MarketResolutionRow,
   MarketRow,
   NewsRow,
+  QuestionResolutionRow,
   QuestionRow,
   RedditCommentRow,
   RedditPostRow,
@@ -24,6 +27,8 @@ export interface ViewBackend {
   readonly newsLagPubOverVis: number;
   /** max(visible_at - published_at) over all news (0 when none) */
   readonly newsLagVisOverPub: number;
+  /** the news vectors of hybrid search (null: the world has none) */
+  newsVectors?(): NewsVectors | null;
 }
 
 type SearchResult = ReturnType<AsOfView["news"]["search"]>;
@@ -79,6 +84,10 @@ export class SqliteAsOfView implements AsOfView {
   // ---------------------------------------------------------------- news
   readonly news: AsOfView["news"] = {
     search: (q, opts) => this.search(q, opts ?? {}),
+    hybridSearch: (q, opts) => {
+      const now = this.t();
+      return hybridSearch(this.b, (qq, o) => this.rankBm25(now, qq, o), now, q, opts ?? {});
+    },
     get: (id) => {
       const row = this.b.stmt(`SELECT ${NEWS_COLS} FROM news WHERE id = @id AND visible_at <= @now`).get({
         id,
@@ -131,6 +140,34 @@ export class SqliteAsOfView implements AsOfView {
 
   private search(q: string, opts: { from?: number; to?: number; offset?: number; limit?: number }): SearchResult {
     const now = this.t();
+    const { ranked, to, terms } = this.rankBm25(now, q, opts);
+    const byId = this.b.stmt(
+      "SELECT n.id, n.title, n.domain, n.published_at, n.text FROM news_order o JOIN news n ON n.rid = o.rid" +
+        " WHERE o.seq = @seq AND n.visible_at <= @now",
+    );
+    const hits: SearchResult["hits"] = [];
+    for (const r of ranked) {
+      const row = byId.get({ seq: r.seq, now }) as
+        | { id: string; title: string; domain: string; published_at: number; text: string }
+        | undefined;
+      if (!row) continue;
+      hits.push({
+        id: row.id,
+        title: row.title,
+        domain: row.domain,
+        published_at: row.published_at,
+        snippet: makeSnippet(row.text, terms),
+      });
+    }
+    return { hits, capped_to: to };
+  }
+
+  /** BM25 ranking only (news_order seqs, best first), with the as-of bound in the query; see `searchSql`. */
+  private rankBm25(
+    now: number,
+    q: string,
+    opts: { from?: number; to?: number; offset?: number; limit?: number },
+  ): { ranked: { seq: number; score: number }[]; to: number; terms: string[] } {
     const limit = checkInt("limit", opts.limit ?? 10, 1, SEARCH_MAX_LIMIT);
     const offset = checkInt("offset", opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
     const to = opts.to === undefined ? now : Math.min(checkTime("to", opts.to), now);
@@ -167,25 +204,7 @@ export class SqliteAsOfView implements AsOfView {
         throw unusableQueryError(q);
       }
     }
-    const byId = this.b.stmt(
-      "SELECT n.id, n.title, n.domain, n.published_at, n.text FROM news_order o JOIN news n ON n.rid = o.rid" +
-        " WHERE o.seq = @seq AND n.visible_at <= @now",
-    );
-    const hits: SearchResult["hits"] = [];
-    for (const r of ranked) {
-      const row = byId.get({ seq: r.seq, now }) as
-        | { id: string; title: string; domain: string; published_at: number; text: string }
-        | undefined;
-      if (!row) continue;
-      hits.push({
-        id: row.id,
-        title: row.title,
-        domain: row.domain,
-        published_at: row.published_at,
-        snippet: makeSnippet(row.text, compiled.terms),
-      });
-    }
-    return { hits, capped_to: to };
+    return { ranked, to, terms: compiled.terms };
   }
 
   // ---------------------------------------------------------------- markets
@@ -392,6 +411,16 @@ export class SqliteAsOfView implements AsOfView {
         .get({ id, now: this.t() }) as QuestionRow | undefined;
       if (!r) throw new NotVisibleError("question", id);
       return r;
+    },
+    resolutions: (opts) => {
+      const now = this.t();
+      const since = opts?.since;
+      const sql =
+        "SELECT question, answer, resolved_at, visible_at FROM question_resolution" +
+        ` WHERE visible_at <= @now${since === undefined ? "" : " AND visible_at > @since"} ORDER BY visible_at, question`;
+      return this.b
+        .stmt(sql)
+        .all(since === undefined ? { now } : { now, since: checkTime("since", since) }) as QuestionResolutionRow[];
     },
   };
 

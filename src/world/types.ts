@@ -131,6 +131,15 @@ export interface QuestionRow {
   visible_at: number;
 }
 
+/** A question's answer made public (it becomes a world fact at `visible_at`; truth keeps the scored answer). */
+export interface QuestionResolutionRow {
+  question: string;
+  answer: string;
+  /** when the answer was determined */
+  resolved_at: number;
+  visible_at: number;
+}
+
 export interface BrokerEventRow {
   id: string;
   /** order | fill | margin_call | note | position */

@@ -2,8 +2,11 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { DEFAULT_EMBEDDER_ID, type Embedder, getEmbedder } from "./embedder.js";
 import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
+import { buildNewsVectors } from "./news-vectors.js";
+import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
 import {
   STREAM_KINDS,
@@ -54,6 +57,11 @@ export interface WorldBuildOptions {
    * the index after the load otherwise. Default false.
    */
   streamNewsFts?: boolean;
+  /**
+   * The embedder of the news vectors used by hybrid search (built after the FTS index; see
+   * news-vectors.ts). Default: the offline feature-hashing embedder; null builds no vectors.
+   */
+  newsEmbedder?: Embedder | null;
 }
 
 /** How one kind is written: table, columns, row → positional params, and its digest key. */
@@ -167,6 +175,12 @@ const STREAM_SPECS: { [K in StreamKind]: KindSpec<StreamRows[K]> } = {
     params: (r) => [r.id, r.title, r.background, r.criteria, r.open, r.resolve, r.answer_type, r.visible_at],
     key: (r) => r.id + S + r.visible_at,
   },
+  question_resolution: {
+    table: "question_resolution",
+    columns: ["question", "answer", "resolved_at", "visible_at"],
+    params: (r) => [r.question, r.answer, r.resolved_at, r.visible_at],
+    key: (r) => r.question + S + r.answer + S + r.resolved_at + S + r.visible_at,
+  },
   broker_event: {
     table: "broker_event",
     columns: ["id", "kind", "t", "payload", "visible_at"],
@@ -251,7 +265,8 @@ export class WorldBuilder {
   /** Wall-clock milliseconds of each finish() stage (build diagnostics for benchmarks only). */
   readonly finishTimings: Record<string, number> = {};
 
-  private readonly options: Required<WorldBuildOptions>;
+  private readonly options: Required<Omit<WorldBuildOptions, "newsEmbedder">>;
+  private readonly newsEmbedder: Embedder | null;
   private ftsStream: NewsFtsStream | null = null;
 
   private constructor(targetDir: string, meta: WorldMeta, options: WorldBuildOptions) {
@@ -260,6 +275,7 @@ export class WorldBuilder {
       parallelFtsMinRows: options.parallelFtsMinRows ?? PARALLEL_FTS_MIN_ROWS,
       streamNewsFts: options.streamNewsFts ?? false,
     };
+    this.newsEmbedder = options.newsEmbedder === undefined ? getEmbedder(DEFAULT_EMBEDDER_ID) : options.newsEmbedder;
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
     this.meta = { ...meta, window: { ...meta.window } };
     if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
@@ -370,6 +386,10 @@ export class WorldBuilder {
         db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
         stage("fts_optimize");
       }
+      if (this.newsEmbedder !== null) {
+        buildNewsVectors(db, this.newsEmbedder);
+        stage("news_vectors");
+      }
       const lag = db
         .prepare(
           "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news",
@@ -408,8 +428,10 @@ export class WorldBuilder {
         built_at: new Date().toISOString(),
         hash,
       };
+      const lint = this.digest("question").rows > 0 ? lintQuestions(db, this.truth) : null;
       this.world.close();
       this.truth.close();
+      if (lint !== null) writeFileSync(join(this.tmpDir, QUESTION_LINT_JSON), `${JSON.stringify(lint, null, 2)}\n`);
       writeFileSync(join(this.tmpDir, WORLD_JSON), `${JSON.stringify(manifest, null, 2)}\n`);
       if (existsSync(this.targetDir)) {
         throw new Error(`world directory ${this.targetDir} appeared during the build: not overwriting it`);

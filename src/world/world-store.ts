@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import type { AsOfView } from "./as-of-view.js";
+import { NewsVectors } from "./news-vectors.js";
 import { META_NEWS_LAG_PUB_OVER_VIS, META_NEWS_LAG_VIS_OVER_PUB } from "./schema.js";
 import { SqliteAsOfView, type ViewBackend } from "./sqlite-as-of-view.js";
 import type { WorldManifest } from "./types.js";
@@ -55,6 +56,7 @@ export class WorldStore implements ViewBackend {
   readonly newsLagPubOverVis: number;
   readonly newsLagVisOverPub: number;
   private readonly stmts = new Map<string, Database.Statement>();
+  private vectors: NewsVectors | null | undefined;
 
   private constructor(dir: string, manifest: WorldManifest, db: Database.Database) {
     this.dir = dir;
@@ -93,6 +95,20 @@ export class WorldStore implements ViewBackend {
       this.stmts.set(sql, s);
     }
     return s;
+  }
+
+  /** The news vectors of hybrid search (opened on first use), or null when the world was built without them. */
+  newsVectors(): NewsVectors | null {
+    if (this.vectors === undefined) {
+      const meta = new Map(
+        (this.db.prepare("SELECT key, value FROM world_meta").all() as { key: string; value: string }[]).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
+      this.vectors = NewsVectors.open(this.db, meta);
+    }
+    return this.vectors;
   }
 
   /** An as-of view bound to a live clock: every call reads `now()`. */

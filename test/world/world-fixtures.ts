@@ -20,6 +20,7 @@ export function emptyRows(): WorldRows {
     xbrl_fact: [],
     company: [],
     question: [],
+    question_resolution: [],
     broker_event: [],
   };
 }

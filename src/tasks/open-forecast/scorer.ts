@@ -1,0 +1,282 @@
+import { DAY_MS, isoDay, startOfUtcDay } from "../../kernel/day.js";
+import type { LedgerEvent } from "../../ledger/events.js";
+import type { QuestionRow } from "../../world/types.js";
+import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type MatchKind, matchAnswer } from "./answer-match.js";
+import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";
+import { JudgeCache } from "./judge-cache.js";
+import { OpenForecastParams } from "./params.js";
+import { type ForecastEntry, standingAt } from "./run-state.js";
+
+export const OPEN_FORECAST_SCORER_VERSION = "open-forecast-scorer/1";
+/** truth label kind carrying why a question has no answer (e.g. ForecastBench `resolved=false`) */
+export const UNSCORABLE_LABEL = "question_unscorable";
+
+/**
+ * The score of one day (tasks.md §9): 1 − Σ_{o ∈ named ∪ {truth}} (p_o − 1[o = truth])² on the
+ * forecast standing at the day's end. Named outcomes that match the truth (`isTruth`) pool their
+ * mass as p_truth; the truth term is (p_truth − 1)² even when the truth is not named. No forecast
+ * scores 0; mass left unassigned is not scored.
+ */
+export function dayScore(outcomes: Record<string, number> | null, isTruth: (label: string) => boolean): number {
+  if (outcomes === null) return 0;
+  let pTruth = 0;
+  let wrong = 0;
+  for (const [label, p] of Object.entries(outcomes)) {
+    if (isTruth(label)) pTruth += p;
+    else wrong += p * p;
+  }
+  return 1 - ((pTruth - 1) ** 2 + wrong);
+}
+
+/** Top-1: the single outcome with the highest probability (> 0) is the truth; ties are not correct. */
+export function top1Correct(outcomes: Record<string, number> | null, isTruth: (label: string) => boolean): boolean {
+  if (outcomes === null) return false;
+  let best: string | null = null;
+  let bestP = 0;
+  let tie = false;
+  for (const [label, p] of Object.entries(outcomes)) {
+    if (p > bestP) {
+      best = label;
+      bestP = p;
+      tie = false;
+    } else if (p === bestP && p > 0) tie = true;
+  }
+  return best !== null && !tie && isTruth(best);
+}
+
+interface Plan {
+  q: QuestionRow;
+  answer: string;
+  resolvedAt: number;
+  /** when the answer became a world fact (question_resolution.visible_at), or null */
+  publicAt: number | null;
+  /** start of every active day, ascending */
+  days: number[];
+  /** end of activity: min(resolve, public answer, sim_end) */
+  end: number;
+  /** settlement of the question's outcome */
+  settle: number;
+}
+
+interface QuestionResult {
+  plan: Plan;
+  scores: number[];
+  mean: number;
+  forecast: boolean;
+  top1: boolean;
+  final: ForecastEntry | null;
+  match: MatchKind | null;
+}
+
+/**
+ * open-forecast scorer. A question counts when its active days [max(open, sim_start),
+ * min(resolve, public answer, sim_end)) meet the window; its credit is the mean daily score, and
+ * `tw_score` = 100 × Σ credits (FutureSim's scale). Unscorable: no answer in truth (the reason
+ * from its `question_unscorable` label when given) or an answer determined after the window. A
+ * question settles when its answer is public (at sim_end when that is later), never earlier, so
+ * scores never reveal an answer before the world does.
+ */
+export class OpenForecastScorer implements Scorer {
+  private readonly p: OpenForecastParams;
+  private readonly plans: Plan[];
+  private readonly notScorable: NotScorable[] = [];
+  private readonly questions = new Map<string, { q: QuestionRow; publicAt: number | null }>();
+  private readonly forecasts = new Map<string, ForecastEntry[]>();
+  private readonly judge: JudgeCache | null;
+  private readonly matches = new Map<string, MatchKind | null>();
+  private emitted = 0;
+  private accepted = 0;
+  private ignored = 0;
+  private rejected = 0;
+
+  constructor(ctx: ScorerContext) {
+    this.p = OpenForecastParams.parse(ctx.params ?? {});
+    this.judge = this.p.judge_cache === null ? null : JudgeCache.open(this.p.judge_cache);
+    const db = ctx.world.db;
+    const qs = db
+      .prepare(
+        "SELECT id, title, background, criteria, open, resolve, answer_type, visible_at FROM question ORDER BY id",
+      )
+      .all() as QuestionRow[];
+    const pub = new Map(
+      (
+        db.prepare("SELECT question, visible_at FROM question_resolution").all() as {
+          question: string;
+          visible_at: number;
+        }[]
+      ).map((r) => [r.question, r.visible_at]),
+    );
+    const answers = new Map(ctx.truth.answers().map((a) => [a.question, a]));
+    const why = new Map(ctx.truth.labels(UNSCORABLE_LABEL).map((l) => [l.key, String(l.value.reason ?? "no answer")]));
+    const plans: Plan[] = [];
+    const firstDay = startOfUtcDay(ctx.sim_start);
+    for (const q of qs) {
+      const publicAt = pub.get(q.id) ?? null;
+      this.questions.set(q.id, { q, publicAt });
+      const end = Math.min(q.resolve, publicAt ?? Number.POSITIVE_INFINITY, ctx.sim_end);
+      const days: number[] = [];
+      for (let d = Math.max(startOfUtcDay(q.open), firstDay); d < end; d += DAY_MS) days.push(d);
+      if (days.length === 0) continue; // not active inside this window: not part of the episode
+      const key = `q:${q.id}`;
+      const a = answers.get(q.id);
+      if (!a) {
+        this.notScorable.push({ key, reason: why.get(q.id) ?? "no answer in truth" });
+        continue;
+      }
+      if (a.resolved_at > ctx.sim_end) {
+        this.notScorable.push({ key, reason: "answer determined after the window" });
+        continue;
+      }
+      const settle = Math.max(a.resolved_at, publicAt !== null && publicAt <= ctx.sim_end ? publicAt : ctx.sim_end);
+      plans.push({ q, answer: a.answer, resolvedAt: a.resolved_at, publicAt, days, end, settle });
+    }
+    plans.sort((x, y) => x.settle - y.settle || (x.q.id < y.q.id ? -1 : x.q.id > y.q.id ? 1 : 0));
+    this.plans = plans;
+  }
+
+  onEvent(e: LedgerEvent): void {
+    switch (e.type) {
+      case "tool_call":
+        if (e.tool === SUBMIT_FORECASTS_TOOL && e.status !== "ok") this.rejected++;
+        return;
+      case "commitment": {
+        if (e.tool !== SUBMIT_FORECASTS_TOOL) return;
+        const parsed = SubmitForecastsArgs.safeParse(e.args);
+        const info = parsed.success ? this.questions.get(parsed.data.question_id) : undefined;
+        const checked = parsed.success
+          ? checkOutcomes(parsed.data.outcomes, { maxOutcomes: this.p.max_outcomes, maxChars: this.p.max_answer_chars })
+          : null;
+        if (
+          !parsed.success ||
+          !info ||
+          !checked?.ok ||
+          e.t < info.q.open ||
+          e.t < info.q.visible_at ||
+          e.t >= info.q.resolve ||
+          (info.publicAt !== null && e.t >= info.publicAt)
+        ) {
+          this.ignored++;
+          return;
+        }
+        const list = this.forecasts.get(info.q.id) ?? [];
+        list.push({ at: e.t, outcomes: checked.outcomes });
+        this.forecasts.set(info.q.id, list);
+        this.accepted++;
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "llm_rejected":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never: never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  settle(t: number): Outcome[] {
+    const out: Outcome[] = [];
+    while (this.emitted < this.plans.length) {
+      const plan = this.plans[this.emitted]!;
+      if (plan.settle > t) break;
+      const r = this.result(plan);
+      out.push({
+        t: plan.settle,
+        key: `q:${plan.q.id}`,
+        status: r.forecast ? "forecast" : "no_forecast",
+        credit: r.mean,
+        detail: {
+          question: plan.q.id,
+          answer: plan.answer,
+          active_days: plan.days.length,
+          first_day: isoDay(plan.days[0]!),
+          last_day: isoDay(plan.days.at(-1)!),
+          mean_score: r.mean,
+          day0_score: r.scores[0]!,
+          final_score: r.scores.at(-1)!,
+          top1_correct: r.top1,
+          final_forecast: r.final?.outcomes ?? null,
+          match: r.match,
+        },
+      });
+      this.emitted++;
+    }
+    return out;
+  }
+
+  report(): ScoreReport {
+    const rs = this.plans.map((p) => this.result(p));
+    const n = rs.length;
+    const mean = (f: (r: QuestionResult) => number) => (n === 0 ? null : rs.reduce((s, r) => s + f(r), 0) / n);
+    const notScorable = [...this.notScorable];
+    const tw = n === 0 ? null : 100 * rs.reduce((s, r) => s + r.mean, 0);
+    if (n === 0) notScorable.push({ key: "tw_score", reason: "no question is scored in this window" });
+    let judgeMatches = 0;
+    let judgePending = 0;
+    for (const r of rs) {
+      for (const e of this.forecasts.get(r.plan.q.id) ?? []) {
+        for (const label of Object.keys(e.outcomes)) {
+          const m = this.match(r.plan, label);
+          if (m === "judge") judgeMatches++;
+          else if (m === null && this.judge !== null && !this.judge.has(r.plan.q.id, r.plan.answer, label))
+            judgePending++;
+        }
+      }
+    }
+    return {
+      primary: { name: "tw_score", value: tw, direction: "higher" },
+      metrics: {
+        tw_score: tw,
+        mean_score: mean((r) => r.mean),
+        accuracy: mean((r) => (r.top1 ? 1 : 0)),
+        bss_day0: mean((r) => r.scores[0]!),
+        bss_final: mean((r) => r.scores.at(-1)!),
+        questions_scored: n,
+        questions_forecast: rs.filter((r) => r.forecast).length,
+        forecasts_accepted: this.accepted,
+        forecasts_ignored: this.ignored,
+        forecasts_rejected: this.rejected,
+        judge_matches: judgeMatches,
+        judge_pending: this.judge === null ? null : judgePending,
+      },
+      not_scorable: notScorable,
+    };
+  }
+
+  private match(plan: Plan, label: string): MatchKind | null {
+    const k = `${plan.q.id}\u0000${label}`;
+    let m = this.matches.get(k);
+    if (m === undefined) {
+      m = matchAnswer(plan.q.id, label, plan.answer, this.judge);
+      this.matches.set(k, m);
+    }
+    return m;
+  }
+
+  private result(plan: Plan): QuestionResult {
+    const entries = this.forecasts.get(plan.q.id);
+    const isTruth = (label: string) => this.match(plan, label) !== null;
+    const scores = plan.days.map((d) => dayScore(standingAt(entries, d + DAY_MS)?.outcomes ?? null, isTruth));
+    const final = standingAt(entries, plan.days.at(-1)! + DAY_MS);
+    const anyForecast = plan.days.some((d) => standingAt(entries, d + DAY_MS) !== null);
+    let match: MatchKind | null = null;
+    if (final) for (const label of Object.keys(final.outcomes)) match ??= this.match(plan, label);
+    return {
+      plan,
+      scores,
+      mean: scores.reduce((s, x) => s + x, 0) / scores.length,
+      forecast: anyForecast,
+      top1: top1Correct(final?.outcomes ?? null, isTruth),
+      final,
+      match,
+    };
+  }
+}
