@@ -7,6 +7,8 @@ import { run as p2 } from "./p2-search.js";
 import { run as p3 } from "./p3-ingest.js";
 import { run as p4 } from "./p4-tokens.js";
 import { run as p5 } from "./p5-watcher.js";
+import { run as p6 } from "./p6-grid.js";
+import { run as p7 } from "./p7-dashboard.js";
 
 const quick = process.argv.includes("--quick");
 await p1({ repeats: quick ? 3 : 5 });
@@ -14,3 +16,5 @@ await p2(quick ? { articles: 100_000 } : {});
 await p3(quick ? { articles: 100_000, smallArticles: 50_000 } : {});
 await p5({});
 await p4(quick ? { days: 7 } : {});
+await p6(quick ? { seeds: 10, latencyJobs: 20, repeats: 1 } : {});
+await p7(quick ? { cold: 3, warm: 5, days90: false } : {});

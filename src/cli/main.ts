@@ -13,6 +13,9 @@ import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } fro
 import { TASKS } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
+import { registerGridCommands } from "./grid-command.js";
+import { registerReportCommand } from "./report-command.js";
+import { registerServeCommand } from "./serve-command.js";
 
 const int = (v: string) => {
   const n = Number(v);
@@ -79,6 +82,13 @@ withCommon(
     .option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int)
     .option("--context-tokens <n>", "LLM context limit in tokens (default 60000)", int)
     .option("--deadline-guard", "force a wake 1 h before each task deadline")
+    .option("--program <shape>", "LLM runs: task (the task's program shape, e.g. one agent per market) | single")
+    .option("--feedback <condition>", "none (blind, default) | oracle (get_feedback on settled outcomes) | self")
+    .option(
+      "-p, --param <key=value>",
+      "a task parameter (repeatable; the value is parsed as JSON when it can be, e.g. -p digest_size=5)",
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .option("--seed <n>", "repetition label (does not change the world)", int)
     .option("--world-seed <n>", "seed of the synthetic world", int)
     .option("--world <dir>", "a built world directory instead of the synthetic world")
@@ -94,8 +104,24 @@ withCommon(
   if (o.maxOutputTokens !== undefined) agent.max_output_tokens = o.maxOutputTokens;
   if (o.contextTokens !== undefined) agent.context_tokens = o.contextTokens;
   if (o.deadlineGuard) agent.deadline_guard = true;
+  if (o.program) agent.program = o.program;
+  const taskParams = { ...((base.task_params as object) ?? {}) } as Record<string, unknown>;
+  for (const kv of (o.param as string[] | undefined) ?? []) {
+    const i = kv.indexOf("=");
+    if (i <= 0) throw new ConfigError(`--param ${JSON.stringify(kv)}: expected key=value`);
+    const v = kv.slice(i + 1);
+    let value: unknown = v;
+    try {
+      value = JSON.parse(v);
+    } catch {
+      // a plain string
+    }
+    taskParams[kv.slice(0, i)] = value;
+  }
   const raw = {
     ...base,
+    ...(Object.keys(taskParams).length ? { task_params: taskParams } : {}),
+    ...(o.feedback ? { feedback: o.feedback } : {}),
     ...(o.task ? { task: o.task } : {}),
     ...(o.episode ? { episode: o.episode } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
@@ -234,6 +260,9 @@ program
     process.stdout.write(`wrote ${o.out}\n`);
   });
 
+registerReportCommand(program);
+registerGridCommands(program);
+registerServeCommand(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as Error;
   process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : (e.stack ?? e.message)}\n`);

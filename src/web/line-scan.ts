@@ -12,12 +12,18 @@ export type LineVisitor = (buf: Buffer, start: number, end: number, offset: numb
 
 /**
  * Visits the complete lines of the byte range `[from, to)` in file order, reading fixed-size
- * chunks (never the whole file). `from` must be a line start and `to` a line end + 1 (the offset
+ * chunks (never the whole file; a chunk grows only to hold one longer line). `from` must be a line start and `to` a line end + 1 (the offset
  * just past a newline), so a torn tail beyond `to` is never seen. Returns the offset just past the
  * last visited line.
  */
-export async function scanForward(fh: FileHandle, from: number, to: number, visit: LineVisitor): Promise<number> {
-  let buf = Buffer.allocUnsafe(Math.min(SCAN_CHUNK_BYTES, Math.max(1, to - from)));
+export async function scanForward(
+  fh: FileHandle,
+  from: number,
+  to: number,
+  visit: LineVisitor,
+  chunkBytes = SCAN_CHUNK_BYTES,
+): Promise<number> {
+  let buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, to - from)));
   let carry = 0; // bytes of a partial line kept at the start of buf
   let pos = from; // file offset of buf[carry]
   let lineStart = from; // file offset of buf[0]
@@ -48,8 +54,14 @@ export async function scanForward(fh: FileHandle, from: number, to: number, visi
  * Visits the complete lines of `[floor, to)` newest first (`floor` a line start, `to` a line end + 1),
  * reading fixed-size chunks backwards. Returns the start offset of the last visited line.
  */
-export async function scanBackward(fh: FileHandle, to: number, floor: number, visit: LineVisitor): Promise<number> {
-  let buf = Buffer.allocUnsafe(Math.min(SCAN_CHUNK_BYTES, Math.max(1, to - floor)));
+export async function scanBackward(
+  fh: FileHandle,
+  to: number,
+  floor: number,
+  visit: LineVisitor,
+  chunkBytes = SCAN_CHUNK_BYTES,
+): Promise<number> {
+  let buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, to - floor)));
   let kept = 0; // bytes at the end of buf: a line whose start is not read yet, with its newline
   let pos = to; // file offset of the first byte held in buf
   while (pos > floor) {
@@ -79,4 +91,19 @@ export async function scanBackward(fh: FileHandle, to: number, floor: number, vi
     buf.copy(buf, buf.length - kept, at, e + 1);
   }
   return to;
+}
+
+/** The offset just past the last newline of the file's first `size` bytes (0 when there is none): the end of its complete lines. */
+export async function completeEnd(fh: FileHandle, size: number, chunkBytes = 64 * 1024): Promise<number> {
+  const buf = Buffer.allocUnsafe(Math.min(chunkBytes, Math.max(1, size)));
+  let pos = size;
+  while (pos > 0) {
+    const want = Math.min(buf.length, pos);
+    const { bytesRead } = await fh.read(buf, 0, want, pos - want);
+    if (bytesRead !== want) throw new Error(`short read at byte ${pos - want}: the file shrank while being read`);
+    const nl = buf.lastIndexOf(10, want - 1);
+    if (nl !== -1) return pos - want + nl + 1;
+    pos -= want;
+  }
+  return 0;
 }

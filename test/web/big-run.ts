@@ -21,6 +21,11 @@ export interface BigRunOptions {
   finished?: boolean;
   /** append a torn (newline-less) last line, as a kill mid-write leaves */
   torn?: boolean;
+  /**
+   * config.json and results.json of a real run (see real-run.ts) to take the shapes from, so the
+   * files follow the current schemas; the fields this ledger determines are overwritten.
+   */
+  template?: { config: Record<string, unknown>; results: Record<string, unknown> };
 }
 
 export interface BigRun {
@@ -38,8 +43,8 @@ export interface BigRun {
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const LIST_COST = 0.00024;
-const LLM_COST = 0.00031;
+const LIST_COST = 0.00002;
+const LLM_COST = 0.00003;
 const WORLD_HASH = "351276ba3de04f82e959f33f5b3b6dee27e4160fbdec8a992912ad84e76eee28";
 
 export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
@@ -98,6 +103,7 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
   let nextMidnight = simStart + DAY;
   let nextCommit = simStart + HOUR / 2;
   const pending: number[] = []; // commitment times awaiting their outcome
+  const outcomes: { t: string; key: string; status: string; credit: number; detail: Record<string, unknown> }[] = [];
   let calls = 0;
   let k = 0;
   for (let i = 0; i < cycles && seq < n - 1; i++) {
@@ -115,6 +121,7 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
         const credit = status === "missed" ? 0 : (k % 5) / 4;
         k++;
         emit("outcome", due, `,"key":"${key}","status":"${status}","credit":${credit},"detail":{"hits":${k % 11}}`);
+        outcomes.push({ t: iso(due), key, status, credit, detail: { hits: k % 11 } });
       } else {
         day++;
         brief(mid);
@@ -169,8 +176,11 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
   writeSync(fd, parts.join(""));
   closeSync(fd);
 
+  const tc = o.template?.config as { config?: Record<string, unknown>; resolved?: Record<string, unknown> } | undefined;
   const config = {
+    ...tc,
     config: {
+      ...tc?.config,
       task: "daily-digest",
       task_params: {},
       world: { seed: 1 },
@@ -180,13 +190,14 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
       seed,
     },
     resolved: {
+      ...tc?.resolved,
       task_version: "1",
       scorer_version: "daily-digest-scorer/1",
       harness_version: "0.1.0",
       episode: "synth-28d",
       sim_start: iso(simStart),
       sim_end: iso(simEnd),
-      task_params: { reddit_call_usd: LIST_COST, digest_size: 10 },
+      task_params: { ...(tc?.resolved?.task_params as object | undefined), reddit_call_usd: LIST_COST },
       budget_usd: 20,
       agent,
       world_hash: WORLD_HASH,
@@ -201,7 +212,11 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
       t: iso(simStart + (d + 1) * DAY),
       primary: d === 0 ? null : 0.5 + 0.01 * d,
     }));
+    const tr = o.template?.results ?? {};
+    const timing = (tr.timing ?? {}) as Record<string, unknown>;
+    const diagnostics = (tr.diagnostics ?? {}) as Record<string, unknown>;
     return {
+      ...tr,
       schema_version: 1,
       run_id: runId,
       task: "daily-digest",
@@ -219,7 +234,7 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
         digest_acc: 0.7321,
         days_scored: days - 1,
       },
-      outcomes: [],
+      outcomes,
       not_scorable: [{ key: `day:${iso(simEnd - DAY).slice(0, 10)}`, reason: "settles after sim_end" }],
       resources: {
         budget_usd: 20,
@@ -238,14 +253,17 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
       },
       flags: { budget_exhausted: false, llm_budget_exhausted: false, failed_degenerate: false, finished_early: false },
       timing: {
+        ...timing,
         anytime,
         anytime_interval: "1 simulated day (primary recomputed on the window [sim_start, day end))",
         auc: 0.62,
+        best_so_far: 0.77,
         first_commitment_hours: 0.5,
         target: 0.5,
         hours_to_target: 24,
       },
       diagnostics: {
+        ...diagnostics,
         days_without_wake: 0,
         weekly_median_wake_interval_h: [step / HOUR, step / HOUR, step / HOUR, step / HOUR],
         wake_interval_drift: 1,
