@@ -5,6 +5,7 @@ import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Wallet } from "../ledger/wallet.js";
 import {
   type CallContext,
+  type ChatMessage,
   type GenerateRequest,
   type GenerateResponse,
   ModelError,
@@ -65,6 +66,8 @@ export interface ReactAgentOptions {
   /** observes every request sent (benchmarks, tests) */
   onRequest?: (req: GenerateRequest, ctx: CallContext) => void;
   runawayToolCalls?: number;
+  /** every transcript message as it is appended, at simulated time `t` (the run writes it to the workspace) */
+  onTranscript?: (m: ChatMessage, t: number) => void;
   /** the task's text for a wake (TaskDefinition.wakeNote), appended to the marker; null adds nothing */
   wakeNote?: (wake: { at: number; reason: string }) => string | null;
 }
@@ -132,7 +135,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       .map((d) => ({ name: d.name, description: d.description, parameters: d.parameters }));
     const toolDocs = o.runtime.docs();
     const fixedTokens = toolSpecTokens(tools);
-    const transcript = new Transcript();
+    const transcript = new Transcript(o.onTranscript ? (m) => o.onTranscript?.(m, self.now()) : undefined);
     let tracked: string | null = null;
     if (!o.dailyBrief)
       o.ledger.subscribe((e) => {

@@ -22,6 +22,9 @@ export class Transcript {
   /** whole segments dropped so far */
   dropped = 0;
 
+  /** `onMessage` sees every message appended (the run keeps a full copy on disk; drops never touch it) */
+  constructor(private readonly onMessage?: (m: ChatMessage) => void) {}
+
   begin(marker: string): void {
     this.segments.push({ messages: [], tokens: 0 });
     this.push({ role: "user", content: marker });
@@ -32,6 +35,7 @@ export class Transcript {
     if (seg === undefined) throw new Error("transcript: push before the first wake segment");
     const n = messageTokens(m);
     seg.messages.push(m);
+    this.onMessage?.(m);
     seg.tokens += n;
     this.total += n;
   }

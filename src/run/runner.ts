@@ -1,8 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
-import { DAY_MS, nextUtcMidnight } from "../kernel/day.js";
+import { DAY_MS, isoInstant, nextUtcMidnight } from "../kernel/day.js";
 import { Kernel } from "../kernel/kernel.js";
 import { dailyBrief } from "../ledger/daily-brief.js";
 import type { LedgerEvent } from "../ledger/events.js";
@@ -116,6 +126,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     const redactor = new Redactor();
     ledger.redactWith(redactor);
     const disposers: (() => void | Promise<void>)[] = [];
+    const closers: (() => void)[] = [];
     const wallet = new Wallet({ budget_usd: r.budget_usd, domain_caps: r.config.domain_budgets });
     const scorer = task.createScorer({ sim_start, sim_end, world, truth, params: r.params });
     const events: LedgerEvent[] = [];
@@ -297,7 +308,13 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
         });
       const trigger = a.trigger;
       // every actor of the program in one wait party: the clock moves only when all of them wait
-      for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger)))
+      // full transcripts per actor in workspace/transcripts/ (rewritten by every (re-)run, secrets redacted)
+      const transcriptsDir = join(workspaceDir, "transcripts");
+      rmSync(transcriptsDir, { recursive: true, force: true });
+      mkdirSync(transcriptsDir, { recursive: true });
+      for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger))) {
+        const fd = openSync(join(transcriptsDir, `${actor.id}.jsonl`), "w");
+        closers.push(() => closeSync(fd));
         kernel.spawn(
           actor.id,
           reactAgentBody({
@@ -313,6 +330,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             settings: a.settings,
             contextTokens: a.contextTokens,
             dailyBrief: () => latestBrief,
+            onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
             ...(task.wakeNote ? { wakeNote: (w) => task.wakeNote?.(ctx, w) ?? null } : {}),
             ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
             onStart: () => {
@@ -325,11 +343,13 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             },
           }),
         );
+      }
     }
     try {
       await kernel.run();
     } finally {
       closeModel();
+      for (const c of closers) c();
       await Promise.allSettled(disposers.map(async (f) => f()));
     }
     settleThrough(sim_end);

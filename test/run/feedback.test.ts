@@ -82,6 +82,11 @@ describe("conditions: blind has no trace of feedback, oracle differs only by the
       .filter((l) => !l.startsWith(`- ${FEEDBACK_TOOL} `))
       .join("\n");
     expect(withoutDoc).toBe(system(b));
+    // every actor's full transcript is kept in the workspace, one message per line at simulated time
+    const lines = readFileSync(join(blind.runDir, "workspace/transcripts/agent.jsonl"), "utf8").trim().split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({ t: "2026-03-01T00:00:00.000Z", role: "user" });
+    expect(JSON.parse(lines[0]!).content).toMatch(/^\(woke at 2026-03-01T00:00/);
+    expect(lines.length).toBeGreaterThan(10);
     // the treatment changes no outcome of a policy that never asks for feedback
     expect(oracle.results.outcomes).toEqual(blind.results.outcomes);
   }, 60_000);
