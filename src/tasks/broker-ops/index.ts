@@ -1,4 +1,4 @@
-import type { Episode, TaskDefinition, TaskRunContext } from "../task.js";
+import type { Episode, TaskDefinition } from "../task.js";
 import { dutyRoster } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
 import { renderInstruction } from "./instruction.js";
