@@ -47,6 +47,16 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium on a 10^6-event r
   });
 
   const texts = (sel: string) => page.locator(sel).allTextContents();
+  /**
+   * Clicks a link or submit button (every one here leads to a new URL) and waits until that page
+   * has finished loading: `click` may return before a long page is parsed, and reading its rows
+   * then sees only part of them.
+   */
+  const follow = async (target: string | ReturnType<Page["locator"]>) => {
+    const from = page.url();
+    await (typeof target === "string" ? page.click(target) : target.click());
+    await page.waitForURL((url) => url.href !== from, { waitUntil: "load" });
+  };
 
   it("navigates list → run → timeline → ledger paging, jump to a time and a filter", async () => {
     // runs list, then a filter through the form
@@ -57,18 +67,18 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium on a 10^6-event r
     expect(await bigRow.textContent()).toContain("1,000,000");
     expect(await bigRow.textContent()).toContain("digest_acc 0.7321");
     await page.selectOption('select[name="model"]', "openai:gpt-4.1-mini");
-    await page.click('form.bar button[type="submit"]');
+    await follow('form.bar button[type="submit"]');
     expect(await page.locator("#runs tbody tr").count()).toBe(1);
     expect(await page.textContent("#run-count")).toContain("1 of 2 runs");
 
     // the run page
-    await bigRow.locator("a").first().click();
+    await follow(bigRow.locator("a").first());
     expect(new URL(page.url()).pathname).toBe(`/runs/${big.runId}-s0`);
     expect(await page.textContent("#primary")).toBe("0.7321");
     expect(await page.textContent("main")).toContain("1,000,000 ledger events");
 
     // the timeline: wakes and commitments in bins (too many for single marks), every outcome as a mark
-    await page.click('nav.tabs a:text("Timeline")');
+    await follow('nav.tabs a:text("Timeline")');
     expect(new URL(page.url()).pathname).toBe(`/runs/${big.runId}-s0/timeline`);
     await page.waitForSelector("#timeline svg");
     expect(await page.locator("#timeline svg g.wakes rect").count()).toBeGreaterThan(600);
@@ -77,16 +87,16 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium on a 10^6-event r
     expect(await page.textContent("main")).toContain("shown as per-bin counts");
 
     // the ledger: first page, next page
-    await page.click('nav.tabs a:text("Ledger")');
+    await follow('nav.tabs a:text("Ledger")');
     expect(await page.textContent("#range")).toContain("lines 0–99 of 1,000,000");
     expect(await page.locator("#ledger tbody tr").count()).toBe(100);
-    await page.locator('a[rel="next"]').first().click();
+    await follow(page.locator('a[rel="next"]').first());
     expect(await page.textContent("#range")).toContain("lines 100–199 of 1,000,000");
     expect((await texts("#ledger tbody tr td:first-child"))[0]!.trim()).toBe("100");
 
     // jump to a simulated time
     await page.fill("#at", "2026-03-15T12:00:00Z");
-    await page.click('form.bar button[type="submit"]');
+    await follow('form.bar button[type="submit"]');
     const at = Date.parse("2026-03-15T12:00:00Z");
     expect(await page.textContent("#jumped")).toMatch(/2026-03-15T12:00:00Z is at line [\d,]+/);
     const firstSeq = Number((await page.getAttribute("#ledger tbody tr", "data-seq")) ?? "-1");
@@ -99,13 +109,13 @@ describe.skipIf(!haveChromium)("dashboard in headless Chromium on a 10^6-event r
 
     // filter by type: outcomes from that time on, then the last page of outcomes
     await page.check('input[name="type"][value="outcome"]');
-    await page.click('form.bar button[type="submit"]');
+    await follow('form.bar button[type="submit"]');
     const types = await page
       .locator("#ledger tbody tr")
       .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-type")));
     expect(types.length).toBe(100);
     expect(new Set(types)).toEqual(new Set(["outcome"]));
-    await page.locator('a[rel="last"]').first().click();
+    await follow(page.locator('a[rel="last"]').first());
     const lastTypes = await page
       .locator("#ledger tbody tr")
       .evaluateAll((rows) =>
