@@ -73,29 +73,26 @@ const STOP_FNV = new Set(
     return h >>> 0;
   }),
 );
+/** the low 16 bits of every STOP_FNV value as a bitmap: most words are ruled out without a Set lookup */
+const STOP_BITS = new Uint8Array(1 << 13);
+for (const h of STOP_FNV) STOP_BITS[(h & 0xffff) >>> 3]! |= 1 << (h & 7);
 
 /**
  * Adds the hashed features of `text` to `v`: each word token (see `hashTokens`) with weight 1 and
  * each adjacent pair with weight 0.5, per occurrence; a feature lands in dimension `hash mod dim`
  * with a sign from the hash's top bit (signed hashing keeps collisions unbiased). ASCII text is
  * hashed in one scan without building token strings (same features as `hashTokens`, tested).
+ * Hashes stay int32 in the loop (same bits as the unsigned values; `mod dim` is a mask when dim is
+ * a power of two), which keeps V8 from boxing them.
  */
 export function addFeatures(v: Float32Array, text: string): void {
   const dim = v.length;
-  let prev = -1;
-  const put = (h: number) => {
-    const j = h % dim;
-    v[j] = (v[j] as number) + (h & 0x80000000 ? -1 : 1);
-    if (prev >= 0) {
-      const b = bigramHash(prev, h);
-      const k = b % dim;
-      v[k] = (v[k] as number) + (b & 0x80000000 ? -BIGRAM_WEIGHT : BIGRAM_WEIGHT);
-    }
-    prev = h;
-  };
+  const mask = (dim & (dim - 1)) === 0 ? dim - 1 : -1;
+  let prev = 0;
+  let hasPrev = false;
   const n = text.length;
   let start = -1;
-  let h = 0x811c9dc5;
+  let h = 0x811c9dc5 | 0;
   let hBeforeLast = h;
   let last = 0;
   let beforeLast = 0;
@@ -111,7 +108,7 @@ export function addFeatures(v: Float32Array, text: string): void {
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
       if (start < 0) {
         start = i;
-        h = 0x811c9dc5;
+        h = 0x811c9dc5 | 0;
       }
       hBeforeLast = h;
       beforeLast = last;
@@ -120,12 +117,35 @@ export function addFeatures(v: Float32Array, text: string): void {
     } else if (start >= 0) {
       const len = i - start;
       start = -1;
-      if (STOP_FNV.has(h >>> 0) && ENGLISH_STOPWORDS.has(text.slice(i - len, i).toLowerCase())) continue;
+      if (
+        (STOP_BITS[(h & 0xffff) >>> 3]! & (1 << (h & 7))) !== 0 &&
+        STOP_FNV.has(h >>> 0) &&
+        ENGLISH_STOPWORDS.has(text.slice(i - len, i).toLowerCase())
+      )
+        continue;
       // plural s stripped from words longer than 3 letters (not ss, us, is)
       const stem = len > 3 && last === 115 && beforeLast !== 115 && beforeLast !== 117 && beforeLast !== 105;
-      put(fmix((stem ? hBeforeLast : h) >>> 0));
+      const f = fmix32(stem ? hBeforeLast : h);
+      const j = mask >= 0 ? f & mask : (f >>> 0) % dim;
+      v[j] = (v[j] as number) + (f < 0 ? -1 : 1);
+      if (hasPrev) {
+        const b = fmix32(Math.imul(prev, 0x9e3779b1) ^ ((f << 13) | (f >>> 19)) ^ 0x27d4eb2f);
+        const k = mask >= 0 ? b & mask : (b >>> 0) % dim;
+        v[k] = (v[k] as number) + (b < 0 ? -BIGRAM_WEIGHT : BIGRAM_WEIGHT);
+      }
+      prev = f;
+      hasPrev = true;
     }
   }
+}
+
+/** `fmix` on int32 in and out (the same bits) */
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 /** The features of a token list (the reference path: `addFeatures` gives the same for ASCII text without building tokens). */

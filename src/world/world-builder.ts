@@ -358,10 +358,17 @@ export class WorldBuilder {
     try {
       const stage = stageTimer(this.finishTimings);
       const stream = this.ftsStream;
-      // The worker optimizes the streamed index while this thread builds the indexes.
+      // The worker optimizes the streamed index (in its side database) while this thread builds
+      // the indexes and the news vectors.
       const order = stream?.end() ?? null;
       this.world.exec(WORLD_INDEXES_DDL);
       stage("indexes");
+      let vectorsBuilt = false;
+      if (stream !== null && this.newsEmbedder !== null) {
+        buildNewsVectors(this.world, this.newsEmbedder);
+        vectorsBuilt = true;
+        stage("news_vectors");
+      }
       let adopted = false;
       if (stream !== null) {
         stream.join();
@@ -386,7 +393,7 @@ export class WorldBuilder {
         db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
         stage("fts_optimize");
       }
-      if (this.newsEmbedder !== null) {
+      if (this.newsEmbedder !== null && !vectorsBuilt) {
         buildNewsVectors(db, this.newsEmbedder);
         stage("news_vectors");
       }

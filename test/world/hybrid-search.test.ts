@@ -86,10 +86,11 @@ describe("feature-hashing embedder", () => {
     );
     const sep = fc.constantFrom(" ", ", ", ". ", "\n", "-", "'", "  ");
     fc.assert(
-      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 40 }), (parts) => {
+      // a power-of-two dim (the mask path) and another (the modulo path)
+      fc.property(fc.array(fc.tuple(word, sep), { maxLength: 40 }), fc.constantFrom(64, 100), (parts, dim) => {
         const text = parts.map(([w, s]) => w + s).join("");
-        const a = new Float32Array(64);
-        const b = new Float32Array(64);
+        const a = new Float32Array(dim);
+        const b = new Float32Array(dim);
         addFeatures(a, text);
         addTokenFeatures(b, hashTokens(text));
         expect([...a]).toEqual([...b]);
