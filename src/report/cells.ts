@@ -65,14 +65,6 @@ export function aggregateCell(
   const wakeReasons: Record<string, number> = {};
   for (const r of results)
     for (const [k, v] of Object.entries(r.diagnostics.wake_reasons)) wakeReasons[k] = (wakeReasons[k] ?? 0) + v;
-  const reactionValues = new Map<string, number[]>();
-  for (const r of results)
-    for (const [k, v] of Object.entries(r.performance)) {
-      if (!k.toLowerCase().includes("reaction")) continue;
-      const value = typeof v === "number" ? v : v && typeof v === "object" ? v.value : null;
-      if (typeof value === "number" && Number.isFinite(value))
-        reactionValues.set(k, [...(reactionValues.get(k) ?? []), value]);
-    }
   const drift = nums(results.map((r) => r.diagnostics.wake_interval_drift));
   const axes = Object.fromEntries(Object.entries(first.axes).map(([k, v]) => [k, displayAxisValue(v)]));
   return {
@@ -116,9 +108,8 @@ export function aggregateCell(
       finished_early: results.filter((r) => r.flags.finished_early).length,
       first_commitment_hours_mean: mean(nums(results.map((r) => r.timing.first_commitment_hours))),
       hours_to_target_mean: mean(nums(results.map((r) => r.timing.hours_to_target))),
-      reaction: Object.fromEntries(
-        [...reactionValues].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, mean(v)!]),
-      ),
+      reaction_h_p50_mean: mean(nums(results.map((r) => r.diagnostics.reaction_h.p50))),
+      reactions: results.reduce((s, r) => s + r.diagnostics.reaction_h.n, 0),
     },
     run_dirs: runs.map((f) => f.placed.run.dir),
   };

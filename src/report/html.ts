@@ -169,7 +169,6 @@ const sdTable = (rows: readonly PooledSd[]) =>
   );
 
 function diagnosticsTable(e: ExperimentData): string {
-  const reactionKeys = [...new Set(e.cells.flatMap((c) => Object.keys(c.diagnostics.reaction)))].sort();
   const head = [
     "model",
     "trigger · axes",
@@ -184,8 +183,8 @@ function diagnosticsTable(e: ExperimentData): string {
     "first commitment (h)",
     "hours to target",
     "degenerate / early",
+    "median reaction (h)",
     "wake reasons (total)",
-    ...reactionKeys.map((k) => esc(k)),
   ];
   const rows = e.cells.map((c) => {
     const d = c.diagnostics;
@@ -203,15 +202,15 @@ function diagnosticsTable(e: ExperimentData): string {
       num(d.first_commitment_hours_mean, 1),
       num(d.hours_to_target_mean, 1),
       `${d.failed_degenerate} / ${d.finished_early}`,
+      d.reactions === 0 ? "—" : `${num(d.reaction_h_p50_mean, 2)} (${d.reactions})`,
       esc(
         Object.entries(d.wake_reasons)
           .map(([k, v]) => `${k} ${v}`)
           .join(", "),
       ),
-      ...reactionKeys.map((k) => num(d.reaction[k] ?? null)),
     ];
   });
-  return table(head, rows, new Set([...range(2, 13), ...range(14, head.length)]));
+  return table(head, rows, new Set(range(2, 14)));
 }
 
 const figure = (c: RenderedChart) =>

@@ -27,8 +27,10 @@ export const CellDiagnosticsSchema = z.object({
   finished_early: z.number().int(),
   first_commitment_hours_mean: z.number().nullable(),
   hours_to_target_mean: z.number().nullable(),
-  /** mean of every numeric performance metric whose name mentions "reaction" (reaction times), when runs report one */
-  reaction: z.record(z.string(), z.number()),
+  /** mean over the cell's runs of each run's median reaction time in hours (results `diagnostics.reaction_h.p50`) */
+  reaction_h_p50_mean: z.number().nullable(),
+  /** reactions counted over the cell's runs */
+  reactions: z.number().int(),
 });
 
 export const CellSchema = z.object({

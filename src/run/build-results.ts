@@ -81,6 +81,9 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
   for (const w of wakes) reasons[w.reason] = (reasons[w.reason] ?? 0) + 1;
   const notes = events.flatMap((e) => (e.type === "note" ? [e.kind] : []));
   const rejected = calls.filter((c) => c.status === "rejected");
+  const reactions = outcomes
+    .flatMap((o) => (typeof o.detail.reaction_h === "number" && Number.isFinite(o.detail.reaction_h) ? [o.detail.reaction_h] : []))
+    .sort((a, b) => a - b);
 
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
   return {
@@ -143,6 +146,12 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       late_deviation_weeks: weekCounts.flatMap((c, i) => (i > 0 && c < weekCounts[0]! / 2 ? [i + 1] : [])),
       missed: outcomes.filter((o) => o.status === "miss" || o.status === "missed").length,
       wake_reasons: reasons,
+      reaction_h: {
+        n: reactions.length,
+        p50: median(reactions),
+        p90: reactions.length ? reactions[Math.min(reactions.length - 1, Math.ceil(0.9 * reactions.length) - 1)]! : null,
+        mean: reactions.length ? reactions.reduce((s, x) => s + x, 0) / reactions.length : null,
+      },
     },
   };
 }

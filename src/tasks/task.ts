@@ -29,6 +29,11 @@ export interface Outcome {
   key: string;
   status: string;
   credit: number | null;
+  /**
+   * Task-specific facts. By convention `reaction_h` (a number) is the hours from the dated event a
+   * commitment answered (a news article, a filing, a fill, a resolution) to that commitment; results
+   * summarize it as `diagnostics.reaction_h`. Tasks without such events leave it out.
+   */
   detail: Record<string, unknown>;
 }
 

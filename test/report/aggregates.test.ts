@@ -41,8 +41,8 @@ describe("paired deltas along an ablation axis", () => {
 describe("cells", () => {
   it("aggregates n, mean, SD, pass^k and mean spend, leaving not-scorable runs out", () => {
     const { facts: f } = facts([
-      { seed: 0, primary: 1, spent: 2 },
-      { seed: 1, primary: 0, spent: 4 },
+      { seed: 0, primary: 1, spent: 2, reaction_h: 1 },
+      { seed: 1, primary: 0, spent: 4, reaction_h: 4 },
       { seed: 2, primary: 1, spent: 6 },
       { seed: 3, primary: null, spent: 0 },
     ]);
@@ -52,6 +52,8 @@ describe("cells", () => {
     expect(c.sd).toBeCloseTo(Math.sqrt(1 / 3), 14);
     expect(c.pass_k!.map((p) => p.value)).toEqual([2 / 3, 1 / 3, 0]);
     expect(c.score_per_usd).toBeCloseTo(2 / 9, 14);
+    // runs without reactions are left out of the mean of the runs' median reaction times
+    expect(c.diagnostics).toMatchObject({ reaction_h_p50_mean: 2.5, reactions: 2 });
   });
 
   it("pools the within-cell seed SD by trigger, weighting by degrees of freedom", () => {

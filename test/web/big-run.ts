@@ -271,6 +271,7 @@ export function writeBigRun(parent: string, o: BigRunOptions = {}): BigRun {
         late_deviation_weeks: [],
         missed: 0,
         wake_reasons: { sleep: counts.wake ?? 0 },
+        reaction_h: { n: 0, p50: null, p90: null, mean: null },
       },
     };
   }

@@ -189,6 +189,8 @@ export class BreakoutNewsScorer implements Scorer {
         size: bp.size,
         t_start: isoInstant(bp.t_start),
         winnable: bp.gold.length > 0,
+        // reaction: from the cited gold article's publication to the claim
+        ...(claim && pub !== null ? { reaction_h: hours(claim.t - pub) } : {}),
         ...(bp.gold.length > 0
           ? {
               gold_groups: bp.gold.map((g) => ({

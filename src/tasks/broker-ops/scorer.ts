@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../kernel/day.js";
 import type { LedgerEvent } from "../../ledger/events.js";
 import { effectsOfCommitment } from "../../tools/browser/browser-tools.js";
 import type { AsOfView } from "../../world/as-of-view.js";
@@ -151,6 +151,7 @@ export class BrokerOpsScorer implements Scorer {
       credit: status === "met" ? 1 : 0,
       detail: {
         duty: "protective_stop",
+        ...(hit ? { reaction_h: (hit.t - d.t) / HOUR_MS } : {}),
         fill_id: f.id,
         order_id: f.p.order_id,
         symbol: f.p.symbol,
@@ -187,6 +188,7 @@ export class BrokerOpsScorer implements Scorer {
       credit: status === "met" ? 1 : 0,
       detail: {
         duty: "funding_instruction",
+        ...(hit ? { reaction_h: (hit.t - d.t) / HOUR_MS } : {}),
         call_id: c.call_id,
         issued_at: isoInstant(d.t),
         required_amount: c.required_amount,

@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../kernel/day.js";
 import type { LedgerEvent } from "../../ledger/events.js";
 import { HTTP_GET_TOOL } from "../../tools/browser/http-get-tool.js";
 import { effectsOfCommitment } from "../../tools/browser/web-effects.js";
@@ -159,6 +159,8 @@ export class FilingTrackerScorer implements Scorer {
           accepted_at: isoInstant(d.accepted_at),
           deadline: isoInstant(d.deadline),
           saved_at: v.save ? isoInstant(v.save.t) : null,
+          // reaction: from the filing's acceptance at the SEC to the save that was judged
+          ...(v.save ? { reaction_h: (v.save.t - d.accepted_at) / HOUR_MS } : {}),
           mismatched: v.mismatched,
           evidence: v.evidence,
         },

@@ -212,6 +212,7 @@ export class PopularityScorer implements Scorer {
         tail,
         recommended_at: rec ? rec.t : null,
         delay_hours: delay === null ? null : delay / HOUR_MS,
+        ...(delay === null ? {} : { reaction_h: delay / HOUR_MS }),
         comments_at,
       },
     };

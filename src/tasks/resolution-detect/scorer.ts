@@ -185,6 +185,8 @@ export class ResolutionDetectScorer implements Scorer {
       case "early":
         detail.t_det = isoInstant(q.t_det as number);
         detail.delay_h = hours(c.t - (q.t_det as number));
+        // a mark after the determination reacted to it; an early one did not
+        if (c.t >= (q.t_det as number)) detail.reaction_h = detail.delay_h;
         break;
       case "wrong":
         detail.resolved_outcome = q.det_outcome !== null && this.winnable(q) ? q.det_outcome : q.result;

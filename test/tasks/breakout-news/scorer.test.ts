@@ -95,6 +95,7 @@ describe("breakout-news scorer: hand-worked examples (tiny world)", () => {
       size: 0.1,
       t_start: "2026-03-01T12:00:00.000Z",
       winnable: true,
+      reaction_h: 2,
       gold_groups: [
         { group: "A1-g1", articles: [{ news_id: "n-g1", published_at: "2026-03-01T06:00:00.000Z", confidence: 0.8 }] },
       ],

@@ -125,6 +125,7 @@ describe("filing-tracker scorer", () => {
       accepted_at: iso(T.aaaQ),
       deadline: "2026-03-04T14:30:00.000Z",
       saved_at: iso(T.aaaQ + MIN),
+      reaction_h: 1 / 60,
       mismatched: [],
       evidence: true,
     });

@@ -121,6 +121,7 @@ describe("popularity scorer on the hand-worked world", () => {
       tail: true,
       recommended_at: T("2026-03-01T01:30:00Z"),
       delay_hours: 0.5,
+      reaction_h: 0.5,
       comments_at: { "1h": 59, "6h": 60, "24h": 60 },
     });
     expect(out[2]!.detail).toMatchObject({ cascade: 49, tail: false, comments_at: { "1h": 49, "24h": 49 } });

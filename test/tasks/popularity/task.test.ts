@@ -134,6 +134,7 @@ describe("popularity feedback conditions (hand-worked world)", () => {
       cascade: 60,
       tail: true,
       delay_hours: 2.5,
+      reaction_h: 2.5,
       comments_at: { "1h": 59, "6h": 60, "24h": 60 },
     });
     expect(last[1]).toMatchObject({ key: "post:a2", status: "miss", recommended_at: null, delay_hours: null });

@@ -33,6 +33,19 @@ describe("resolution-detect end to end through the runner", () => {
     expect(res.results.performance.primary.name).toBe("tc_f1");
     expect(res.results.performance.primary.value).toBeGreaterThan(0.5);
     expect(res.results.performance.winnable).toBe(3);
+    // reaction times: the hours from each determination to the mark that followed it
+    const delays = res.results.outcomes
+      .filter((o) => o.status === "correct")
+      .map((o) => o.detail.delay_h as number)
+      .sort((a, b) => a - b);
+    expect(delays.length).toBeGreaterThan(0);
+    const n = delays.length;
+    expect(res.results.diagnostics.reaction_h).toEqual({
+      n,
+      p50: n % 2 ? delays[(n - 1) / 2] : (delays[n / 2 - 1]! + delays[n / 2]!) / 2,
+      p90: delays[Math.ceil(0.9 * n) - 1],
+      mean: delays.reduce((a, b) => a + b, 0) / n,
+    });
     const ev = readLedger(join(res.runDir, "ledger.jsonl"));
     for (let i = 1; i < ev.length; i++) expect(ev[i]!.t).toBeGreaterThanOrEqual(ev[i - 1]!.t);
   }, 60_000);

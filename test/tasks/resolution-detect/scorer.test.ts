@@ -83,6 +83,7 @@ describe("resolution-detect scorer: hand-worked examples (tiny world)", () => {
       marked_at: "2026-03-02T18:00:00.000Z",
       t_det: "2026-03-02T12:00:00.000Z",
       delay_h: 6,
+      reaction_h: 6,
     });
     expect(r.outcomes[2]!.detail).toMatchObject({ resolved_outcome: "No", resolved_at: "2026-03-03T00:00:00.000Z" });
     const sum = Math.exp(-1 / 8) + Math.exp(-1 / 2);
