@@ -4,8 +4,11 @@ import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
 import { importNewsJsonl } from "../ingest/news-jsonl.js";
 import { listModelsTable } from "../models/list-models.js";
-import { loadPriceTable } from "../models/price-table.js";
+import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
+import { createModel } from "../models/resolve-model.js";
 import { ConfigError, loadRunConfig, parseRunConfig } from "../run/config.js";
+import { judgeRun } from "../run/judge-run.js";
+import { modelAnswerJudge } from "../run/model-judge.js";
 import { rescoreRun } from "../run/rescore.js";
 import { resultsJsonSchema } from "../run/results.js";
 import { type RunOptions, resumeRun, runFromConfig } from "../run/runner.js";
@@ -161,6 +164,40 @@ withCommon(
     for (const d of diffs)
       process.stdout.write(`  ${d.key}: ${JSON.stringify(d.recorded)} -> ${JSON.stringify(d.rescored)}\n`);
   }
+});
+
+withCommon(
+  program
+    .command("judge <rundir>")
+    .description(
+      "open-forecast: ask a model judge about free-text answers that exact and normalized matching leave " +
+        "unsettled, keep its verdicts in the run's judge cache (task_params.judge_cache), then rescore",
+    )
+    .requiredOption("-m, --model <name>", "the judge model, provider:model (see `relive models`)"),
+).action(async (dir, o: Common & { model: string }) => {
+  const runDir = resolve(dir);
+  const prices = loadPriceTable(DEFAULT_PRICES_PATH);
+  let created: ReturnType<typeof createModel>;
+  try {
+    created = createModel(o.model, { prices });
+  } catch (e) {
+    throw new ConfigError(`judge model ${o.model}: ${(e as Error).message}`);
+  }
+  const judge = modelAnswerJudge(created, {
+    prices,
+    ...(o.quiet
+      ? {}
+      : { onProgress: (done, total, usd) => process.stderr.write(`judged ${done}/${total} pairs, $${usd.toFixed(4)}\n`) }),
+  });
+  const j = await judgeRun(runDir, judge, runOptions(o));
+  process.stdout.write(
+    j.judged === 0
+      ? `judge: every answer pair already has a verdict in ${j.cache} (the model was not called)\n`
+      : `judge: ${o.model} ruled on ${j.judged} answer pair(s) for $${judge.spentUsd().toFixed(4)} (grading cost, not the run's); verdicts in ${j.cache}\n`,
+  );
+  const { results, diffs } = rescoreRun(runDir, runOptions(o));
+  process.stdout.write(`${scoreTable(results, runDir)}\n`);
+  process.stdout.write(`rescored: ${diffs.length} outcome(s) differ from those recorded\n`);
 });
 
 program

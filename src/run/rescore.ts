@@ -29,15 +29,7 @@ export function rescoreRun(
   runDir: string,
   o: WorldLocation & { runsDir: string },
 ): { results: Results; diffs: OutcomeDiff[] } {
-  const cfgPath = join(runDir, "config.json");
-  if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
-  const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig };
-  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
-  const events = readLedger(join(runDir, "ledger.jsonl"));
-  if (!events.some((e) => e.type === "run_end"))
-    throw new Error(
-      `${runDir}: the ledger has no run_end (the run did not finish); use \`relive resume ${runDir}\` first`,
-    );
+  const { r, events } = loadFinishedRun(runDir, o);
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {
@@ -93,6 +85,20 @@ export function rescoreRun(
     world.close();
     truth.close();
   }
+}
+
+/** A finished run's resolved config and ledger (for rescoring and judging; the world must still resolve). */
+export function loadFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
+  const cfgPath = join(runDir, "config.json");
+  if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
+  const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig };
+  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
+  const events = readLedger(join(runDir, "ledger.jsonl"));
+  if (!events.some((e) => e.type === "run_end"))
+    throw new Error(
+      `${runDir}: the ledger has no run_end (the run did not finish); use \`relive resume ${runDir}\` first`,
+    );
+  return { r, events };
 }
 
 function diffOutcomes(recorded: EventOf<"outcome">[], rescored: Outcome[]): OutcomeDiff[] {

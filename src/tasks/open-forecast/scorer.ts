@@ -4,7 +4,7 @@ import type { QuestionRow } from "../../world/types.js";
 import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
 import { type MatchKind, matchAnswer } from "./answer-match.js";
 import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";
-import { JudgeCache } from "./judge-cache.js";
+import { JudgeCache, type JudgeItem } from "./judge-cache.js";
 import { OpenForecastParams } from "./params.js";
 import { type ForecastEntry, standingAt } from "./run-state.js";
 
@@ -220,17 +220,9 @@ export class OpenForecastScorer implements Scorer {
     const tw = n === 0 ? null : 100 * rs.reduce((s, r) => s + r.mean, 0);
     if (n === 0) notScorable.push({ key: "tw_score", reason: "no question is scored in this window" });
     let judgeMatches = 0;
-    let judgePending = 0;
-    for (const r of rs) {
-      for (const e of this.forecasts.get(r.plan.q.id) ?? []) {
-        for (const label of Object.keys(e.outcomes)) {
-          const m = this.match(r.plan, label);
-          if (m === "judge") judgeMatches++;
-          else if (m === null && this.judge !== null && !this.judge.has(r.plan.q.id, r.plan.answer, label))
-            judgePending++;
-        }
-      }
-    }
+    for (const r of rs)
+      for (const e of this.forecasts.get(r.plan.q.id) ?? [])
+        for (const label of Object.keys(e.outcomes)) if (this.match(r.plan, label) === "judge") judgeMatches++;
     return {
       primary: { name: "tw_score", value: tw, direction: "higher" },
       metrics: {
@@ -245,10 +237,36 @@ export class OpenForecastScorer implements Scorer {
         forecasts_ignored: this.ignored,
         forecasts_rejected: this.rejected,
         judge_matches: judgeMatches,
-        judge_pending: this.judge === null ? null : judgePending,
+        judge_pending: this.judge === null ? null : this.pendingJudgeItems().length,
       },
       not_scorable: notScorable,
     };
+  }
+
+  /** The judge cache this scorer reads (task_params.judge_cache), or null when the judge is off. */
+  get judgeCache(): JudgeCache | null {
+    return this.judge;
+  }
+
+  /**
+   * Every distinct (question, truth, answer) pair among the accepted forecasts of scored questions
+   * that neither exact nor normalized matching settles and the judge cache has no verdict for: what
+   * a model judge should rule on (`relive judge`). Empty when the judge is off. Call after the
+   * ledger was replayed.
+   */
+  pendingJudgeItems(): JudgeItem[] {
+    if (this.judge === null) return [];
+    const out: JudgeItem[] = [];
+    for (const plan of this.plans)
+      for (const e of this.forecasts.get(plan.q.id) ?? [])
+        for (const label of Object.keys(e.outcomes))
+          if (this.match(plan, label) === null && !this.judge.has(plan.q.id, plan.answer, label))
+            out.push({
+              question: { id: plan.q.id, title: plan.q.title, criteria: plan.q.criteria },
+              truth: plan.answer,
+              answer: label,
+            });
+    return out;
   }
 
   private match(plan: Plan, label: string): MatchKind | null {
