@@ -108,8 +108,8 @@ export function aggregateCell(
       finished_early: results.filter((r) => r.flags.finished_early).length,
       first_commitment_hours_mean: mean(nums(results.map((r) => r.timing.first_commitment_hours))),
       hours_to_target_mean: mean(nums(results.map((r) => r.timing.hours_to_target))),
-      reaction_h_p50_mean: mean(nums(results.map((r) => r.diagnostics.reaction_h.p50))),
-      reactions: results.reduce((s, r) => s + r.diagnostics.reaction_h.n, 0),
+      reaction_h_p50_mean: mean(nums(results.map((r) => r.diagnostics.reaction_h?.p50))),
+      reactions: results.reduce((s, r) => s + (r.diagnostics.reaction_h?.n ?? 0), 0),
     },
     run_dirs: runs.map((f) => f.placed.run.dir),
   };

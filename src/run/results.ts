@@ -67,13 +67,19 @@ export const ResultsSchema = z.object({
     late_deviation_weeks: z.array(z.number().int()),
     missed: z.number().int(),
     wake_reasons: z.record(z.string(), z.number().int()),
-    /** hours from an event to the commitment that answered it (outcomes' `detail.reaction_h`); n = 0 when none */
-    reaction_h: z.object({
-      n: z.number().int(),
-      p50: z.number().nullable(),
-      p90: z.number().nullable(),
-      mean: z.number().nullable(),
-    }),
+    /**
+     * hours from an event to the commitment that answered it (outcomes' `detail.reaction_h`; p90 by
+     * nearest rank); n = 0 when none. Always written; optional so results written before it still
+     * load (`relive rescore` adds it).
+     */
+    reaction_h: z
+      .object({
+        n: z.number().int(),
+        p50: z.number().nullable(),
+        p90: z.number().nullable(),
+        mean: z.number().nullable(),
+      })
+      .optional(),
   }),
 });
 

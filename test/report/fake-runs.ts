@@ -13,7 +13,7 @@ export interface FakeRun {
   task_version?: string;
   scorer_version?: string;
   harness_version?: string;
-  /** results `diagnostics.reaction_h.p50` (with n = 1), none by default */
+  /** results `diagnostics.reaction_h.p50` (with n = 1); absent by default */
   reaction_h?: number;
   /** merged into config.json's `config` */
   config?: Record<string, unknown>;
@@ -60,10 +60,10 @@ export function fakeRun(f: FakeRun): LoadedRun {
       late_deviation_weeks: [],
       missed: 0,
       wake_reasons: { sleep: 3 },
-      reaction_h:
-        f.reaction_h === undefined
-          ? { n: 0, p50: null, p90: null, mean: null }
-          : { n: 1, p50: f.reaction_h, p90: f.reaction_h, mean: f.reaction_h },
+      // absent, as in results written before reaction times existed, unless given
+      ...(f.reaction_h === undefined
+        ? {}
+        : { reaction_h: { n: 1, p50: f.reaction_h, p90: f.reaction_h, mean: f.reaction_h } }),
     },
   } as unknown as Results;
   return {
