@@ -40,147 +40,56 @@ const EMBED_BATCH = 1024;
 
 const asBuffer = (a: Int8Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** One finished block: dimension j's int8 column of every row of the block, and each row's scale. */
-export interface NewsVectorBlock {
-  block: number;
-  cols: Int8Array[];
-  scale: Float32Array;
-}
-
-/**
- * Embeds texts given in seq order (title + "\n" + text of news_order seq 1, 2, ...) and cuts them
- * into column blocks of `NEWS_VEC_BLOCK` rows; `onBlock` receives each block once it is full, and
- * the last (partial) one at `end()`. The one place vectors are computed: the serial build and the
- * streamed build's worker both use it, so they write the same bytes.
- */
-export class NewsVectorBlocks {
-  private readonly dim: number;
-  private block = 0;
-  private n = 0;
-  private cols: Int8Array[];
-  private scale: Float32Array;
-  private texts: string[] = [];
-  rows = 0;
-
-  constructor(
-    private readonly embedder: Embedder,
-    private readonly onBlock: (b: NewsVectorBlock) => void,
-  ) {
-    this.dim = embedder.dim;
-    if (!Number.isInteger(this.dim) || this.dim < 1 || this.dim >= 4096)
-      throw new Error(`embedder ${embedder.id}: bad dim ${this.dim}`);
-    this.cols = this.freshCols();
-    this.scale = new Float32Array(NEWS_VEC_BLOCK);
-  }
-
-  /** Adds the next row's text. */
-  add(text: string): void {
-    this.texts.push(text);
-    if (this.texts.length >= EMBED_BATCH || this.n + this.texts.length >= NEWS_VEC_BLOCK) this.embedPending();
-  }
-
-  /** Emits the last block; returns the row count. */
-  end(): number {
-    this.embedPending();
-    if (this.n > 0) this.emit();
-    return this.rows;
-  }
-
-  private freshCols(): Int8Array[] {
-    return Array.from({ length: this.dim }, () => new Int8Array(NEWS_VEC_BLOCK));
-  }
-
-  private embedPending(): void {
-    if (this.texts.length === 0) return;
-    const dim = this.dim;
-    const vecs = this.embedder.embed(this.texts);
-    for (let k = 0; k < this.texts.length; k++) {
-      const v = vecs[k];
-      if (!v || v.length !== dim) throw new Error(`embedder ${this.embedder.id} returned a vector of the wrong length`);
-      l2Normalize(v);
-      const r = this.n++;
-      let max = 0;
-      for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
-      if (max === 0) continue;
-      const s = max / 127;
-      this.scale[r] = s;
-      for (let j = 0; j < dim; j++) (this.cols[j] as Int8Array)[r] = Math.round((v[j] as number) / s);
-    }
-    this.rows += this.texts.length;
-    this.texts = [];
-    if (this.n === NEWS_VEC_BLOCK) this.emit();
-  }
-
-  private emit(): void {
-    const n = this.n;
-    this.onBlock({ block: this.block, cols: this.cols.map((c) => c.subarray(0, n)), scale: this.scale.subarray(0, n) });
-    this.block++;
-    this.n = 0;
-    this.cols = this.freshCols();
-    this.scale = new Float32Array(NEWS_VEC_BLOCK);
-  }
-}
-
-/** A writer of finished blocks into `db`'s news_vec tables (created here), one transaction per block. */
-export function newsVectorWriter(db: Database.Database): (b: NewsVectorBlock) => void {
-  db.exec(NEWS_VEC_DDL);
-  const putCol = db.prepare("INSERT INTO news_vec (key, data) VALUES (?, ?)");
-  const putScale = db.prepare("INSERT INTO news_vec_scale (block, data) VALUES (?, ?)");
-  return db.transaction((b: NewsVectorBlock) => {
-    for (let j = 0; j < b.cols.length; j++) putCol.run(j * KEY_STRIDE + b.block, asBuffer(b.cols[j] as Int8Array));
-    putScale.run(b.block, asBuffer(b.scale));
-  });
-}
-
-/** Records which embedder built a world's `rows` news vectors (world_meta). */
-export function writeNewsVectorMeta(db: Database.Database, embedder: Embedder, rows: number): void {
-  const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
-  meta.run(META_NEWS_VEC_EMBEDDER, embedder.id);
-  meta.run(META_NEWS_VEC_DIM, String(embedder.dim));
-  meta.run(META_NEWS_VEC_ROWS, String(rows));
-  meta.run(META_NEWS_VEC_BLOCK, String(NEWS_VEC_BLOCK));
-}
-
 /**
  * Embeds every article (title + "\n" + text) in seq order and writes the column blocks and the
  * embedder's id into `db` (a world under construction: news_order must exist). Returns the row count.
  */
 export function buildNewsVectors(db: Database.Database, embedder: Embedder): number {
+  const dim = embedder.dim;
+  if (!Number.isInteger(dim) || dim < 1 || dim >= 4096) throw new Error(`embedder ${embedder.id}: bad dim ${dim}`);
+  db.exec(NEWS_VEC_DDL);
   const read = db.prepare(
     "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid" +
       " WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
   );
-  // read in chunks: a finished block is written on this connection, which an open iterator would hold
-  const blocks = new NewsVectorBlocks(embedder, newsVectorWriter(db));
-  for (let seq = 0; ; ) {
-    const chunk = read.all(seq, EMBED_BATCH) as { seq: number; title: string; text: string }[];
-    if (chunk.length === 0) break;
-    for (const r of chunk) {
-      if (r.seq !== ++seq) throw new Error("news_order seqs are not contiguous");
-      blocks.add(`${r.title}\n${r.text}`);
+  const putCol = db.prepare("INSERT INTO news_vec (key, data) VALUES (?, ?)");
+  const putScale = db.prepare("INSERT INTO news_vec_scale (block, data) VALUES (?, ?)");
+  let rows = 0;
+  for (let block = 0; ; block++) {
+    const batch = read.all(rows, NEWS_VEC_BLOCK) as { seq: number; title: string; text: string }[];
+    if (batch.length === 0) break;
+    const n = batch.length;
+    const cols = Array.from({ length: dim }, () => new Int8Array(n));
+    const scale = new Float32Array(n);
+    for (let off = 0; off < n; off += EMBED_BATCH) {
+      const part = batch.slice(off, off + EMBED_BATCH);
+      const vecs = embedder.embed(part.map((r) => `${r.title}\n${r.text}`));
+      for (let k = 0; k < part.length; k++) {
+        const r = off + k;
+        if ((part[k] as { seq: number }).seq !== rows + r + 1) throw new Error("news_order seqs are not contiguous");
+        const v = vecs[k];
+        if (!v || v.length !== dim) throw new Error(`embedder ${embedder.id} returned a vector of the wrong length`);
+        l2Normalize(v);
+        let max = 0;
+        for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
+        if (max === 0) continue;
+        const s = max / 127;
+        scale[r] = s;
+        for (let j = 0; j < dim; j++) (cols[j] as Int8Array)[r] = Math.round((v[j] as number) / s);
+      }
     }
-  }
-  const rows = blocks.end();
-  writeNewsVectorMeta(db, embedder, rows);
-  return rows;
-}
-
-/**
- * Copies news vectors built elsewhere (the streamed build's side database at `sidePath`, `rows`
- * rows in news_order's seq order) into `db` and records them as `buildNewsVectors` would.
- */
-export function adoptNewsVectors(db: Database.Database, sidePath: string, embedder: Embedder, rows: number): void {
-  db.exec(NEWS_VEC_DDL);
-  db.prepare("ATTACH DATABASE ? AS vec_side").run(sidePath);
-  try {
     db.transaction(() => {
-      db.exec("INSERT INTO main.news_vec SELECT * FROM vec_side.news_vec");
-      db.exec("INSERT INTO main.news_vec_scale SELECT * FROM vec_side.news_vec_scale");
-      writeNewsVectorMeta(db, embedder, rows);
+      for (let j = 0; j < dim; j++) putCol.run(j * KEY_STRIDE + block, asBuffer(cols[j] as Int8Array));
+      putScale.run(block, asBuffer(scale));
     })();
-  } finally {
-    db.exec("DETACH DATABASE vec_side");
+    rows += n;
   }
+  const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
+  meta.run(META_NEWS_VEC_EMBEDDER, embedder.id);
+  meta.run(META_NEWS_VEC_DIM, String(dim));
+  meta.run(META_NEWS_VEC_ROWS, String(rows));
+  meta.run(META_NEWS_VEC_BLOCK, String(NEWS_VEC_BLOCK));
+  return rows;
 }
 
 export interface VectorHit {
