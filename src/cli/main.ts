@@ -187,7 +187,9 @@ withCommon(
     prices,
     ...(o.quiet
       ? {}
-      : { onProgress: (done, total, usd) => process.stderr.write(`judged ${done}/${total} pairs, $${usd.toFixed(4)}\n`) }),
+      : {
+          onProgress: (done, total, usd) => process.stderr.write(`judged ${done}/${total} pairs, $${usd.toFixed(4)}\n`),
+        }),
   });
   const j = await judgeRun(runDir, judge, runOptions(o));
   process.stdout.write(

@@ -82,7 +82,9 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
   const notes = events.flatMap((e) => (e.type === "note" ? [e.kind] : []));
   const rejected = calls.filter((c) => c.status === "rejected");
   const reactions = outcomes
-    .flatMap((o) => (typeof o.detail.reaction_h === "number" && Number.isFinite(o.detail.reaction_h) ? [o.detail.reaction_h] : []))
+    .flatMap((o) =>
+      typeof o.detail.reaction_h === "number" && Number.isFinite(o.detail.reaction_h) ? [o.detail.reaction_h] : [],
+    )
     .sort((a, b) => a - b);
 
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
@@ -149,7 +151,9 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       reaction_h: {
         n: reactions.length,
         p50: median(reactions),
-        p90: reactions.length ? reactions[Math.min(reactions.length - 1, Math.ceil(0.9 * reactions.length) - 1)]! : null,
+        p90: reactions.length
+          ? reactions[Math.min(reactions.length - 1, Math.ceil(0.9 * reactions.length) - 1)]!
+          : null,
         mean: reactions.length ? reactions.reduce((s, x) => s + x, 0) / reactions.length : null,
       },
     },

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { CreatedModel } from "../models/resolve-model.js";
 import type { PriceTable } from "../models/price-table.js";
+import type { CreatedModel } from "../models/resolve-model.js";
 import { generateWithRetries, type RetryOptions } from "../models/retry.js";
 import type { AnswerJudge, JudgeItem } from "../tasks/open-forecast/judge-cache.js";
 
