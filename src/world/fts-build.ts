@@ -92,6 +92,9 @@ class FtsWorker {
     const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
     this.worker = new Worker(WORKER_SRC, {
       eval: true,
+      // plain CommonJS needs no flags, and the parent's would break it: under --input-type=module
+      // the source would be read as ESM (no `require`) and die before it could report
+      execArgv: [],
       workerData: { sqlite, path, shared: this.shared.buffer, port: port2, fresh: opts.fresh, ddl: opts.ddl },
       transferList: [port2],
     });

@@ -1,5 +1,7 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -98,6 +100,24 @@ describe("streamed news FTS build", () => {
     expect(b.vocab).toEqual(a.vocab);
     expect(b.hits).toEqual(a.hits);
   });
+
+  it("starts its worker under a parent run with --input-type=module (the worker must not inherit it)", () => {
+    const builder = pathToFileURL(resolve(import.meta.dirname, "../../src/world/world-builder.ts")).href;
+    const dir = fresh();
+    const script = `
+      const { WorldBuilder } = await import(${JSON.stringify(builder)});
+      const b = WorldBuilder.create(${JSON.stringify(dir)}, ${JSON.stringify(META)}, { streamNewsFts: true });
+      b.insert("news", [{ id: "a", url: "https://x.test/a", domain: "x.test", title: "storm", text: "rates",
+        published_at: 5, visible_at: 5 }]);
+      console.log("hash", b.finish().hash);`;
+    const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^hash [0-9a-f]{64}\n$/);
+  }, 90_000);
 
   it("leaves nothing behind when the build is aborted mid-stream", () => {
     const dir = fresh();
