@@ -5,8 +5,8 @@ import { BreakoutNewsParams } from "../../../src/tasks/breakout-news/params.js";
 import { newsBurstPolicy, oraclePolicy, silentPolicy } from "../../../src/tasks/breakout-news/policies.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { driveTask } from "../../support/task-driver.js";
 import { synthWorldDir } from "./synth-cache.js";
-import { driveTask } from "./task-driver.js";
 
 function openEpisode(name: string) {
   const ep = breakoutNewsTask.episodes.find((e) => e.name === name)!;

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { breakoutNewsTask } from "../../../src/tasks/breakout-news/index.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { driveTask } from "../../support/task-driver.js";
 import { schedulePolicy } from "./schedule-policy.js";
-import { driveTask } from "./task-driver.js";
 import { buildBreakoutTinyWorld, SIM_END, SIM_START, T } from "./tiny-world.js";
 
 let dir: string;

@@ -13,7 +13,7 @@ import {
 import type { ReferencePolicy } from "../../../src/tasks/task.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
-import { drive } from "../popularity/task-driver.js";
+import { driveTask } from "../../support/task-driver.js";
 
 // Pinned anchors (tasks.md §6) on the synthetic world, seed 1, episode synth-7d (03-01 → 03-07): 9 questions
 // resolve inside (ld-01..07 by an event, ld-08..09 at their scheduled end), 3 of them Yes: b = 1/3,
@@ -35,7 +35,7 @@ describe("forecast-portfolio anchors on synth-7d (seed 1)", () => {
     truth.close();
   });
   const go = (policy: ReferencePolicy) =>
-    drive({ task: forecastPortfolioTask, world, truth, sim_start, sim_end, policy });
+    driveTask({ task: forecastPortfolioTask, world, truth, sim_start, sim_end, policy });
 
   it("silent = uniform → −0.125; the scorer's continuous market anchor → 0.20775155525967948", async () => {
     const r = await go(silentPolicy);

@@ -19,7 +19,7 @@ import { WorldStore } from "../../../src/world/world-store.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
 import { policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
-import { drive } from "../popularity/task-driver.js";
+import { driveTask } from "../../support/task-driver.js";
 import { toolsAt } from "../popularity/tool-runtime.js";
 import { buildTinyMarketWorld, END, START, T } from "./tiny-world.js";
 
@@ -99,7 +99,7 @@ describe("forecast-portfolio feedback conditions (hand-worked world)", () => {
           .map(T)
           .find((t) => t > now) ?? null,
     };
-    await drive({
+    await driveTask({
       task: forecastPortfolioTask,
       world,
       truth,
@@ -152,7 +152,7 @@ describe("forecast-portfolio end to end on the synthetic world (seed 1)", () => 
       world: { dir },
       agent: { model: "scripted:news-forecaster" },
     });
-    const ref = await drive({
+    const ref = await driveTask({
       task: forecastPortfolioTask,
       world,
       truth,
@@ -171,7 +171,7 @@ describe("forecast-portfolio end to end on the synthetic world (seed 1)", () => 
     const window = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-03T00:00:00Z" };
     const params = { market_prefix: "ld-0" };
     const daily = (now: number) => nextMultiple(now, 24 * HOUR_MS);
-    const ref = await drive({
+    const ref = await driveTask({
       task: forecastPortfolioTask,
       world,
       truth,

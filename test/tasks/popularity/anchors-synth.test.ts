@@ -7,7 +7,7 @@ import { popularityTask } from "../../../src/tasks/popularity/index.js";
 import { oraclePolicy, silentPolicy, velocityPolicy } from "../../../src/tasks/popularity/reference-policies.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
-import { drive } from "./task-driver.js";
+import { driveTask } from "../../support/task-driver.js";
 
 // Pinned anchors (tasks.md §3) on the synthetic world, seed 1, episode synth-7d (03-01 → 03-07): posts created
 // 03-01 00:00 → 03-07 00:00 settle inside the window; 391 of them are tail posts, the cap-limited recall
@@ -28,7 +28,8 @@ describe("popularity anchors on synth-7d (seed 1)", () => {
     world.close();
     truth.close();
   });
-  const go = (policy: typeof silentPolicy) => drive({ task: popularityTask, world, truth, sim_start, sim_end, policy });
+  const go = (policy: typeof silentPolicy) =>
+    driveTask({ task: popularityTask, world, truth, sim_start, sim_end, policy });
 
   it("silent → 0 (every tail post a miss)", async () => {
     const r = await go(silentPolicy);

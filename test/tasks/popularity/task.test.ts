@@ -15,7 +15,7 @@ import { WorldStore } from "../../../src/world/world-store.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
 import { policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
-import { drive } from "./task-driver.js";
+import { driveTask } from "../../support/task-driver.js";
 import { buildTinyRedditWorld, END, START, T } from "./tiny-world.js";
 import { toolsAt } from "./tool-runtime.js";
 
@@ -96,7 +96,7 @@ describe("popularity feedback conditions (hand-worked world)", () => {
 
   it("oracle: get_feedback returns only outcomes settled by now (own recommendations and missed tail posts)", async () => {
     const seen: Record<string, unknown> = {};
-    await drive({
+    await driveTask({
       task: popularityTask,
       world,
       truth,
@@ -142,7 +142,7 @@ describe("popularity feedback conditions (hand-worked world)", () => {
 
   it("self: labels only the agent's own revealed recommendations, from visible comments", async () => {
     const seen: Record<string, unknown> = {};
-    await drive({
+    await driveTask({
       task: popularityTask,
       world,
       truth,
@@ -191,7 +191,14 @@ describe("popularity end to end on the synthetic world (seed 1)", () => {
     truth.close();
   });
   const driven = (policy: ReferencePolicy, sim_end: string) =>
-    drive({ task: popularityTask, world, truth, sim_start: T("2026-03-01T00:00:00Z"), sim_end: T(sim_end), policy });
+    driveTask({
+      task: popularityTask,
+      world,
+      truth,
+      sim_start: T("2026-03-01T00:00:00Z"),
+      sim_end: T(sim_end),
+      policy,
+    });
 
   it("runFromConfig scores the scripted velocity heuristic (3 days) exactly like the task driver", async () => {
     const window = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };

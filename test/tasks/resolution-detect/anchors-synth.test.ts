@@ -11,8 +11,8 @@ import {
 import type { ReferencePolicy } from "../../../src/tasks/task.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { driveTask } from "../../support/task-driver.js";
 import { synthWorldDir } from "../breakout-news/synth-cache.js";
-import { driveTask } from "../breakout-news/task-driver.js";
 
 function openEpisode(name: string) {
   const ep = resolutionDetectTask.episodes.find((e) => e.name === name)!;

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolutionDetectTask } from "../../../src/tasks/resolution-detect/index.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { driveTask } from "../../support/task-driver.js";
 import { schedulePolicy } from "../breakout-news/schedule-policy.js";
-import { driveTask } from "../breakout-news/task-driver.js";
 import { buildResolutionTinyWorld, SIM_END, SIM_START, T } from "./tiny-world.js";
 
 let dir: string;

@@ -5,8 +5,8 @@ import { resolutionDetectTask } from "../../../src/tasks/resolution-detect/index
 import { ResolutionDetectScorer } from "../../../src/tasks/resolution-detect/scorer.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { driveTask } from "../../support/task-driver.js";
 import { schedulePolicy } from "../breakout-news/schedule-policy.js";
-import { driveTask } from "../breakout-news/task-driver.js";
 import { buildResolutionTinyWorld, SIM_END, SIM_START, T } from "./tiny-world.js";
 
 let dir: string;

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Kernel } from "../../../src/kernel/kernel.js";
-import type { LedgerEvent } from "../../../src/ledger/events.js";
-import { LedgerWriter } from "../../../src/ledger/ledger-writer.js";
-import { Wallet } from "../../../src/ledger/wallet.js";
-import { feedbackTool, oracleFeedbackOf } from "../../../src/run/feedback-tool.js";
+import { Kernel } from "../../src/kernel/kernel.js";
+import type { LedgerEvent } from "../../src/ledger/events.js";
+import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
+import { Wallet } from "../../src/ledger/wallet.js";
+import { feedbackTool, oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import type {
   FeedbackCondition,
   Outcome,
@@ -14,10 +14,10 @@ import type {
   ScoreReport,
   TaskDefinition,
   TaskRunContext,
-} from "../../../src/tasks/task.js";
-import { ToolRuntime } from "../../../src/tools/tool-runtime.js";
-import type { TruthStore } from "../../../src/world/truth-store.js";
-import type { WorldStore } from "../../../src/world/world-store.js";
+} from "../../src/tasks/task.js";
+import { ToolRuntime } from "../../src/tools/tool-runtime.js";
+import type { TruthStore } from "../../src/world/truth-store.js";
+import type { WorldStore } from "../../src/world/world-store.js";
 
 export interface DriveResult {
   runtime: ToolRuntime;
@@ -25,6 +25,7 @@ export interface DriveResult {
   outcomes: Outcome[];
   events: LedgerEvent[];
   spent_usd: number;
+  wakes: number;
 }
 
 /**
@@ -32,7 +33,8 @@ export interface DriveResult {
  * `sim_start` and then at its own `nextWake` instants; outcomes due by a wake are settled (and
  * ledgered) before the policy acts, as the runner does; tool calls go through the real ToolRuntime
  * (zod, prices, wallet, ledger) over the task's tools (plus `get_feedback` under oracle/self, as the
- * runner adds it), and the scorer consumes the ledger in order.
+ * runner adds it), and the scorer consumes the ledger in order. `onWake` runs after the policy at
+ * each wake (to probe tools at known instants).
  */
 export async function driveTask<P>(o: {
   task: TaskDefinition<P>;
@@ -44,6 +46,7 @@ export async function driveTask<P>(o: {
   params?: unknown;
   actor?: string;
   feedback?: FeedbackCondition;
+  onWake?: (api: PolicyApi) => Promise<void>;
 }): Promise<DriveResult> {
   const params = o.task.params.parse(o.params ?? {});
   const clock = { t: o.sim_start };
@@ -94,13 +97,16 @@ export async function driveTask<P>(o: {
       ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
     }
   };
+  let wakes = 0;
   try {
     let t: number | null = o.sim_start;
     while (t !== null && t < o.sim_end) {
       clock.t = t;
       settle(t);
+      wakes++;
       if (o.policy.oracle) await o.policy.oracle.act(api, { truth: o.truth, world: o.world, params });
       else await o.policy.act?.(api);
+      if (o.onWake) await o.onWake(api);
       const next = o.policy.nextWake(t);
       if (next !== null && next <= t)
         throw new Error(`policy ${o.policy.name}: nextWake(${t}) = ${next} is not after now`);
@@ -108,7 +114,7 @@ export async function driveTask<P>(o: {
     }
     clock.t = o.sim_end;
     settle(o.sim_end);
-    return { runtime, report: scorer.report(), outcomes, events, spent_usd: wallet.spent };
+    return { runtime, report: scorer.report(), outcomes, events, spent_usd: wallet.spent, wakes };
   } finally {
     ledger.close();
     rmSync(dir, { recursive: true, force: true });
