@@ -30,7 +30,3 @@ export function getEmbedder(id: string): Embedder {
   if (!make) throw new Error(`unknown embedder "${id}"; known: ${Object.keys(EMBEDDERS).join(", ")}`);
   return make();
 }
-
-export function embedderIds(): string[] {
-  return Object.keys(EMBEDDERS);
-}

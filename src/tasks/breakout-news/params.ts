@@ -54,7 +54,5 @@ export const BreakoutNewsParams = z
 
 export type BreakoutNewsParams = z.output<typeof BreakoutNewsParams>;
 
-export const defaultBreakoutNewsParams = (): BreakoutNewsParams => BreakoutNewsParams.parse({});
-
 /** W in ms */
 export const windowMs = (p: BreakoutNewsParams) => Math.round(p.window_hours * 3_600_000);

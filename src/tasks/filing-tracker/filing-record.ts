@@ -77,18 +77,6 @@ export function parseRecord(input: unknown): RecordParse {
   };
 }
 
-/** the text fields of the portal's HTML form */
-export const FORM_FIELDS = [
-  "ticker",
-  "accession",
-  "form",
-  "accepted_at",
-  "fy",
-  "fp",
-  "revenue",
-  "eps_diluted",
-] as const;
-
 /** "18,756,000,000" / "$2.86" / " -0.5 " → number; "" → null; anything else → NaN (rejected) */
 function numberField(s: string): number | null {
   const t = s

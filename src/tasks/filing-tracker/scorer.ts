@@ -13,7 +13,6 @@ import { SEC_HOST } from "./web/sec-host.js";
 export const FILING_TRACKER_SCORER_VERSION = "filing-tracker-scorer/1";
 
 export type FilingStatus = "ok" | "miss" | "wrong" | "premature" | "no_evidence";
-export const FILING_STATUSES: readonly FilingStatus[] = ["ok", "miss", "wrong", "premature", "no_evidence"];
 
 /** The SEC paths that count as reading a company's data; group 1 is the CIK. */
 const COMPANY_PATHS: readonly RegExp[] = [

@@ -20,5 +20,3 @@ export const ForecastPortfolioParams = z
   .strict();
 
 export type ForecastPortfolioParams = z.output<typeof ForecastPortfolioParams>;
-
-export const defaultForecastPortfolioParams = (): ForecastPortfolioParams => ForecastPortfolioParams.parse({});

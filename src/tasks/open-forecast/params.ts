@@ -41,5 +41,3 @@ export const OpenForecastParams = z
   .strict();
 
 export type OpenForecastParams = z.output<typeof OpenForecastParams>;
-
-export const defaultOpenForecastParams = (): OpenForecastParams => OpenForecastParams.parse({});

@@ -30,5 +30,3 @@ export const PopularityParams = z
   .strict();
 
 export type PopularityParams = z.output<typeof PopularityParams>;
-
-export const defaultPopularityParams = (): PopularityParams => PopularityParams.parse({});

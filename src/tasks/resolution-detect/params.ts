@@ -25,8 +25,6 @@ export const ResolutionDetectParams = z
 
 export type ResolutionDetectParams = z.output<typeof ResolutionDetectParams>;
 
-export const defaultResolutionDetectParams = (): ResolutionDetectParams => ResolutionDetectParams.parse({});
-
 /** Whether a market is one of the task's questions. */
 export function isQuestion(id: string, p: ResolutionDetectParams): boolean {
   return p.questions ? p.questions.includes(id) : id.startsWith(p.question_prefix);

@@ -46,5 +46,3 @@ export const RiskPortfolioParams = z
   .strict();
 
 export type RiskPortfolioParams = z.output<typeof RiskPortfolioParams>;
-
-export const defaultRiskPortfolioParams = (): RiskPortfolioParams => RiskPortfolioParams.parse({});
