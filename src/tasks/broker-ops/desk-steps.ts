@@ -157,14 +157,14 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
  * only when the site accepted the instruction.
  */
 export function* actOn(state: DeskState, duties: readonly DeskDuty[], creds: Credentials, now: number): Steps {
-  const todo = duties.filter((d) => !state.handled.has(d.id));
-  if (todo.length === 0) return;
+  const open = duties.filter((d) => !state.handled.has(d.id));
+  if (open.length === 0) return;
   yield* detectMode(state);
   const account = yield* getJson(EVENTS_HOST, "/api/account", Account);
   if (!account) return;
   const browser = state.mode === "browser";
   if (!browser && !(yield* apiSignedIn(creds, now))) return;
-  for (const d of todo) {
+  for (const d of open) {
     switch (d.kind) {
       case "stop": {
         const mark = account.marks[d.symbol]?.price;

@@ -102,20 +102,20 @@ export async function fillJudgeCache(
   items: readonly JudgeItem[],
 ): Promise<number> {
   const seen = new Set<string>();
-  const todo: JudgeItem[] = [];
+  const unjudged: JudgeItem[] = [];
   for (const it of items) {
     const k = judgeKey(it.question.id, it.truth, it.answer);
     if (seen.has(k) || cache.has(it.question.id, it.truth, it.answer)) continue;
     seen.add(k);
-    todo.push(it);
+    unjudged.push(it);
   }
-  if (todo.length === 0) return 0;
-  const verdicts = await judge.judge(todo);
-  if (verdicts.length !== todo.length)
-    throw new Error(`judge ${judge.id} returned ${verdicts.length} verdicts for ${todo.length} pairs`);
-  todo.forEach((it, i) => {
+  if (unjudged.length === 0) return 0;
+  const verdicts = await judge.judge(unjudged);
+  if (verdicts.length !== unjudged.length)
+    throw new Error(`judge ${judge.id} returned ${verdicts.length} verdicts for ${unjudged.length} pairs`);
+  unjudged.forEach((it, i) => {
     cache.set(it.question.id, it.truth, it.answer, verdicts[i] === true, judge.id);
   });
   cache.save();
-  return todo.length;
+  return unjudged.length;
 }
