@@ -85,7 +85,7 @@ export function finishTool(slot: IntentSlot): ToolDef {
       slot.set({ kind: "finish", summary: a.summary });
       return ok({ finished: true });
     },
-  }) as unknown as ToolDef;
+  });
 }
 
 /** What the model sees for a tool result: the JSON value, or `ERROR: <reason>`. */

@@ -119,21 +119,21 @@ export class ToolRuntime {
     };
     if (!tool) return refuse("rejected", `unknown tool "${name}"; available tools: ${this.names().join(", ")}`);
 
-    const parsed = tool.args.safeParse(rawArgs ?? {});
-    if (!parsed.success)
+    const bound = tool.bind(rawArgs ?? {});
+    if (!bound.ok)
       return refuse(
         "rejected",
-        `invalid arguments for ${name}: ${formatZodError(parsed.error)}. Valid arguments: ${describeArgs(tool.args)}`,
+        `invalid arguments for ${name}: ${formatZodError(bound.error)}. Valid arguments: ${describeArgs(tool.args)}`,
       );
-    const args = parsed.data;
+    const { call } = bound;
+    const { args, price } = call;
 
-    const price = tool.price?.(args) ?? 0;
     if (price > 0) {
       const why = this.o.wallet.refusal(domain);
       if (why) return refuse("unpaid", `${name} refused: ${why}`);
     }
     if (tool.limiter) {
-      const got = this.o.limiters[tool.limiter]!.tryAcquire(t, tool.weight?.(args) ?? 1);
+      const got = this.o.limiters[tool.limiter]!.tryAcquire(t, call.weight);
       if (!got.ok)
         return refuse(
           "rate_limited",
@@ -147,7 +147,7 @@ export class ToolRuntime {
     };
     let result: ToolResult;
     try {
-      result = await tool.run(args, { now: this.o.now, actor, note: (kind, message) => notes.push({ kind, message }) });
+      result = await call.run({ now: this.o.now, actor, note: (kind, message) => notes.push({ kind, message }) });
     } catch (err) {
       // errors the agent causes (unknown or not-yet-visible ids, unusable queries) are free rejections
       if (err instanceof Error && AGENT_ERRORS.has(err.name)) result = { ok: false, error: err.message };

@@ -21,7 +21,8 @@ export interface ToolContext {
   note?(kind: string, message: string): void;
 }
 
-export interface ToolDef<S extends z.ZodType = z.ZodType> {
+/** A tool as its author writes it: arguments typed by the zod schema `S`. `defineTool` erases `S`. */
+export interface ToolSpec<S extends z.ZodType> {
   name: string;
   /** One paragraph for the agent: what it does, what it costs, limits. */
   description: string;
@@ -38,7 +39,64 @@ export interface ToolDef<S extends z.ZodType = z.ZodType> {
   run(args: z.infer<S>, ctx: ToolContext): ToolResult | Promise<ToolResult>;
 }
 
-/** Helper so handlers get typed args without casts at definition sites. */
-export function defineTool<S extends z.ZodType>(def: ToolDef<S>): ToolDef<S> {
-  return def;
+/** One call whose arguments passed the tool's schema: typed inside, opaque outside. */
+export interface BoundCall {
+  /** the parsed arguments (what a `commitment` event records) */
+  args: unknown;
+  price: number;
+  weight: number;
+  run(ctx: ToolContext): ToolResult | Promise<ToolResult>;
+}
+
+/**
+ * A type-erased tool: what tool lists, runtimes and agents hold. Its argument type lives only
+ * inside `bind`, so lists of different tools need no casts.
+ */
+export interface ToolDef {
+  readonly name: string;
+  readonly description: string;
+  /** the argument schema (for docs, JSON Schema and repair hints) */
+  readonly args: z.ZodType;
+  readonly kind: ToolKind;
+  readonly domain?: string;
+  readonly limiter?: string;
+  /** validates raw arguments: a bound call, or the schema's error */
+  bind(rawArgs: unknown): { ok: true; call: BoundCall } | { ok: false; error: z.ZodError };
+  /** validates and runs one call outside a runtime (no ledger, wallet or limiter): invalid arguments are a rejection */
+  invoke(rawArgs: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** the price of one call with these arguments (0 when they are invalid) */
+  priceOf(rawArgs: unknown): number;
+}
+
+/** Erases a typed tool spec into a `ToolDef`; handlers keep typed arguments without casts. */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): ToolDef {
+  const { price, weight, run, ...meta } = spec;
+  const tool: ToolDef = {
+    ...meta,
+    async invoke(rawArgs, ctx) {
+      const b = tool.bind(rawArgs);
+      return b.ok
+        ? await b.call.run(ctx)
+        : { ok: false, error: `invalid arguments for ${spec.name}: ${b.error.message}` };
+    },
+    priceOf(rawArgs) {
+      const b = tool.bind(rawArgs);
+      return b.ok ? b.call.price : 0;
+    },
+    bind(rawArgs) {
+      const parsed = spec.args.safeParse(rawArgs);
+      if (!parsed.success) return { ok: false, error: parsed.error };
+      const args = parsed.data as z.infer<S>;
+      return {
+        ok: true,
+        call: {
+          args,
+          price: price?.(args) ?? 0,
+          weight: weight?.(args) ?? 1,
+          run: (ctx) => run(args, ctx),
+        },
+      };
+    },
+  };
+  return tool;
 }

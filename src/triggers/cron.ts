@@ -167,7 +167,7 @@ export function cronTrigger(o: CronTriggerOptions): AgentTrigger {
 
   return {
     kind: "cron",
-    tools: [done, list, create, update, del] as unknown as ToolDef[],
+    tools: [done, list, create, update, del],
     waitToolName: DONE_TOOL,
     maxToolCallsPerWake: CRON_EPISODE_TOOL_CALLS,
     howYouRun: [

@@ -33,7 +33,7 @@ export function sleepTool(slot: IntentSlot): ToolDef {
       slot.set({ kind: "sleep", until: t });
       return ok({ sleeping_until: isoInstant(t) });
     },
-  }) as unknown as ToolDef;
+  });
 }
 
 /** The sleep trigger: the agent holds `sleep(until)`; only the bootstrap, fallback and guard wakes exist besides. */

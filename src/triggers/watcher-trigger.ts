@@ -106,7 +106,7 @@ export function watcherTrigger(o: WatcherTriggerOptions): AgentTrigger {
 
   return {
     kind: "watcher",
-    tools: [...workspaceTools(ws), runTool as unknown as ToolDef],
+    tools: [...workspaceTools(ws), runTool],
     waitToolName: RUN_PROGRAM_TOOL,
     maxToolCallsPerWake: null,
     howYouRun: [

@@ -32,7 +32,7 @@ describe("the oracle channel releases only what has settled", () => {
     oracleFeedback: oracleFeedbackOf(events, () => now),
   } as unknown as TaskRunContext<unknown>;
   const tool = feedbackTool("oracle", task, ctx);
-  const call = (args: { since?: string }) => tool.run(args, { now: () => now, actor: "agent" });
+  const call = (args: { since?: string }) => tool.invoke(args, { now: () => now, actor: "agent" });
 
   it("returns outcomes settled in (since, now], in settlement order", async () => {
     now = T(25);

@@ -8,15 +8,15 @@ describe("messages between the actors of a program shape", () => {
   const as = (actor: string) => ({ now: () => T0, actor });
 
   it("delivers to one actor or to all others, once, oldest first", async () => {
-    expect(await send!.run({ to: "market-a", text: "watch the Fed story" }, as("coordinator"))).toEqual({
+    expect(await send!.invoke({ to: "market-a", text: "watch the Fed story" }, as("coordinator"))).toEqual({
       ok: true,
       value: { delivered_to: ["market-a"] },
     });
-    expect(await send!.run({ to: "all", text: "budget is tight" }, as("coordinator"))).toEqual({
+    expect(await send!.invoke({ to: "all", text: "budget is tight" }, as("coordinator"))).toEqual({
       ok: true,
       value: { delivered_to: ["market-a", "market-b"] },
     });
-    expect(await read!.run({}, as("market-a"))).toEqual({
+    expect(await read!.invoke({}, as("market-a"))).toEqual({
       ok: true,
       value: {
         messages: [
@@ -25,16 +25,16 @@ describe("messages between the actors of a program shape", () => {
         ],
       },
     });
-    expect(await read!.run({}, as("market-a"))).toEqual({ ok: true, value: { messages: [] } });
-    expect(await read!.run({}, as("coordinator"))).toEqual({ ok: true, value: { messages: [] } });
+    expect(await read!.invoke({}, as("market-a"))).toEqual({ ok: true, value: { messages: [] } });
+    expect(await read!.invoke({}, as("coordinator"))).toEqual({ ok: true, value: { messages: [] } });
   });
 
   it("rejects unknown recipients and messages to oneself, naming the agents", async () => {
-    expect(await send!.run({ to: "market-z", text: "x" }, as("coordinator"))).toEqual({
+    expect(await send!.invoke({ to: "market-z", text: "x" }, as("coordinator"))).toEqual({
       ok: false,
       error: 'to: no agent "market-z"; agents: coordinator, market-a, market-b, all',
     });
-    expect(await send!.run({ to: "market-b", text: "x" }, as("market-b"))).toEqual({
+    expect(await send!.invoke({ to: "market-b", text: "x" }, as("market-b"))).toEqual({
       ok: false,
       error: "to: you cannot message yourself",
     });

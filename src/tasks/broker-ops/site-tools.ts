@@ -157,5 +157,5 @@ export function siteApiTools(hosts: WebHostSet, o: { price_usd: number }): ToolD
       return ok(r.value);
     },
   });
-  return [signIn, enterCode, get, placeStop, sendFunding, signOut] as unknown as ToolDef[];
+  return [signIn, enterCode, get, placeStop, sendFunding, signOut];
 }

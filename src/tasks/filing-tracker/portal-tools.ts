@@ -46,5 +46,5 @@ export function portalApiTools(hosts: WebHostSet): ToolDef[] {
       return ok(JSON.parse(response.body));
     },
   });
-  return [record, list] as unknown as ToolDef[];
+  return [record, list];
 }

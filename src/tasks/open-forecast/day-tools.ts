@@ -39,5 +39,5 @@ export function nextDayTool(
       sleepUntil(next, NEXT_DAY_TOOL, c.actor);
       return ok({ sleeping_until: isoInstant(next) });
     },
-  }) as unknown as ToolDef;
+  });
 }

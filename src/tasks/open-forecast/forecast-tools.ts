@@ -96,5 +96,5 @@ export function forecastTools(view: AsOfView, p: OpenForecastParams, state: Open
       });
     },
   });
-  return [submit, get] as unknown as ToolDef[];
+  return [submit, get];
 }

@@ -102,5 +102,5 @@ export function memoryTools(view: AsOfView, p: OpenForecastParams, state: OpenFo
       return ok({ as_of: asOf, notes: m.notes, insights: m.insights });
     },
   });
-  return [writeNote, writeInsights, read] as unknown as ToolDef[];
+  return [writeNote, writeInsights, read];
 }

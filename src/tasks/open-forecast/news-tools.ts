@@ -133,5 +133,5 @@ export function newsTools(view: AsOfView, p: OpenForecastParams, mode: "hybrid" 
       }
     },
   });
-  return [search, read] as unknown as ToolDef[];
+  return [search, read];
 }

@@ -112,5 +112,5 @@ export function questionTools(view: AsOfView, p: OpenForecastParams, state: Open
       }
     },
   });
-  return [list, get] as unknown as ToolDef[];
+  return [list, get];
 }

@@ -82,5 +82,5 @@ export function priceCheckTools(env: PriceCheckEnv): ToolDef[] {
     },
   });
 
-  return [getDocs, httpFetch, report, abstain] as unknown as ToolDef[];
+  return [getDocs, httpFetch, report, abstain];
 }

@@ -190,5 +190,5 @@ export function riskPortfolioTools(env: RiskPortfolioEnv): ToolDef[] {
     },
   });
 
-  return [getPrices, getAccount, submitOrders, submitBooks, validateBooks] as unknown as ToolDef[];
+  return [getPrices, getAccount, submitOrders, submitBooks, validateBooks];
 }

@@ -133,7 +133,7 @@ export function browserTools(session: BrowserSession, o: { price_usd: number; ho
     price: () => o.price_usd,
     run: (a, c) => perform(a.effects, c, () => session.submit(targetOf(a))),
   });
-  return [navigate, snapshot, click, fill, select, submit] as unknown as ToolDef[];
+  return [navigate, snapshot, click, fill, select, submit];
 }
 
 // the names and the effects reader are also importable from here (scorers may import the lighter modules directly)

@@ -83,5 +83,5 @@ export function httpGetTool(hosts: WebHostSet, o: { price_usd: number }): ToolDe
       };
       return ok(result);
     },
-  }) as unknown as ToolDef;
+  });
 }

@@ -47,7 +47,7 @@ function toolsOf(c: TaskRunContext<BreakoutNewsParams>) {
   return async (name: string, args: unknown, actor = "agent"): Promise<ToolResult> => {
     const tool = tools.get(name)!;
     try {
-      return await tool.run(tool.args.parse(args), { now: () => clock.t, actor });
+      return await tool.invoke(tool.args.parse(args), { now: () => clock.t, actor });
     } catch (e) {
       return { ok: false, error: (e as Error).message };
     }
@@ -93,7 +93,7 @@ describe("breakout-news task definition", () => {
     expect(BreakoutNewsParams.safeParse({ nope: 1 }).success).toBe(false);
     expect(BreakoutNewsParams.safeParse({ actor_markets: { a: [] } }).success).toBe(false);
     const tools = breakoutNewsTask.tools(ctx({ search_usd: 0.005 }));
-    expect(tools.map((t) => [t.name, t.kind, t.price?.({} as never) ?? 0])).toEqual([
+    expect(tools.map((t) => [t.name, t.kind, t.priceOf({} as never) ?? 0])).toEqual([
       ["get_markets", "data", 0],
       ["get_prices", "data", 0],
       ["notify", "commit", 0],

@@ -12,7 +12,7 @@ function caller(tools: ToolDef[], clock: { t: number }) {
     if (!tool) throw new Error(`no tool ${name}`);
     const parsed = tool.args.safeParse(args);
     if (!parsed.success) return { ok: false, error: parsed.error.message };
-    return tool.run(parsed.data, { now: () => clock.t, actor: "agent" });
+    return tool.invoke(parsed.data, { now: () => clock.t, actor: "agent" });
   };
 }
 

@@ -78,12 +78,12 @@ export async function drive(o: {
           if (!got.ok) result = { ok: false, error: "rate limited" };
           else {
             try {
-              result = await tool.run(parsed.data, { now: () => clock.t, actor: "policy" });
+              result = await tool.invoke(parsed.data, { now: () => clock.t, actor: "policy" });
             } catch (e) {
               if (!(e instanceof NotVisibleError)) throw e;
               result = { ok: false, error: e.message };
             }
-            if (result.ok) cost = tool.price?.(parsed.data) ?? 0;
+            if (result.ok) cost = tool.priceOf(parsed.data) ?? 0;
           }
         }
       }

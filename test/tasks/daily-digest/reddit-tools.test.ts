@@ -33,7 +33,7 @@ async function call(name: string, args: unknown): Promise<ToolResult> {
   const tool = tools.find((x) => x.name === name)!;
   const parsed = tool.args.safeParse(args);
   if (!parsed.success) return { ok: false, error: parsed.error.message };
-  return tool.run(parsed.data, { now: () => clock.t, actor: "agent" });
+  return tool.invoke(parsed.data, { now: () => clock.t, actor: "agent" });
 }
 const value = (r: ToolResult) => {
   if (!r.ok) throw new Error(r.error);
@@ -45,10 +45,10 @@ describe("reddit data tools", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     for (const n of ["list_posts", "get_post", "get_cascade"]) {
       expect(byName[n]!.limiter).toBe(REDDIT_LIMITER);
-      expect(byName[n]!.price?.({} as never)).toBe(0.00024);
+      expect(byName[n]!.priceOf({} as never)).toBe(0.00024);
       expect(byName[n]!.kind).toBe("data");
     }
-    expect(byName.quota!.price).toBeUndefined();
+    expect(byName.quota!.priceOf({})).toBe(0);
     expect(byName.quota!.limiter).toBeUndefined();
     expect(Object.keys(redditLimiters())).toEqual([REDDIT_LIMITER]);
   });

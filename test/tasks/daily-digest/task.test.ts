@@ -77,7 +77,7 @@ describe("dailyDigestTask", () => {
   it("tools: names, kinds, JSON-schema-able args; quota reads the limiter the runtime gets", async () => {
     const c = ctx({ reddit_rate_limit: 3 });
     const tools = dailyDigestTask.tools(c);
-    expect(tools.map((t) => [t.name, t.kind, t.price?.({} as never) ?? 0])).toEqual([
+    expect(tools.map((t) => [t.name, t.kind, t.priceOf(t.name.startsWith("get_") ? { id: "x" } : {})])).toEqual([
       ["list_posts", "data", 0.00024],
       ["get_post", "data", 0.00024],
       ["get_cascade", "data", 0.00024],
@@ -89,7 +89,7 @@ describe("dailyDigestTask", () => {
     const limiters = dailyDigestTask.limiters!(c);
     expect(dailyDigestTask.limiters!(c)).toBe(limiters);
     limiters.reddit!.tryAcquire(clock.t);
-    const quota = await tools.find((t) => t.name === "quota")!.run({}, { now: () => clock.t, actor: "a" });
+    const quota = await tools.find((t) => t.name === "quota")!.invoke({}, { now: () => clock.t, actor: "a" });
     expect(quota).toEqual({
       ok: true,
       value: { remaining: 2, limit: 3, window_minutes: 10, price_usd_per_call: 0.00024 },

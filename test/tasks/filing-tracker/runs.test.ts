@@ -95,7 +95,7 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
     } as unknown as TaskRunContext<FilingTrackerParams>;
     const tool = feedbackTool("oracle", filingTrackerTask, ctx);
     const items = async () => {
-      const r = await tool.run({}, { now: () => now, actor: "agent" });
+      const r = await tool.invoke({}, { now: () => now, actor: "agent" });
       if (!r.ok) throw new Error(r.error);
       return (r.value as { items: { settled_at: string; key: string; status: string }[] }).items;
     };

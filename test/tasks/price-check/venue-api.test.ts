@@ -319,7 +319,7 @@ describe("tools", () => {
       const t = tools.get(name)!;
       const p = t.args.safeParse(args);
       if (!p.success) return { ok: false as const, error: "zod" };
-      return t.run(p.data, ctx);
+      return t.invoke(p.data, ctx);
     };
     expect(await run("http_fetch", { venue: "bitstamp", path: "/x" })).toEqual({
       ok: false,
@@ -340,7 +340,7 @@ describe("tools", () => {
       value: { accepted: true, symbol: "BTC-USD", price: 60111, hour: "2026-03-01T01" },
     });
     expect((await run("abstain", { symbol: "ETH-USD" })).ok).toBe(true);
-    expect(tools.get("http_fetch")!.price!({} as never)).toBe(0.0001);
+    expect(tools.get("http_fetch")!.priceOf({ venue: "kraken", path: "/x" })).toBe(0.0001);
     const docs = (await run("get_exchange_docs", {})) as { ok: true; value: Record<string, unknown> };
     expect(docs.value.symbols).toEqual(["BTC-USD", "ETH-USD"]);
     expect(docs.value.truth).toMatchObject({ interval_ms: 5 * MIN, venues: { "BTC-USD": VENUES } });

@@ -43,7 +43,7 @@ function toolsOf(c = ctx()) {
   return async (name: string, args: unknown): Promise<ToolResult> => {
     const tool = tools.get(name)!;
     try {
-      return await tool.run(tool.args.parse(args), { now: () => clock.t, actor: "agent" });
+      return await tool.invoke(tool.args.parse(args), { now: () => clock.t, actor: "agent" });
     } catch (e) {
       return { ok: false, error: (e as Error).message };
     }
@@ -76,7 +76,7 @@ describe("resolution-detect task definition", () => {
       question_prefix: "ld-",
     });
     const tools = resolutionDetectTask.tools(ctx());
-    expect(tools.map((t) => [t.name, t.kind, t.price?.({} as never) ?? 0])).toEqual([
+    expect(tools.map((t) => [t.name, t.kind, t.priceOf({} as never) ?? 0])).toEqual([
       ["list_questions", "data", 0],
       ["get_question", "data", 0],
       ["get_marks", "meta", 0],

@@ -161,7 +161,7 @@ export async function runPolicy(
       if (!tool) return { ok: false, error: `unknown tool ${name}` };
       const parsed = tool.args.safeParse(args ?? {});
       if (!parsed.success) return { ok: false, error: parsed.error.message };
-      const r = await tool.run(parsed.data, { now: () => clock.now, actor: "agent" });
+      const r = await tool.invoke(parsed.data, { now: () => clock.now, actor: "agent" });
       calls[name] = (calls[name] ?? 0) + 1;
       if (r.ok && tool.kind === "commit") {
         const e: LedgerEvent = {

@@ -25,7 +25,7 @@ function setup(p = params) {
     if (!tool) throw new Error(`no tool ${name}`);
     const parsed = tool.args.safeParse(args);
     if (!parsed.success) return { ok: false, error: `invalid arguments: ${parsed.error.message}` };
-    return tool.run(parsed.data, { now: () => clock.now, actor: "agent" });
+    return tool.invoke(parsed.data, { now: () => clock.now, actor: "agent" });
   };
   const value = async (name: string, args: unknown) => {
     const r = await call(name, args);

@@ -120,7 +120,7 @@ describe("WebHostSet: origins, the write rule and the request log", () => {
 
 describe("http_get", () => {
   const tool = httpGetTool(hosts(), { price_usd: 0.001 });
-  const call = (a: unknown) => tool.run(tool.args.parse(a), { now: () => NOW, actor: "agent" });
+  const call = (a: unknown) => tool.invoke(tool.args.parse(a), { now: () => NOW, actor: "agent" });
 
   it("reads a read-only host in pages; refuses unknown and writable hosts and bad paths (free)", async () => {
     const r = await call({ host: "data", path: "/hello?x=1", max_chars: 10 });
@@ -147,7 +147,7 @@ describe("http_get", () => {
       error: 'host "site" is writable: open http://site.relive.test/ in the browser instead',
     });
     expect(await call({ host: "data", path: "x" })).toEqual({ ok: false, error: 'path must start with "/", got "x"' });
-    expect(tool.price?.(tool.args.parse({ host: "data", path: "/" }))).toBe(0.001);
+    expect(tool.priceOf(tool.args.parse({ host: "data", path: "/" }))).toBe(0.001);
     expect(tool.kind).toBe("data");
   });
 });

@@ -134,11 +134,11 @@ describe("workspaceTools", () => {
 
   it("are four free meta tools with strict zod arguments", () => {
     const tools = workspaceTools(tmpWorkspace());
-    expect(tools.map((t) => [t.name, t.kind, t.price])).toEqual([
-      ["ls", "meta", undefined],
-      ["read_file", "meta", undefined],
-      ["write_file", "meta", undefined],
-      ["edit_file", "meta", undefined],
+    expect(tools.map((t) => [t.name, t.kind, t.priceOf({})])).toEqual([
+      ["ls", "meta", 0],
+      ["read_file", "meta", 0],
+      ["write_file", "meta", 0],
+      ["edit_file", "meta", 0],
     ]);
     const edit = tools[3]!;
     expect(edit.args.safeParse({ path: "a", old_text: "", new_text: "b" }).success).toBe(false);
@@ -149,28 +149,28 @@ describe("workspaceTools", () => {
   it("return values, and rejections for workspace errors", async () => {
     const ws = tmpWorkspace();
     const t = byName(ws);
-    expect(await t.write_file!.run({ path: "n.md", content: "one two two" }, ctx)).toEqual({
+    expect(await t.write_file!.invoke({ path: "n.md", content: "one two two" }, ctx)).toEqual({
       ok: true,
       value: { path: "n.md", bytes: 11 },
     });
-    expect(await t.edit_file!.run({ path: "n.md", old_text: "two", new_text: "2" }, ctx)).toEqual({
+    expect(await t.edit_file!.invoke({ path: "n.md", old_text: "two", new_text: "2" }, ctx)).toEqual({
       ok: false,
       error:
         'edit_file: old_text matched 2 times in "n.md"; it must match exactly once (include more surrounding text)',
     });
-    expect(await t.edit_file!.run({ path: "n.md", old_text: "one", new_text: "1" }, ctx)).toEqual({
+    expect(await t.edit_file!.invoke({ path: "n.md", old_text: "one", new_text: "1" }, ctx)).toEqual({
       ok: true,
       value: { path: "n.md", replaced: 1 },
     });
-    expect(await t.read_file!.run({ path: "n.md" }, ctx)).toEqual({
+    expect(await t.read_file!.invoke({ path: "n.md" }, ctx)).toEqual({
       ok: true,
       value: { content: "1 two two", offset: 0, next_offset: null, total_bytes: 9 },
     });
-    expect(await t.ls!.run({}, ctx)).toEqual({
+    expect(await t.ls!.invoke({}, ctx)).toEqual({
       ok: true,
       value: { path: ".", entries: [{ name: "n.md", type: "file", bytes: 9 }] },
     });
-    expect(await t.read_file!.run({ path: "../../etc/passwd" }, ctx)).toEqual({
+    expect(await t.read_file!.invoke({ path: "../../etc/passwd" }, ctx)).toEqual({
       ok: false,
       error: 'read_file: "../../etc/passwd" escapes the workspace (paths may not climb above its root)',
     });
