@@ -13,8 +13,8 @@ export interface ScriptedAgentOptions {
   ledger: LedgerWriter;
   /** the task's base cron schedule (installed only under the cron trigger) */
   baseSchedule: string;
-  /** only for oracle policies (tests and calibration); never set on an agent path */
-  oracleEnv?: OracleEnv;
+  /** only for oracle policies (tests and calibration); null on every agent path */
+  oracleEnv: OracleEnv | null;
 }
 
 /**
@@ -24,13 +24,9 @@ export interface ScriptedAgentOptions {
 export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Promise<void> {
   return async (self) => {
     const api: PolicyApi = { now: () => self.now(), call: (tool, args) => o.runtime.call(self.id, tool, args) };
-    const act = async () => {
-      if (o.policy.oracle) {
-        if (!o.oracleEnv)
-          throw new Error(`policy "${o.policy.name}" is an oracle: it runs only with an oracle environment`);
-        await o.policy.oracle.act(api, o.oracleEnv);
-      } else await o.policy.act?.(api);
-    };
+    if (o.policy.oracle && !o.oracleEnv)
+      throw new Error(`policy "${o.policy.name}" is an oracle: it runs only with an oracle environment`);
+    const policy = o.policy.start(api, o.policy.oracle ? o.oracleEnv : null);
     const ledgerWake = (w: Wake) => {
       if (w.reason === "end") return;
       o.ledger.append({
@@ -51,9 +47,9 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
     }
     while (wake.reason !== "end") {
       ledgerWake(wake);
-      await act();
+      await policy.act();
       if (o.trigger === "sleep") {
-        const next = o.policy.nextWake(self.now());
+        const next = policy.nextWake(self.now());
         o.ledger.append({ type: "wait", t: self.now(), actor: self.id, until: next, tool: "sleep" });
         wake = next === null ? await self.waitForTrigger() : await self.sleepUntil(next);
       } else {

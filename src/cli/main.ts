@@ -155,8 +155,8 @@ withCommon(
   program
     .command("rescore <rundir>")
     .description("recompute results from the ledger with the current scorer; lists outcomes that differ"),
-).action((dir, o) => {
-  const { results, diffs } = rescoreRun(resolve(dir), runOptions(o));
+).action(async (dir, o) => {
+  const { results, diffs } = await rescoreRun(resolve(dir), runOptions(o));
   process.stdout.write(`${scoreTable(results, resolve(dir))}\n`);
   if (diffs.length === 0) process.stdout.write("outcomes: identical to those recorded\n");
   else {
@@ -197,7 +197,7 @@ withCommon(
       ? `judge: every answer pair already has a verdict in ${j.cache} (the model was not called)\n`
       : `judge: ${o.model} ruled on ${j.judged} answer pair(s) for $${judge.spentUsd().toFixed(4)} (grading cost, not the run's); verdicts in ${j.cache}\n`,
   );
-  const { results, diffs } = rescoreRun(runDir, runOptions(o));
+  const { results, diffs } = await rescoreRun(runDir, runOptions(o));
   process.stdout.write(`${scoreTable(results, runDir)}\n`);
   process.stdout.write(`rescored: ${diffs.length} outcome(s) differ from those recorded\n`);
 });

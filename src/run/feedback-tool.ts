@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoInstant } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
-import type { FeedbackCondition, OracleFeedback, Outcome, TaskDefinition, TaskRunContext } from "../tasks/task.js";
+import type { AnyTask, FeedbackCondition, OracleFeedback, Outcome, TaskRun, TaskRunContext } from "../tasks/task.js";
 import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
 
 export const FEEDBACK_TOOL = "get_feedback";
@@ -33,10 +33,11 @@ const sinceArg = z
  * `get_feedback(since?)` for the `oracle` and `self` conditions; `none` gets no tool at all (the
  * blind condition has no channel). Free; reads only what has settled by now.
  */
-export function feedbackTool<P>(
+export function feedbackTool(
   condition: Exclude<FeedbackCondition, "none">,
-  task: TaskDefinition<P>,
-  ctx: TaskRunContext<P>,
+  task: AnyTask,
+  run: TaskRun,
+  ctx: TaskRunContext<unknown>,
 ): ToolDef {
   const parseSince = (s: string | undefined): number | null | string => {
     if (s === undefined) return null;
@@ -47,7 +48,7 @@ export function feedbackTool<P>(
     case "oracle": {
       const channel = ctx.oracleFeedback;
       if (!channel) throw new Error("internal: oracle feedback tool without an oracle channel");
-      const shape = task.feedback?.oracle;
+      const shape = run.feedback.oracle;
       return defineTool({
         name: FEEDBACK_TOOL,
         description:
@@ -59,9 +60,7 @@ export function feedbackTool<P>(
           const since = parseSince(a.since);
           if (typeof since === "string") return reject(since);
           const items = channel.settled(since).flatMap((o) => {
-            const payload = shape
-              ? shape(o, ctx.params)
-              : { key: o.key, status: o.status, credit: o.credit, ...o.detail };
+            const payload = shape(o);
             return payload === null ? [] : [{ settled_at: isoInstant(o.t), ...payload }];
           });
           return ok({ now: isoInstant(c.now()), since: since === null ? null : isoInstant(since), items });
@@ -69,8 +68,9 @@ export function feedbackTool<P>(
       });
     }
     case "self": {
-      const self = task.feedback?.self;
-      if (!self) throw new Error(`internal: task ${task.id} defines no self feedback`);
+      const self = task.selfFeedback;
+      const labels = run.feedback.self;
+      if (!self || !labels) throw new Error(`internal: task ${task.id} defines no self feedback`);
       return defineTool({
         name: FEEDBACK_TOOL,
         description: `Free: self-computed feedback from data visible now (no hidden truth): ${self.description}`,
@@ -82,7 +82,7 @@ export function feedbackTool<P>(
           return ok({
             now: isoInstant(c.now()),
             since: since === null ? null : isoInstant(since),
-            items: self.labels(ctx, since),
+            items: labels(since),
           });
         },
       });

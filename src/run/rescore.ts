@@ -25,10 +25,10 @@ export interface OutcomeDiff {
  * rewriting the ledger; writes results.json with the current scorer_version and lists outcomes that
  * differ from those recorded.
  */
-export function rescoreRun(
+export async function rescoreRun(
   runDir: string,
   o: WorldLocation & { runsDir: string },
-): { results: Results; diffs: OutcomeDiff[] } {
+): Promise<{ results: Results; diffs: OutcomeDiff[] }> {
   const { r, events } = loadFinishedRun(runDir, o);
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
@@ -63,7 +63,7 @@ export function rescoreRun(
     const recorded = events.filter((e): e is EventOf<"outcome"> => e.type === "outcome");
     const diffs = diffOutcomes(recorded, rescored);
     const kernel = new Kernel({ start: r.sim_start, end: r.sim_end });
-    const tools = r.task.tools({
+    const run = r.task.open({
       params: r.params,
       feedback: r.config.feedback,
       oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
@@ -75,6 +75,8 @@ export function rescoreRun(
       env_seed: r.env_seed,
       world,
     });
+    const tools = run.tools();
+    await run.dispose();
     const commitTools = new Set(tools.flatMap((t) => (t.kind === "commit" ? [t.name] : [])));
     const results = buildResults({ r, events: rebuilt, report: scorer.report(), wallet, world, truth, commitTools });
     const out = join(runDir, "results.json");

@@ -3,7 +3,7 @@ import type { ModelSettings } from "../models/model.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable, type PriceTable } from "../models/price-table.js";
 import { type CreatedModel, createModel } from "../models/resolve-model.js";
 import { getTask } from "../tasks/registry.js";
-import type { Episode, ReferencePolicy, TaskDefinition } from "../tasks/task.js";
+import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, canonicalJson, type RunConfig, sha256 } from "./config.js";
@@ -13,7 +13,7 @@ export const HARNESS_VERSION = "0.1.0";
 
 export interface ResolvedRun {
   config: RunConfig;
-  task: TaskDefinition<unknown>;
+  task: AnyTask;
   params: unknown;
   episode: Episode;
   sim_start: number;
@@ -74,7 +74,7 @@ export function priceTableOf(config: RunConfig): PriceTable {
 
 /** Resolves a validated config against the task registry and the world; throws ConfigError on bad values. */
 export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions): ResolvedRun {
-  let task: TaskDefinition<unknown>;
+  let task: AnyTask;
   try {
     task = getTask(config.task);
   } catch (err) {
@@ -98,7 +98,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
   const model = config.agent.model ?? `scripted:${defaultPolicy(task).name}`;
   const [provider, name = ""] = splitModel(model);
   const trigger = config.agent.trigger;
-  if (config.feedback === "self" && !task.feedback?.self)
+  if (config.feedback === "self" && !task.selfFeedback)
     throw new ConfigError(
       `feedback: task ${task.id} defines no "self" feedback (self labels exist only where a task lists them); use feedback: none or oracle`,
     );
@@ -180,7 +180,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
               settings: agent.settings,
               context_tokens: agent.contextTokens,
               deadline_guard: config.agent.deadline_guard,
-              ...(task.program ? { program: config.agent.program ?? "task" } : {}),
+              ...(task.multiActor ? { program: config.agent.program ?? "task" } : {}),
               ...(trigger === "cron" ? { cron_base: config.agent.cron_base } : {}),
             },
           }
@@ -216,6 +216,6 @@ export const splitModel = (m: string): [string, string | undefined] => {
 const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-");
 
 /** The honest heuristic: the first policy that is neither silent nor an oracle. */
-export function defaultPolicy(task: TaskDefinition<unknown>): ReferencePolicy {
+export function defaultPolicy(task: AnyTask): ReferencePolicy {
   return task.referencePolicies.find((p) => !p.oracle && p.name !== "silent") ?? task.referencePolicies[0]!;
 }

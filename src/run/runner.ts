@@ -22,7 +22,7 @@ import { Redactor } from "../ledger/redactor.js";
 import { Wallet } from "../ledger/wallet.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
-import type { Outcome, ProgramActor, TaskRunContext } from "../tasks/task.js";
+import type { Outcome, ProgramActor, TaskRun, TaskRunContext } from "../tasks/task.js";
 import type { ToolDef } from "../tools/tool.js";
 import { ToolRuntime } from "../tools/tool-runtime.js";
 import { createTrigger } from "../triggers/create-trigger.js";
@@ -125,7 +125,6 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     const ledger = LedgerWriter.verifying(join(r.runDir, "ledger.jsonl"), recorded);
     const redactor = new Redactor();
     ledger.redactWith(redactor);
-    const disposers: (() => void | Promise<void>)[] = [];
     const closers: (() => void)[] = [];
     const wallet = new Wallet({ budget_usd: r.budget_usd, domain_caps: r.config.domain_budgets });
     const scorer = task.createScorer({ sim_start, sim_end, world, truth, params: r.params });
@@ -139,7 +138,6 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     const ctx: TaskRunContext<unknown> = {
       params: r.params,
       secrets: redactor,
-      onDispose: (fn) => disposers.push(fn),
       feedback: r.config.feedback,
       oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
       sim_start,
@@ -159,208 +157,212 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
           : null,
     };
-    const taskTools = task.tools(ctx);
-    if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, ctx));
-    const limiters = task.limiters?.(ctx) ?? {};
-    const now = () => kernel.now();
-    const workspaceDir = join(r.runDir, "workspace");
-    if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
-      // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
-      rmSync(workspaceDir, { recursive: true, force: true });
-      mkdirSync(workspaceDir, { recursive: true });
-    }
-    const program = programOf(r, ctx, taskTools);
-    // several actors talk through free mailboxes (a single agent has nobody to talk to)
-    const messageTools = program.length > 1 ? programMessageTools(program.map((x) => x.id)) : [];
-    /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
-    const modelActor = (actor: ProgramActor, trigger: "sleep" | "watcher" | "cron") => {
-      const slot = new IntentSlot();
-      slots.set(actor.id, slot);
-      const allowed = new Set(actor.tools);
-      let runtime: ToolRuntime | null = null;
-      const agentTrigger = createTrigger({
-        kind: trigger,
-        kernel,
-        actorId: actor.id,
-        slot,
-        baseSchedule: task.baseSchedule,
-        cronBase: r.config.agent.cron_base,
-        ...(trigger === "watcher"
-          ? {
-              watcher: {
-                taskId: task.id,
-                workspace: new Workspace(program.length > 1 ? join(workspaceDir, actor.id) : workspaceDir),
-                dataTools: () => (runtime as ToolRuntime).docs().filter((d) => d.kind === "data"),
-                callTool: (name: string, args: unknown) => (runtime as ToolRuntime).call(actor.id, name, args),
-                note: (kind: string, message: string) =>
-                  ledger.append({ type: "note", t: kernel.now(), actor: actor.id, kind, message }),
-                now,
-                ...(r.config.agent.watcher?.step_budget ? { stepBudget: r.config.agent.watcher.step_budget } : {}),
-                ...(r.config.agent.watcher?.memory_mb
-                  ? { memoryLimitBytes: r.config.agent.watcher.memory_mb * 1024 * 1024 }
-                  : {}),
-              },
-            }
-          : {}),
-      });
-      runtime = new ToolRuntime({
-        tools: [
-          ...taskTools.filter((t) => allowed.has(t.name)),
-          ...messageTools,
-          ...agentTrigger.tools,
-          finishTool(slot),
-        ],
-        limiters,
-        ledger,
-        wallet,
-        now,
-      });
-      return { actor, slot, trigger: agentTrigger, runtime };
-    };
-
-    const days = Math.round((sim_end - sim_start) / DAY_MS);
-    let commitments = 0;
-    let outcomes = 0;
-    let latestBrief: string | null = null;
-    ledger.subscribe((e) => {
-      if (e.type === "daily_brief") latestBrief = e.text;
-      if (e.type === "commitment") commitments++;
-      if (e.type === "outcome") outcomes++;
-    });
-    const progress = (t: number, day: number) =>
-      o.onProgress?.({ day, days, t, spent_usd: wallet.spent, commitments, outcomes, replaying: ledger.replaying });
-
-    // settlement and day boundaries, in simulated order, whenever the clock moves
-    let nextMidnight = nextUtcMidnight(sim_start);
-    const appendOutcome = (x: Outcome) =>
-      ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
-    const settleThrough = (to: number) => {
-      const due = scorer.settle(to);
-      let i = 0;
-      while (nextMidnight <= to && nextMidnight < sim_end) {
-        while (i < due.length && due[i]!.t <= nextMidnight) appendOutcome(due[i++]!);
-        const day = Math.round((nextMidnight - sim_start) / DAY_MS);
-        progress(nextMidnight, day);
-        ledger.append(dailyBrief(nextMidnight, day + 1, days, wallet));
-        nextMidnight += DAY_MS;
+    const run = task.open(ctx);
+    try {
+      const taskTools = run.tools();
+      if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, run, ctx));
+      const limiters = run.limiters();
+      const now = () => kernel.now();
+      const workspaceDir = join(r.runDir, "workspace");
+      if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
+        // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
+        rmSync(workspaceDir, { recursive: true, force: true });
+        mkdirSync(workspaceDir, { recursive: true });
       }
-      while (i < due.length) appendOutcome(due[i++]!);
-      if (due.length) ledger.sync();
-    };
-    kernel.onAdvance((_from, to) => settleThrough(to));
-
-    ledger.append({
-      type: "run_start",
-      t: sim_start,
-      run_id: r.runId,
-      task: task.id,
-      task_version: task.version,
-      episode: r.episode.name,
-      sim_start,
-      sim_end,
-      seed: r.config.seed,
-      agent: r.agentName,
-      trigger: r.config.agent.trigger,
-      world_hash: world.manifest.hash,
-      budget_usd: r.budget_usd,
-    });
-    ledger.append(dailyBrief(sim_start, 1, days, wallet));
-
-    const a = r.agent;
-    let closeModel = () => {};
-    if (a.kind === "scripted") {
-      kernel.spawn(
-        "agent",
-        scriptedAgentBody({
-          policy: a.policy,
-          trigger: a.trigger,
+      const program = programOf(r, run, taskTools);
+      // several actors talk through free mailboxes (a single agent has nobody to talk to)
+      const messageTools = program.length > 1 ? programMessageTools(program.map((x) => x.id)) : [];
+      /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
+      const modelActor = (actor: ProgramActor, trigger: "sleep" | "watcher" | "cron") => {
+        const slot = new IntentSlot();
+        slots.set(actor.id, slot);
+        const allowed = new Set(actor.tools);
+        let runtime: ToolRuntime | null = null;
+        const agentTrigger = createTrigger({
+          kind: trigger,
           kernel,
-          runtime: new ToolRuntime({ tools: taskTools, limiters, ledger, wallet, now }),
-          ledger,
+          actorId: actor.id,
+          slot,
           baseSchedule: task.baseSchedule,
-          ...(a.policy.oracle ? { oracleEnv: { truth, world, params: r.params } } : {}),
-        }),
-      );
-    } else {
-      if (a.created === null) throw new Error("internal: a model run resolved without its model");
-      const llmPath = join(r.runDir, "llm.jsonl");
-      const model = new LoggedModel(
-        a.created.model,
-        llmPath,
-        a.priceKey,
-        readLlmLog(llmPath),
-        recordedFailures(recorded),
-        redactor,
-      );
-      closeModel = () => model.close();
-      const retry = o.retry ?? {};
-      const noPause = () => Promise.resolve();
-      const generate = (
-        req: GenerateRequest,
-        c: CallContext,
-        onAttempt: (x: { attempt: number; ok: boolean; error?: unknown }) => void,
-      ) =>
-        generateWithRetries(model, req, c, {
-          ...retry,
-          // replayed attempts are answered from the record: no pacing needed
-          ...(model.isRecorded(c) ? { sleep: noPause } : {}),
-          onAttempt,
+          cronBase: r.config.agent.cron_base,
+          ...(trigger === "watcher"
+            ? {
+                watcher: {
+                  taskId: task.id,
+                  workspace: new Workspace(program.length > 1 ? join(workspaceDir, actor.id) : workspaceDir),
+                  dataTools: () => (runtime as ToolRuntime).docs().filter((d) => d.kind === "data"),
+                  callTool: (name: string, args: unknown) => (runtime as ToolRuntime).call(actor.id, name, args),
+                  note: (kind: string, message: string) =>
+                    ledger.append({ type: "note", t: kernel.now(), actor: actor.id, kind, message }),
+                  now,
+                  ...(r.config.agent.watcher?.step_budget ? { stepBudget: r.config.agent.watcher.step_budget } : {}),
+                  ...(r.config.agent.watcher?.memory_mb
+                    ? { memoryLimitBytes: r.config.agent.watcher.memory_mb * 1024 * 1024 }
+                    : {}),
+                },
+              }
+            : {}),
         });
-      const trigger = a.trigger;
-      // every actor of the program in one wait party: the clock moves only when all of them wait
-      // full transcripts per actor in workspace/transcripts/ (rewritten by every (re-)run, secrets redacted)
-      const transcriptsDir = join(workspaceDir, "transcripts");
-      rmSync(transcriptsDir, { recursive: true, force: true });
-      mkdirSync(transcriptsDir, { recursive: true });
-      for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger))) {
-        const fd = openSync(join(transcriptsDir, `${actor.id}.jsonl`), "w");
-        closers.push(() => closeSync(fd));
+        runtime = new ToolRuntime({
+          tools: [
+            ...taskTools.filter((t) => allowed.has(t.name)),
+            ...messageTools,
+            ...agentTrigger.tools,
+            finishTool(slot),
+          ],
+          limiters,
+          ledger,
+          wallet,
+          now,
+        });
+        return { actor, slot, trigger: agentTrigger, runtime };
+      };
+
+      const days = Math.round((sim_end - sim_start) / DAY_MS);
+      let commitments = 0;
+      let outcomes = 0;
+      let latestBrief: string | null = null;
+      ledger.subscribe((e) => {
+        if (e.type === "daily_brief") latestBrief = e.text;
+        if (e.type === "commitment") commitments++;
+        if (e.type === "outcome") outcomes++;
+      });
+      const progress = (t: number, day: number) =>
+        o.onProgress?.({ day, days, t, spent_usd: wallet.spent, commitments, outcomes, replaying: ledger.replaying });
+
+      // settlement and day boundaries, in simulated order, whenever the clock moves
+      let nextMidnight = nextUtcMidnight(sim_start);
+      const appendOutcome = (x: Outcome) =>
+        ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
+      const settleThrough = (to: number) => {
+        const due = scorer.settle(to);
+        let i = 0;
+        while (nextMidnight <= to && nextMidnight < sim_end) {
+          while (i < due.length && due[i]!.t <= nextMidnight) appendOutcome(due[i++]!);
+          const day = Math.round((nextMidnight - sim_start) / DAY_MS);
+          progress(nextMidnight, day);
+          ledger.append(dailyBrief(nextMidnight, day + 1, days, wallet));
+          nextMidnight += DAY_MS;
+        }
+        while (i < due.length) appendOutcome(due[i++]!);
+        if (due.length) ledger.sync();
+      };
+      kernel.onAdvance((_from, to) => settleThrough(to));
+
+      ledger.append({
+        type: "run_start",
+        t: sim_start,
+        run_id: r.runId,
+        task: task.id,
+        task_version: task.version,
+        episode: r.episode.name,
+        sim_start,
+        sim_end,
+        seed: r.config.seed,
+        agent: r.agentName,
+        trigger: r.config.agent.trigger,
+        world_hash: world.manifest.hash,
+        budget_usd: r.budget_usd,
+      });
+      ledger.append(dailyBrief(sim_start, 1, days, wallet));
+
+      const a = r.agent;
+      let closeModel = () => {};
+      if (a.kind === "scripted") {
         kernel.spawn(
-          actor.id,
-          reactAgentBody({
-            runtime,
+          "agent",
+          scriptedAgentBody({
+            policy: a.policy,
+            trigger: a.trigger,
+            kernel,
+            runtime: new ToolRuntime({ tools: taskTools, limiters, ledger, wallet, now }),
             ledger,
-            wallet,
-            trigger: agentTrigger,
-            slot,
-            instruction: actor.instruction,
-            modelName: a.priceKey,
-            generate,
-            cost: (u) => a.prices.cost(a.priceKey, u),
-            settings: a.settings,
-            contextTokens: a.contextTokens,
-            dailyBrief: () => latestBrief,
-            onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
-            ...(task.wakeNote ? { wakeNote: (w) => task.wakeNote?.(ctx, w) ?? null } : {}),
-            ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
-            onStart: () => {
-              if (r.config.agent.deadline_guard)
-                installDeadlineGuard({
-                  kernel,
-                  actorId: actor.id,
-                  deadlines: task.deadlines?.(sim_start, sim_end, r.params, world) ?? [],
-                });
-            },
+            baseSchedule: task.baseSchedule,
+            oracleEnv: a.policy.oracle ? { truth, world, params: r.params } : null,
           }),
         );
+      } else {
+        if (a.created === null) throw new Error("internal: a model run resolved without its model");
+        const llmPath = join(r.runDir, "llm.jsonl");
+        const model = new LoggedModel(
+          a.created.model,
+          llmPath,
+          a.priceKey,
+          readLlmLog(llmPath),
+          recordedFailures(recorded),
+          redactor,
+        );
+        closeModel = () => model.close();
+        const retry = o.retry ?? {};
+        const noPause = () => Promise.resolve();
+        const generate = (
+          req: GenerateRequest,
+          c: CallContext,
+          onAttempt: (x: { attempt: number; ok: boolean; error?: unknown }) => void,
+        ) =>
+          generateWithRetries(model, req, c, {
+            ...retry,
+            // replayed attempts are answered from the record: no pacing needed
+            ...(model.isRecorded(c) ? { sleep: noPause } : {}),
+            onAttempt,
+          });
+        const trigger = a.trigger;
+        // every actor of the program in one wait party: the clock moves only when all of them wait
+        // full transcripts per actor in workspace/transcripts/ (rewritten by every (re-)run, secrets redacted)
+        const transcriptsDir = join(workspaceDir, "transcripts");
+        rmSync(transcriptsDir, { recursive: true, force: true });
+        mkdirSync(transcriptsDir, { recursive: true });
+        for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger))) {
+          const fd = openSync(join(transcriptsDir, `${actor.id}.jsonl`), "w");
+          closers.push(() => closeSync(fd));
+          kernel.spawn(
+            actor.id,
+            reactAgentBody({
+              runtime,
+              ledger,
+              wallet,
+              trigger: agentTrigger,
+              slot,
+              instruction: actor.instruction,
+              modelName: a.priceKey,
+              generate,
+              cost: (u) => a.prices.cost(a.priceKey, u),
+              settings: a.settings,
+              contextTokens: a.contextTokens,
+              dailyBrief: () => latestBrief,
+              onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
+              wakeNote: (w) => run.wakeNote(w),
+              ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
+              onStart: () => {
+                if (r.config.agent.deadline_guard)
+                  installDeadlineGuard({
+                    kernel,
+                    actorId: actor.id,
+                    deadlines: (until) => run.deadlines(ctx.view, until),
+                  });
+              },
+            }),
+          );
+        }
       }
-    }
-    try {
-      await kernel.run();
-    } finally {
-      closeModel();
-      for (const c of closers) c();
-      await Promise.allSettled(disposers.map(async (f) => f()));
-    }
-    settleThrough(sim_end);
-    progress(sim_end, days);
-    ledger.append({ type: "run_end", t: sim_end, reason: "sim_end" });
-    ledger.close();
+      try {
+        await kernel.run();
+      } finally {
+        closeModel();
+        for (const c of closers) c();
+      }
+      settleThrough(sim_end);
+      progress(sim_end, days);
+      ledger.append({ type: "run_end", t: sim_end, reason: "sim_end" });
+      ledger.close();
 
-    const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
-    const results = buildResults({ r, events, report: scorer.report(), wallet, world, truth, commitTools });
-    writeJsonAtomic(join(r.runDir, "results.json"), results);
-    return results;
+      const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
+      const results = buildResults({ r, events, report: scorer.report(), wallet, world, truth, commitTools });
+      writeJsonAtomic(join(r.runDir, "results.json"), results);
+      return results;
+    } finally {
+      await run.dispose().catch(() => {});
+    }
   } finally {
     world.close();
     truth.close();
@@ -372,12 +374,11 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
  * unless `agent.program: single`, else one actor "agent" with every task tool. The feedback tool,
  * when present, is given to every actor.
  */
-function programOf(r: ResolvedRun, ctx: TaskRunContext<unknown>, taskTools: readonly ToolDef[]): ProgramActor[] {
+function programOf(r: ResolvedRun, run: TaskRun, taskTools: readonly ToolDef[]): ProgramActor[] {
   const { task } = r;
-  if (r.agent.kind !== "model" || !task.program || r.config.agent.program === "single")
-    return [{ id: "agent", instruction: task.instruction(ctx), tools: taskTools.map((t) => t.name) }];
+  const actors = r.agent.kind === "model" && r.config.agent.program !== "single" ? run.program() : null;
+  if (!actors) return [{ id: "agent", instruction: run.instruction(), tools: taskTools.map((t) => t.name) }];
   const names = new Set(taskTools.map((t) => t.name));
-  const actors = task.program(ctx);
   const ids = new Set<string>();
   for (const x of actors) {
     if (!ACTOR_ID.test(x.id) || ids.has(x.id))

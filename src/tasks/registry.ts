@@ -8,10 +8,10 @@ import { popularityTask } from "./popularity/index.js";
 import { priceCheckTask } from "./price-check/index.js";
 import { resolutionDetectTask } from "./resolution-detect/index.js";
 import { riskPortfolioTask } from "./risk-portfolio/index.js";
-import type { TaskDefinition } from "./task.js";
+import type { AnyTask } from "./task.js";
 
 /** Every task, by id, in the order of tasks.md. Adding a task touches only its folder and this list. */
-export const TASKS: readonly TaskDefinition<never>[] = [
+export const TASKS: readonly AnyTask[] = [
   breakoutNewsTask,
   resolutionDetectTask,
   popularityTask,
@@ -22,11 +22,11 @@ export const TASKS: readonly TaskDefinition<never>[] = [
   brokerOpsTask,
   openForecastTask,
   riskPortfolioTask,
-] as unknown as TaskDefinition<never>[];
+];
 
-export function getTask(id: string): TaskDefinition<unknown> {
+export function getTask(id: string): AnyTask {
   const t = TASKS.find((x) => x.id === id);
   if (!t)
     throw new Error(`unknown task "${id}"; available: ${TASKS.map((x) => x.id).join(", ")} (see \`relive tasks\`)`);
-  return t as unknown as TaskDefinition<unknown>;
+  return t;
 }

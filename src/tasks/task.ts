@@ -68,6 +68,12 @@ export interface Scorer {
   settle(t: number): Outcome[];
   /** final metrics after the run ended (settle(sim_end) already called) */
   report(): ScoreReport;
+  /**
+   * Optional one-pass anytime snapshot: the report a fresh scorer with window [sim_start, end)
+   * would give after the ledger prefix before `end` (called in increasing `end`, after `settle(end)`).
+   * Absent: anytime curves replay the ledger per day.
+   */
+  reportAt?(end: number): ScoreReport;
 }
 
 /** `feedback` of the run config: `none` is the blind condition (no channel at all). */
@@ -82,16 +88,9 @@ export interface OracleFeedback {
   settled(since: number | null): Outcome[];
 }
 
-/** What a task releases as feedback (tasks.md, "Feedback" of each task). */
-export interface TaskFeedback<P> {
-  /** the agent-facing payload of one settled outcome under `oracle`; null omits it. Default: the outcome's
-   * key, status, credit and detail. */
-  oracle?(o: Outcome, params: P): Record<string, unknown> | null;
-  /** `self` labels: task-computed from data visible at `now` only (absent = `self` is refused at config time) */
-  self?: {
-    description: string;
-    labels(ctx: TaskRunContext<P>, since: number | null): Record<string, unknown>[];
-  };
+/** A task's `self` feedback, declared statically (absent = `self` is refused at config time). */
+export interface SelfFeedbackSpec {
+  description: string;
 }
 
 /**
@@ -115,8 +114,6 @@ export interface TaskRunContext<P> {
   params: P;
   /** the run's secrets, redacted from the ledger and llm.jsonl (absent in unit-test contexts) */
   secrets?: SecretSink;
-  /** run-end cleanup (a browser, servers); called once after the kernel stops, also when the run fails */
-  onDispose?(fn: () => void | Promise<void>): void;
   /** the run's feedback condition (tasks must add nothing feedback-related under `none`) */
   feedback: FeedbackCondition;
   /** settled outcomes: only under `feedback: oracle` (e.g. scores in open-forecast's daily recap) */
@@ -148,17 +145,26 @@ export interface OracleEnv {
   params: unknown;
 }
 
+/** One run of a reference policy: its per-run state lives in this object (never in module-level maps). */
+export interface PolicyRun {
+  /** one wake's work */
+  act(): Promise<void>;
+  /** under the sleep trigger: the next wake after `now` (null = sleep to the end) */
+  nextWake(now: number): number | null;
+}
+
 export interface ReferencePolicy {
   name: string;
   description: string;
   /** oracle policies read truth: tests and calibration only, never reachable from an agent path */
-  oracle?: { act(api: PolicyApi, env: OracleEnv): Promise<void> };
-  /** one wake's work */
-  act?(api: PolicyApi): Promise<void>;
-  /** under the sleep trigger: the next wake after `now` (null = sleep to the end) */
-  nextWake(now: number): number | null;
+  oracle?: boolean;
   /** under the cron trigger: schedules the policy installs at its first wake */
   cron?: string[];
+  /**
+   * A fresh instance for one run. `oracle` is the truth environment, given by the runner only to
+   * policies marked `oracle` (tests and calibration); every other policy gets null.
+   */
+  start(api: PolicyApi, oracle: OracleEnv | null): PolicyRun;
 }
 
 /** One actor of a task's program shape (LLM agents): its own context, trigger and tool subset. */
@@ -171,7 +177,69 @@ export interface ProgramActor {
   tools: readonly string[];
 }
 
-export interface TaskDefinition<P = unknown> {
+/** One section of the state block: decision-critical state the harness shows at every wake. */
+export interface StateSection {
+  /** e.g. "pending claims", "open duties", "standing forecasts" */
+  title: string;
+  /** one line per item, already rendered for the agent (empty: nothing pending) */
+  lines: string[];
+}
+
+/** Something that became visible to the agent (for trigger policies and counterfactual replay). */
+export interface Observation {
+  /** the instant it became visible */
+  t: number;
+  /** stream or event kind ("news", "reddit_post", "filing", "fill", ...) */
+  kind: string;
+  /** the agent-visible id */
+  id: string;
+  /** a short agent-visible summary (a title, a price, a form type) */
+  summary: string;
+}
+
+/**
+ * Everything one run of a task owns (relive's `TaskState`): created by `TaskDefinition.open(ctx)`
+ * and called by the runner, with no hidden coupling between callbacks: the run's state lives in
+ * this object, so two runs never share any.
+ */
+export interface TaskRun {
+  /** the single-agent instruction (rendered with the run's budget, prices, window, credentials) */
+  instruction(): string;
+  /** the agent tools of this run (the runner calls this once) */
+  tools(): ToolDef[];
+  /** shared rate limiters named by the tools' `limiter` field */
+  limiters(): Record<string, RateLimiter>;
+  /**
+   * Deadlines the agent could know of at `view`'s time, in [view.now(), until): derived only from what
+   * is visible then (schedules, visible fills and filings), never from the future. For the deadline guard.
+   */
+  deadlines(view: AsOfView, until: number): number[];
+  /** the decision-critical state shown every wake (pending claims, open duties, standing forecasts) */
+  state(): StateSection[];
+  /** what became visible in (since, now], in time order, read through the run's as-of view */
+  observations(since: number, now: number): Observation[];
+  /** program shape of LLM runs (null: one actor "agent" with every tool) */
+  program(): ProgramActor[] | null;
+  feedback: {
+    /** the agent-facing payload of one settled outcome under `oracle`; null omits it */
+    oracle(o: Outcome): Record<string, unknown> | null;
+    /** `self` labels from data visible now (null when the task defines no `self` feedback) */
+    self: ((since: number | null) => Record<string, unknown>[]) | null;
+  };
+  /** text appended to an LLM agent's wake marker (e.g. a daily recap); null adds nothing. Called once per wake. */
+  wakeNote(wake: { at: number; reason: string }): string | null;
+  /** run-end cleanup (browsers, servers); called once after the kernel stops, also when the run fails */
+  dispose(): Promise<void>;
+}
+
+/** What a task author returns from `open`: only `instruction` and `tools` are required. */
+export type TaskRunSpec = Pick<TaskRun, "instruction" | "tools"> &
+  Partial<Omit<TaskRun, "instruction" | "tools" | "feedback">> & {
+    feedback?: Partial<TaskRun["feedback"]>;
+  };
+
+/** The static part of a task: identity, windows, budget, metrics, the scorer factory and reference policies. */
+export interface TaskSpec<P> {
   id: string;
   version: string;
   scorer_version: string;
@@ -185,26 +253,68 @@ export interface TaskDefinition<P = unknown> {
   baseSchedule: string;
   /** stream kinds the task reads */
   streams: string[];
-  instruction(ctx: TaskRunContext<P>): string;
-  tools(ctx: TaskRunContext<P>): ToolDef[];
-  /** shared rate limiters named by the tools' `limiter` field (fresh instances per run) */
-  limiters?(ctx: TaskRunContext<P>): Record<string, RateLimiter>;
-  /** deadlines in [from, to) for the deadline guard */
-  deadlines?(from: number, to: number, params: P, world: WorldStore): number[];
-  createScorer(ctx: ScorerContext): Scorer;
-  /** program shape of LLM runs: several actors in one wait party (absent: one actor "agent" with every
-   * tool). Tools see the calling actor in `ToolContext.actor` and may scope themselves by it. */
-  program?(ctx: TaskRunContext<P>): ProgramActor[];
-  /** feedback payloads; the runner adds `get_feedback(since?)` under `oracle` and `self` */
-  feedback?: TaskFeedback<P>;
+  /** true when `open(ctx).program()` gives several actors (LLM runs) */
+  multiActor?: boolean;
+  /** `self` feedback exists (its labels come from `TaskRun.feedback.self`) */
+  selfFeedback?: SelfFeedbackSpec;
   /**
-   * Text appended to an LLM agent's wake marker (e.g. open-forecast's daily recap); null adds
-   * nothing. Called once per wake, in order, with the wake's time and ledger reason.
+   * Scorers are pure functions of (truth, world, ledger events), built without a run, so rescore
+   * and anytime curves can replay a ledger.
    */
-  wakeNote?(ctx: TaskRunContext<P>, wake: { at: number; reason: string }): string | null;
+  createScorer(ctx: ScorerContext): Scorer;
   referencePolicies: ReferencePolicy[];
   /** the primary metric's name (for `relive tasks`) and secondary names */
   metrics: { primary: string; direction: "higher" | "lower"; secondary: string[] };
+}
+
+/** A task as the runner sees it: the static spec plus `open`, which always returns a complete `TaskRun`. */
+export interface TaskDefinition<P = unknown> extends TaskSpec<P> {
+  open(ctx: TaskRunContext<P>): TaskRun;
+}
+
+/** A task with its parameter type erased (the registry, the runner, task modules). */
+export interface AnyTask extends TaskSpec<unknown> {
+  open(ctx: TaskRunContext<unknown>): TaskRun;
+}
+
+const defaultOraclePayload = (o: Outcome): Record<string, unknown> => ({
+  key: o.key,
+  status: o.status,
+  credit: o.credit,
+  ...o.detail,
+});
+
+/**
+ * Defines a task. `open(ctx)` builds one run's state (tools, limiters, books) and returns the
+ * callbacks that share it; members it leaves out get neutral defaults (no limiters, deadlines,
+ * state or observations, one actor, the default oracle payload, no wake note, nothing to dispose).
+ * Parameters are parsed with the task's schema before `open` sees them.
+ */
+export function defineTask<P>(spec: TaskSpec<P> & { open(ctx: TaskRunContext<P>): TaskRunSpec }): AnyTask {
+  const { open, ...rest } = spec;
+  return {
+    ...(rest as TaskSpec<unknown>),
+    open(ctx) {
+      const r = open({ ...ctx, params: spec.params.parse(ctx.params ?? {}) });
+      if (spec.selfFeedback && !r.feedback?.self)
+        throw new Error(`internal: task ${spec.id} declares self feedback but its run gives no labels`);
+      if (spec.multiActor && !r.program) throw new Error(`internal: task ${spec.id} is multi-actor but has no program`);
+      return {
+        instruction: () => r.instruction(),
+        tools: () => r.tools(),
+        limiters: () => r.limiters?.() ?? {},
+        deadlines: (view, until) => r.deadlines?.(view, until) ?? [],
+        state: () => r.state?.() ?? [],
+        observations: (since, now) => r.observations?.(since, now) ?? [],
+        program: () => r.program?.() ?? null,
+        feedback: { oracle: r.feedback?.oracle ?? defaultOraclePayload, self: r.feedback?.self ?? null },
+        wakeNote: (w) => r.wakeNote?.(w) ?? null,
+        dispose: async () => {
+          await r.dispose?.();
+        },
+      };
+    },
+  };
 }
 
 export type CommitmentEvent = EventOf<"commitment">;

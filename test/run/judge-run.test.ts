@@ -71,7 +71,7 @@ describe("relive judge (open-forecast answer judge)", () => {
     expect(Object.values(file.entries)).toEqual([{ equivalent: true, judge: TEST_MODEL }]);
 
     // the rescore reads the verdict: the run now scores exactly like the one that named "Yes"
-    const { results } = rescoreRun(free.runDir, options(runsDir));
+    const { results } = await rescoreRun(free.runDir, options(runsDir));
     expect(results.performance).toMatchObject({ judge_pending: 0, judge_matches: 1 });
     const { judge_pending: _p, judge_matches: _m, ...rest } = results.performance;
     const { judge_pending: _q, judge_matches: _n, ...namedRest } = named.results.performance;

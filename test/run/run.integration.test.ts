@@ -53,7 +53,7 @@ describe("daily-digest end to end through the runner", () => {
   it("rescore reproduces the recorded outcomes and never touches the ledger", async () => {
     const { runDir, results } = await run({ task: "daily-digest", ...DIGEST_5D });
     const before = readFileSync(join(runDir, "ledger.jsonl"));
-    const { results: again, diffs } = rescoreRun(runDir, options());
+    const { results: again, diffs } = await rescoreRun(runDir, options());
     expect(diffs).toEqual([]);
     expect(again).toEqual(results);
     expect(readFileSync(join(runDir, "ledger.jsonl"))).toEqual(before);

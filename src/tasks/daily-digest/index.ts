@@ -1,6 +1,5 @@
-import type { RateLimiter } from "../../kernel/rate-limiter.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
-import type { Episode, TaskDefinition, TaskRunContext } from "../task.js";
+import { defineTask, type Episode } from "../task.js";
 import { digestTools } from "./digest-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { DailyDigestParams } from "./params.js";
@@ -28,21 +27,7 @@ export const DAILY_DIGEST_EPISODES: Episode[] = [
   },
 ];
 
-/**
- * The run's limiter instances, shared by `limiters(ctx)` (registered with the tool runtime) and
- * `tools(ctx)` (read by `quota`): both must be called with the same context object.
- */
-const limitersByRun = new WeakMap<object, Record<string, RateLimiter>>();
-function runLimiters(ctx: TaskRunContext<DailyDigestParams>): Record<string, RateLimiter> {
-  let l = limitersByRun.get(ctx);
-  if (!l) {
-    l = redditLimiters({ limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms });
-    limitersByRun.set(ctx, l);
-  }
-  return l;
-}
-
-export const dailyDigestTask: TaskDefinition<DailyDigestParams> = {
+export const dailyDigestTask = defineTask<DailyDigestParams>({
   id: "daily-digest",
   version: "1",
   scorer_version: DAILY_DIGEST_SCORER_VERSION,
@@ -54,24 +39,26 @@ export const dailyDigestTask: TaskDefinition<DailyDigestParams> = {
   budget_usd: 20,
   baseSchedule: "5 12 * * *",
   streams: ["reddit_post", "reddit_comment", "reddit_reveal"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => [
-    ...redditDataTools({
-      view: ctx.view,
-      callUsd: ctx.params.reddit_call_usd,
-      limiter: runLimiters(ctx)[REDDIT_LIMITER]!,
-      rate: { limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms },
-    }),
-    ...digestTools(ctx.params),
-  ],
-  limiters: runLimiters,
-  deadlines: (from, to, params) => digestDeadlines(from, to, params),
+  open(ctx) {
+    const p = ctx.params;
+    const limiters = redditLimiters({ limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms });
+    return {
+      instruction: () =>
+        renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...redditDataTools({
+          view: ctx.view,
+          callUsd: p.reddit_call_usd,
+          limiter: limiters[REDDIT_LIMITER]!,
+          rate: { limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms },
+        }),
+        ...digestTools(p),
+      ],
+      limiters: () => limiters,
+      // the delivery windows follow a fixed daily schedule: known at any time
+      deadlines: (view, until) => digestDeadlines(view.now(), until, p),
+    };
+  },
   createScorer: (ctx) => new DailyDigestScorer(ctx),
   referencePolicies: dailyDigestPolicies,
   metrics: {
@@ -89,4 +76,4 @@ export const dailyDigestTask: TaskDefinition<DailyDigestParams> = {
       "commitments_ignored",
     ],
   },
-};
+});

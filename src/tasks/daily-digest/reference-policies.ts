@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DAY_MS, HOUR_MS, MINUTE_MS, parseIsoInstant, startOfUtcDay } from "../../kernel/day.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
+import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { DIGEST_STATUS_TOOL, DIGEST_TOOL } from "./digest-tools.js";
 import { DailyDigestParams } from "./params.js";
 import { RedditFacts } from "./reddit-facts.js";
@@ -31,13 +32,13 @@ export function nextDailyAt(now: number, minuteOfDay: number): number {
 }
 
 /** Floor: never delivers. */
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never delivers a digest (the floor: digest_acc 0).",
   async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
 /**
  * The honest heuristic: at `minuteOfDay` (UTC), list the posts of the candidate window sorted by
@@ -49,7 +50,7 @@ export function topCommentsPolicy(name: string, minuteOfDay: number): ReferenceP
   const hh = Math.floor(minuteOfDay / 60);
   const mm = minuteOfDay % 60;
   const at = `${String(hh).padStart(2, "0")}:${String(mm).padStart(2, "0")}`;
-  return {
+  return statelessPolicy({
     name,
     description:
       `At ${at} UTC each day: list_posts(since = window opening − 24 h, until = window opening, sort = comments) and ` +
@@ -75,7 +76,7 @@ export function topCommentsPolicy(name: string, minuteOfDay: number): ReferenceP
     },
     nextWake: (now) => nextDailyAt(now, minuteOfDay),
     cron: [`${mm} ${hh} * * *`],
-  };
+  });
 }
 
 /** Delivers at 12:30, inside the window (anchor: 1.0 on the synthetic world). */
@@ -87,27 +88,25 @@ export const topCommentsPolicyAt1330 = topCommentsPolicy("top-comments-at-13-30"
  * Oracle (tests and calibration only): when the window opens, delivers the candidate posts with
  * the largest true 24 h cascades, read from the untouched world.
  */
-export const oraclePolicy: ReferencePolicy = {
+export const oraclePolicy: ReferencePolicy = oracleStatelessPolicy({
   name: "oracle",
   description:
     "Reads the untouched world: at each window opening, delivers the candidates with the largest 24 h cascades.",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const s = await status(api);
-      const now = api.now();
-      const opens = parseIsoInstant(s.today.window.opens);
-      const closes = parseIsoInstant(s.today.window.closes);
-      if (now < opens || now >= closes || s.today.delivered) return;
-      const p = DailyDigestParams.parse(env.params ?? {});
-      const facts = new RedditFacts(env.world.db);
-      const ids = facts.topByCascade(opens - p.candidate_hours * HOUR_MS, opens, p.digest_size).map((r) => r.id);
-      if (ids.length === 0) return;
-      await api.call(DIGEST_TOOL, { root_ids: ids });
-    },
+  async act(api, env) {
+    const s = await status(api);
+    const now = api.now();
+    const opens = parseIsoInstant(s.today.window.opens);
+    const closes = parseIsoInstant(s.today.window.closes);
+    if (now < opens || now >= closes || s.today.delivered) return;
+    const p = DailyDigestParams.parse(env.params ?? {});
+    const facts = new RedditFacts(env.world.db);
+    const ids = facts.topByCascade(opens - p.candidate_hours * HOUR_MS, opens, p.digest_size).map((r) => r.id);
+    if (ids.length === 0) return;
+    await api.call(DIGEST_TOOL, { root_ids: ids });
   },
   nextWake: (now) => nextDailyAt(now, 12 * 60),
   cron: ["0 12 * * *"],
-};
+});
 
 export const dailyDigestPolicies: ReferencePolicy[] = [
   silentPolicy,

@@ -1,5 +1,5 @@
-import type { LedgerEvent } from "../../ledger/events.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { DIGEST_TOOL, digestArgs } from "./digest-tools.js";
 import { DailyDigestParams } from "./params.js";
 import { RedditFacts } from "./reddit-facts.js";
@@ -36,19 +36,20 @@ interface DayResult {
  * distinct ids; a hit is a post created in [a − candidate_hours, a) whose 24 h cascade, counted
  * from the raw comments, is ≥ hit_threshold. No digest = 0 ("missed").
  */
-export class DailyDigestScorer implements Scorer {
+export class DailyDigestScorer extends ScorerBase {
   private readonly p: DailyDigestParams;
   private readonly facts: RedditFacts;
   private readonly scored: DigestDay[];
   private readonly late: NotScorable[];
   private readonly deliveries = new Map<number, Delivery>();
   private readonly args: ReturnType<typeof digestArgs>;
-  private firstLlmRejected: number | null = null;
+  protected readonly watchedTools = new Set([DIGEST_TOOL]);
   private emitted = 0;
   private ignoredCommitments = 0;
   private rejectedCalls = 0;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = DailyDigestParams.parse(ctx.params ?? {});
     this.facts = new RedditFacts(ctx.world.db);
     this.args = digestArgs(this.p.max_ids);
@@ -59,39 +60,19 @@ export class DailyDigestScorer implements Scorer {
       .map((d) => ({ key: d.key, reason: "settles after window" }));
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "llm_rejected":
-        if (this.firstLlmRejected === null) this.firstLlmRejected = e.t;
-        return;
-      case "tool_call":
-        if (e.tool === DIGEST_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== DIGEST_TOOL) return;
-        const parsed = this.args.safeParse(e.args);
-        const window = openWindowAt(e.t, this.p);
-        if (!parsed.success || !window || this.deliveries.has(window.opens)) {
-          this.ignoredCommitments++;
-          return;
-        }
-        this.deliveries.set(window.opens, { t: e.t, ids: parsed.data.root_ids });
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool !== DIGEST_TOOL) return;
+    const parsed = this.args.safeParse(e.args);
+    const window = openWindowAt(e.t, this.p);
+    if (!parsed.success || !window || this.deliveries.has(window.opens)) {
+      this.ignoredCommitments++;
+      return;
     }
+    this.deliveries.set(window.opens, { t: e.t, ids: parsed.data.root_ids });
   }
 
   settle(t: number): Outcome[] {
@@ -156,7 +137,7 @@ export class DailyDigestScorer implements Scorer {
     const hits = verdicts.filter((v) => v.hit).length;
     return {
       day,
-      counted: this.firstLlmRejected === null || day.opens < this.firstLlmRejected,
+      counted: this.budgetExhaustedAt === null || day.opens < this.budgetExhaustedAt,
       delivery,
       hits,
       credit: hits / this.p.digest_size,

@@ -45,8 +45,9 @@ export async function drive(o: {
     env_seed: 0,
     world: o.world,
   };
-  const tools = new Map(dailyDigestTask.tools(ctx).map((t) => [t.name, t]));
-  const limiters = dailyDigestTask.limiters!(ctx);
+  const run = dailyDigestTask.open(ctx);
+  const tools = new Map(run.tools().map((t) => [t.name, t]));
+  const limiters = run.limiters();
   const scorer = dailyDigestTask.createScorer({
     sim_start: o.sim_start,
     sim_end: o.sim_end,
@@ -106,10 +107,8 @@ export async function drive(o: {
     },
   };
 
-  const act = async () => {
-    if (o.policy.oracle) await o.policy.oracle.act(api, { truth: o.truth, world: o.world, params });
-    else await o.policy.act?.(api);
-  };
+  const policy = o.policy.start(api, o.policy.oracle ? { truth: o.truth, world: o.world, params } : null);
+  const act = () => policy.act();
 
   let nextPolicyWake: number | null = o.sim_start;
   let t = o.sim_start;
@@ -117,7 +116,7 @@ export async function drive(o: {
     clock.t = t;
     outcomes.push(...scorer.settle(t));
     await act();
-    if (nextPolicyWake !== null && nextPolicyWake <= t) nextPolicyWake = o.policy.nextWake(t);
+    if (nextPolicyWake !== null && nextPolicyWake <= t) nextPolicyWake = policy.nextWake(t);
     const nextHour = (Math.floor(t / HOUR_MS) + 1) * HOUR_MS;
     t = nextPolicyWake === null ? nextHour : Math.min(nextHour, nextPolicyWake);
   }

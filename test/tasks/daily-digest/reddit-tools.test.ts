@@ -45,7 +45,7 @@ describe("reddit data tools", () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     for (const n of ["list_posts", "get_post", "get_cascade"]) {
       expect(byName[n]!.limiter).toBe(REDDIT_LIMITER);
-      expect(byName[n]!.priceOf({} as never)).toBe(0.00024);
+      expect(byName[n]!.priceOf(n === "list_posts" ? {} : { id: "x" })).toBe(0.00024);
       expect(byName[n]!.kind).toBe("data");
     }
     expect(byName.quota!.priceOf({})).toBe(0);

@@ -12,7 +12,8 @@ import {
   openWindowAt,
 } from "../../../src/tasks/daily-digest/schedule.js";
 import { parseTimeArg } from "../../../src/tasks/reddit-tools.js";
-import type { WorldStore } from "../../../src/world/world-store.js";
+import type { TaskRunContext } from "../../../src/tasks/task.js";
+import type { AsOfView } from "../../../src/world/as-of-view.js";
 
 const p = defaultDailyDigestParams();
 const T = (iso: string) => Date.parse(iso);
@@ -58,7 +59,9 @@ describe("digest calendar", () => {
     expect(days).toHaveLength(28);
     expect(days.filter((d) => d.settles <= ep.sim_end)).toHaveLength(27);
     // the digest's deadlines do not depend on the world
-    const dl = dailyDigestTask.deadlines!(ep.sim_start, ep.sim_end, p, undefined as unknown as WorldStore);
+    const view = { now: () => ep.sim_start } as AsOfView;
+    const run = dailyDigestTask.open({ params: p, view } as unknown as TaskRunContext<unknown>);
+    const dl = run.deadlines(view, ep.sim_end);
     expect(dl).toHaveLength(28);
     expect(dl[0]).toBe(T("2026-03-01T13:00:00Z"));
     expect(digestDeadlines(T("2026-03-01T13:00:00Z"), T("2026-03-02T13:00:00Z"), p)).toEqual([

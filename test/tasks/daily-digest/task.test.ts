@@ -76,7 +76,8 @@ describe("dailyDigestTask", () => {
 
   it("tools: names, kinds, JSON-schema-able args; quota reads the limiter the runtime gets", async () => {
     const c = ctx({ reddit_rate_limit: 3 });
-    const tools = dailyDigestTask.tools(c);
+    const run = dailyDigestTask.open(c);
+    const tools = run.tools();
     expect(tools.map((t) => [t.name, t.kind, t.priceOf(t.name.startsWith("get_") ? { id: "x" } : {})])).toEqual([
       ["list_posts", "data", 0.00024],
       ["get_post", "data", 0.00024],
@@ -86,20 +87,20 @@ describe("dailyDigestTask", () => {
       ["digest", "commit", 0],
     ]);
     for (const t of tools) expect(() => z.toJSONSchema(t.args, { io: "input" })).not.toThrow();
-    const limiters = dailyDigestTask.limiters!(c);
-    expect(dailyDigestTask.limiters!(c)).toBe(limiters);
+    const limiters = run.limiters();
+    expect(run.limiters()).toBe(limiters);
     limiters.reddit!.tryAcquire(clock.t);
     const quota = await tools.find((t) => t.name === "quota")!.invoke({}, { now: () => clock.t, actor: "a" });
     expect(quota).toEqual({
       ok: true,
       value: { remaining: 2, limit: 3, window_minutes: 10, price_usd_per_call: 0.00024 },
     });
-    // another run context gets fresh limiters
-    expect(dailyDigestTask.limiters!(ctx())).not.toBe(limiters);
+    // another run gets fresh limiters
+    expect(dailyDigestTask.open(ctx()).limiters()).not.toBe(limiters);
   });
 
   it("instruction is rendered with the real budget, prices, limits and window, and never mentions feedback", () => {
-    const text = dailyDigestTask.instruction({ ...ctx({ reddit_call_usd: 0.0005 }), budget_usd: 12.5 });
+    const text = dailyDigestTask.open({ ...ctx({ reddit_call_usd: 0.0005 }), budget_usd: 12.5 }).instruction();
     expect(text).toContain("$12.50");
     expect(text).toContain("$0.0005 per call");
     expect(text).toContain("1000 calls per sliding 10 minutes");
