@@ -12,8 +12,9 @@ import { modelAnswerJudge } from "../run/model-judge.js";
 import { rescoreRun } from "../run/rescore.js";
 import { resultsJsonSchema } from "../run/results.js";
 import { type RunOptions, resumeRun, runFromConfig } from "../run/runner.js";
+import { loadTaskModule } from "../run/task-module.js";
 import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } from "../run/world-resolver.js";
-import { TASKS } from "../tasks/registry.js";
+import { allTasks } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
@@ -74,6 +75,7 @@ withCommon(
     )
     .option("-c, --config <file>", "run config (YAML or JSON); flags below override its fields")
     .option("-t, --task <id>", "task id (see `relive tasks`)")
+    .option("--task-module <file>", "a file defining the task with defineTask (.js/.mjs, or .ts through tsx)")
     .option("-e, --episode <name>", "episode name (default: the task's default episode)")
     .option(
       "-m, --model <name>",
@@ -126,6 +128,7 @@ withCommon(
     ...(Object.keys(taskParams).length ? { task_params: taskParams } : {}),
     ...(o.feedback ? { feedback: o.feedback } : {}),
     ...(o.task ? { task: o.task } : {}),
+    ...(o.taskModule ? { task_module: resolve(o.taskModule) } : {}),
     ...(o.episode ? { episode: o.episode } : {}),
     ...(o.seed !== undefined ? { seed: o.seed } : {}),
     ...(o.worldSeed !== undefined ? { world: { seed: o.worldSeed } } : {}),
@@ -206,8 +209,10 @@ program
   .command("tasks")
   .description("list tasks with episodes, tools and metrics")
   .option("--json", "machine-readable")
-  .action((o) => {
-    const rows = TASKS.map((t) => ({
+  .option("--task-module <file>", "also list the tasks a task module defines")
+  .action(async (o) => {
+    if (o.taskModule) await loadTaskModule(resolve(o.taskModule));
+    const rows = allTasks().map((t) => ({
       id: t.id,
       title: t.title,
       axes: t.axes,

@@ -16,6 +16,8 @@ const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
 export const RunConfigSchema = z
   .object({
     task: z.string().min(1),
+    /** a file defining the task (defineTask) outside the repo: `.js`/`.mjs`, or `.ts` through tsx */
+    task_module: z.string().min(1).optional(),
     task_params: z.record(z.string(), z.unknown()).default({}),
     episode: z.string().optional(),
     sim_start: isoOrMs.optional(),

@@ -26,7 +26,7 @@ export async function judgeRun(
   judge: AnswerJudge,
   o: WorldLocation & { runsDir: string },
 ): Promise<JudgeRunOutcome> {
-  const { r, events } = loadFinishedRun(runDir, o);
+  const { r, events } = await loadFinishedRun(runDir, o);
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {

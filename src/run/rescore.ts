@@ -12,6 +12,8 @@ import type { RunConfig } from "./config.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
 import { resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
+import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { loadConfigTaskModule } from "./task-module.js";
 import type { WorldLocation } from "./world-resolver.js";
 
 export interface OutcomeDiff {
@@ -29,7 +31,7 @@ export async function rescoreRun(
   runDir: string,
   o: WorldLocation & { runsDir: string },
 ): Promise<{ results: Results; diffs: OutcomeDiff[] }> {
-  const { r, events } = loadFinishedRun(runDir, o);
+  const { r, events } = await loadFinishedRun(runDir, o);
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {
@@ -90,11 +92,13 @@ export async function rescoreRun(
 }
 
 /** A finished run's resolved config and ledger (for rescoring and judging; the world must still resolve). */
-export function loadFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
+export async function loadFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
-  const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig };
+  const saved = readRunConfigFile(cfgPath);
+  await loadConfigTaskModule(saved.config);
   const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
+  assertSameTaskModule(saved, r, runDir);
   const events = readLedger(join(runDir, "ledger.jsonl"));
   if (!events.some((e) => e.type === "run_end"))
     throw new Error(

@@ -7,6 +7,7 @@ import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, canonicalJson, type RunConfig, sha256 } from "./config.js";
+import { taskModuleIdentity } from "./task-module.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
 export const HARNESS_VERSION = "0.1.0";
@@ -171,6 +172,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       budget_usd,
       agent: model,
       world_hash: worldHash,
+      ...(config.task_module !== undefined ? { task_module: taskModuleIdentity(config.task_module) } : {}),
       ...(agent.kind === "model"
         ? {
             model: {

@@ -38,6 +38,8 @@ import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
 import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
+import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { loadConfigTaskModule } from "./task-module.js";
 import type { WorldLocation } from "./world-resolver.js";
 
 export interface DayProgress {
@@ -76,6 +78,7 @@ const writeJsonAtomic = (path: string, value: unknown) => {
 
 /** `relive run`: resolve the config, create the run directory and run the episode. */
 export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunOutcome> {
+  await loadConfigTaskModule(cfg);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     return {
@@ -102,8 +105,10 @@ export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunO
 export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutcome> {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
-  const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig };
+  const saved = readRunConfigFile(cfgPath);
+  await loadConfigTaskModule(saved.config);
   const r = { ...resolveRun(saved.config, o), runDir };
+  assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: JSON.parse(readFileSync(join(runDir, "results.json"), "utf8")), cached: true };
   const ledgerPath = join(runDir, "ledger.jsonl");

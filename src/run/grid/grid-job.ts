@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ConfigError, parseRunConfig } from "../config.js";
 import { resolveRun } from "../resolve-run.js";
 import { type RunOptions, resumeRun, runFromConfig } from "../runner.js";
+import { loadConfigTaskModule } from "../task-module.js";
 import { acquireRunLock } from "./run-lock.js";
 
 /** What a job carries: one cell's run config (validated again here: it may come from a queue). */
@@ -62,6 +63,7 @@ export async function runGridJob(cell: GridJobInput, o: RunOptions): Promise<Gri
   const t0 = performance.now();
   const name = cell.id ?? cell.label ?? "grid job";
   const config = parseRunConfig(cell.config, `job ${name}`);
+  await loadConfigTaskModule(config);
   const r = resolveRun(config, o);
   const id = basename(r.runDir);
   if (cell.id !== undefined && cell.id !== id)

@@ -4,9 +4,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type ChildMessage, ChildMessageSchema, type ChildRunOptions } from "./child-protocol.js";
 import type { GridJobInput, GridJobSummary } from "./grid-job.js";
 
-const ENTRY = fileURLToPath(new URL("./job-child-main.ts", import.meta.url));
-/** the TypeScript loader the CLI runs under (bin/relive.js registers tsx); a fork needs it explicitly */
-const TSX_LOADER = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+/** compiled (dist/*.js) or TypeScript sources (tests, a stale build): the child runs the same kind */
+const COMPILED = import.meta.url.endsWith(".js");
+const ENTRY = fileURLToPath(new URL(COMPILED ? "./job-child-main.js" : "./job-child-main.ts", import.meta.url));
+/** sources need the TypeScript loader the CLI runs under (bin/relive.js registers tsx) explicitly */
+const EXEC_ARGV = COMPILED ? [] : ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href];
 
 /** A job process died (crash, kill, out of memory) while running a job. */
 export class JobProcessExitError extends Error {
@@ -27,7 +29,7 @@ export class JobError extends Error {
 const TAIL_LINES = 20;
 
 /**
- * One long-lived job process (`job-child-main.ts` forked through tsx): it runs grid jobs one at
+ * One long-lived job process (`job-child-main`, compiled or through tsx): it runs grid jobs one at
  * a time. Keeping it alive across jobs saves the ~1 s module load per job; a crash costs only
  * the job it was running (`JobProcessExitError`), and the pool forks a new one.
  */
@@ -46,7 +48,7 @@ export class JobChild {
 
   constructor() {
     this.proc = fork(ENTRY, [], {
-      execArgv: ["--import", TSX_LOADER],
+      execArgv: EXEC_ARGV,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     this.proc.stderr?.setEncoding("utf8");

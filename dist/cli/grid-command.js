@@ -1,0 +1,334 @@
+import { availableParallelism } from "node:os";
+import { resolve } from "node:path";
+import cliProgress from "cli-progress";
+import Table from "cli-table3";
+import { InvalidArgumentError } from "commander";
+import pc from "picocolors";
+import { expandGrid } from "../run/grid/expand-grid.js";
+import { loadGridConfig } from "../run/grid/grid-config.js";
+import { CELL_STATES, gridStatus } from "../run/grid/grid-status.js";
+import { runGridLocal } from "../run/grid/local-pool.js";
+import { prepareGridCells } from "../run/grid/prepare-cells.js";
+const positiveInt = (v) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+};
+const nonNegInt = (v) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+};
+const withLocations = (c) => c.option("--runs <dir>", "runs directory (shared by all workers)", process.env.RELIVE_RUNS_DIR ?? "runs").option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache").option("--raw <dir>", "raw source data for real-data worlds (default $RELIVE_RAW_DIR or ../shared/data/raw)");
+const queueModule = () => import("../run/grid/grid-queue.js");
+const QUEUE_NAME_DEFAULT = "relive-grid";
+const withQueueName = (c) => c.option("--queue-name <name>", "BullMQ queue name (grid and workers must agree)", QUEUE_NAME_DEFAULT);
+const err = (m) => process.stderr.write(`${m}
+`);
+const dim = (m) => err(pc.dim(m));
+const runOptions = (o) => ({
+  runsDir: resolve(o.runs),
+  cacheDir: resolve(o.cache),
+  ...o.raw ? { rawDir: resolve(o.raw) } : {}
+});
+function loadCells(path, o, checkModel) {
+  const grid = loadGridConfig(path);
+  const raw = expandGrid(grid, path);
+  const cells = prepareGridCells(raw, { ...runOptions(o), checkModel, log: (m) => dim(m) });
+  return { grid, cells, raw };
+}
+const fmt = (v) => v === null || v === void 0 ? "n/a" : Number(v.toFixed(4)).toString();
+const metric = (s) => s ? `${s.primary.name} ${fmt(s.primary.value)}` : "";
+const spend = (s) => s ? `$${s.spent_usd.toFixed(4)}` : "";
+function outcomeTable(outcomes) {
+  const t = new Table({
+    head: ["#", "cell", "status", "tries", "primary", "spent", "run"].map((h) => pc.bold(h)),
+    style: { head: [], compact: true }
+  });
+  for (const x of outcomes) {
+    const status = x.status === "failed" ? pc.red("failed") : x.summary?.resumed ? pc.green("done (resumed)") : x.status === "cached" ? pc.yellow("cached") : pc.green("done");
+    t.push([
+      String(x.cell.index + 1),
+      x.cell.label || "base",
+      status,
+      String(x.attempts),
+      x.status === "failed" ? (x.error ?? "").split("\n")[0].slice(0, 80) : metric(x.summary),
+      spend(x.summary),
+      x.cell.id
+    ]);
+  }
+  return t.toString();
+}
+function statusTable(rows) {
+  const t = new Table({
+    head: ["#", "cell", "state", "tries", "primary", "spent", "run"].map((h) => pc.bold(h)),
+    style: { head: [], compact: true }
+  });
+  const color = (s) => s === "done" ? pc.green(s) : s === "failed" ? pc.red(s) : s === "running" ? pc.cyan(s) : s;
+  for (const r of rows)
+    t.push([
+      String(r.cell.index + 1),
+      r.cell.label || "base",
+      color(r.state),
+      r.job ? String(r.job.attemptsStarted) : "",
+      r.state === "failed" ? (r.job?.failedReason ?? "").split("\n")[0].slice(0, 80) : metric(r.summary),
+      spend(r.summary),
+      r.cell.id
+    ]);
+  return t.toString();
+}
+const countsLine = (counts) => Object.entries(counts).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`).join(" \xB7 ");
+function progressReporter(total, quiet) {
+  const counts = { done: 0, cached: 0, running: 0, queued: total, failed: 0, retries: 0 };
+  const tty = Boolean(process.stderr.isTTY) && !quiet;
+  const multi = tty ? new cliProgress.MultiBar(
+    {
+      format: `grid {bar} {value}/{total} | done {done} \xB7 cached {cached} \xB7 running {running} \xB7 queued {queued} \xB7 failed {failed} \xB7 retries {retries} | {duration_formatted} (eta {eta_formatted})`,
+      hideCursor: true,
+      stream: process.stderr
+    },
+    cliProgress.Presets.shades_classic
+  ) : null;
+  const bar = multi?.create(total, 0, counts);
+  const say = (line) => {
+    if (quiet) return;
+    if (multi) multi.log(`${line}
+`);
+    else err(line);
+  };
+  const finished = () => counts.done + counts.cached + counts.failed;
+  const update = () => bar?.update(finished(), counts);
+  const onEvent = (e) => {
+    const tag = `[${e.cell.index + 1}/${total}] ${e.cell.label || "base"}`;
+    switch (e.type) {
+      case "skipped":
+        counts.queued--;
+        counts.cached++;
+        break;
+      case "start":
+        counts.queued--;
+        counts.running++;
+        break;
+      case "log":
+        say(pc.dim(`${tag}: ${e.message}`));
+        break;
+      case "done":
+        counts.running--;
+        counts[e.summary.status === "cached" ? "cached" : "done"]++;
+        say(
+          `${pc.green("\u2713")} ${tag}  ${metric(e.summary)}  ${spend(e.summary)}${e.summary.resumed ? " (resumed)" : ""}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ""}`
+        );
+        break;
+      case "retry":
+        counts.running--;
+        counts.queued++;
+        counts.retries++;
+        say(`${pc.yellow("\u21BB")} ${tag}  attempt ${e.attempt} failed, will retry: ${e.error.split("\n")[0]}`);
+        break;
+      case "failed":
+        counts.running--;
+        counts.failed++;
+        say(`${pc.red("\u2717")} ${tag}  failed after ${e.attempts} attempt(s): ${e.error.split("\n")[0]}`);
+        break;
+      default: {
+        const never = e;
+        throw new Error(`unhandled grid event ${JSON.stringify(never)}`);
+      }
+    }
+    update();
+  };
+  return { onEvent, stop: () => multi?.stop(), counts };
+}
+function registerGridCommands(program) {
+  const grid = withQueueName(
+    withLocations(
+      program.command("grid").argument("<config>", "grid file (YAML or JSON): base run config, axes, per-provider concurrency").description(
+        "run the cross product of a grid's axes (tasks \xD7 models \xD7 triggers \xD7 seeds \xD7 episodes \xD7 any run-config field) on a local worker pool, or enqueue it on BullMQ for `relive worker` processes; finished cells are skipped, so running it again resumes"
+      ).option("-w, --workers <n>", "local job processes running at once (default: the number of CPUs)", positiveInt).option("--retries <n>", "further attempts after a failed one, per cell", nonNegInt, 2).option(
+        "--queue <url>",
+        "Redis of a BullMQ queue (redis://host:port[/db]): `grid` enqueues the cells there instead of running them; `grid status` reads their jobs"
+      ).option("--backoff <ms>", "with --queue: first retry delay, doubled each further attempt", positiveInt, 5e3).option("--wait", "with --queue: follow the queue until every cell is done or failed").option("--json", "print JSON (the cell outcomes, or the status rows) instead of the table").option("-q, --quiet", "no progress bar or per-cell lines")
+    )
+  ).addHelpText(
+    "after",
+    `
+Grid file:
+  base:            a run config, as for \`relive run --config\` (fields set by axes may be left out)
+  axes:            tasks, episodes, models, triggers, seeds (a list, or a count N for 0..N-1), and any
+                   run-config field as a dotted path: feedback, agent.deadline_guard, agent.context_tokens,
+                   agent.effort, task_params.<name>, world.seed, \u2026; each a list of values
+  concurrency:     per-provider cap of jobs running at once, e.g. { openai: 4, anthropic: 2 }
+                   (providers not named, such as scripted and cassette, are uncapped)
+
+Cells are the full cross product in a fixed order (task, episode, model, trigger, other axes in file
+order, seed fastest). A cell's id is its run directory's name <run-id>-s<seed>.
+
+Example:
+  base: { task: daily-digest, sim_start: 2026-03-01T00:00:00Z, sim_end: 2026-03-04T00:00:00Z }
+  axes: { models: [scripted:top-comments, scripted:silent], seeds: 5, agent.trigger: [sleep, cron] }
+
+  relive grid grid.yaml --workers 2
+  relive grid grid.yaml --queue redis://127.0.0.1:6379 && relive worker --queue redis://127.0.0.1:6379
+  relive grid status grid.yaml [--queue redis://127.0.0.1:6379]`
+  ).action(async (path, o) => {
+    const { grid: g, cells } = loadCells(path, o, true);
+    const retries = o.retries;
+    if (o.queue) {
+      const loc = { url: o.queue, name: o.queueName };
+      const { enqueueGrid } = await queueModule();
+      const rep = await enqueueGrid(cells, loc, { retries, backoffMs: o.backoff, caps: g.concurrency });
+      process.stdout.write(
+        `${cells.length} cells: enqueued ${rep.added.length} on ${loc.url} (queue ${loc.name}); already queued ${rep.queued.length}; finished ${rep.finished.length}; failed ones re-queued ${rep.requeued.length}
+`
+      );
+      if (!o.wait) {
+        process.stdout.write(
+          `run workers with: relive worker --queue ${loc.url}${loc.name !== QUEUE_NAME_DEFAULT ? ` --queue-name ${loc.name}` : ""} --runs ${o.runs}
+progress: relive grid status ${path} --queue ${loc.url}
+`
+        );
+        return;
+      }
+      for (; ; ) {
+        const s = await gridStatus(cells, loc);
+        if (!o.quiet) err(`${(/* @__PURE__ */ new Date()).toISOString().slice(11, 19)}  ${countsLine(s.counts)}`);
+        if (s.counts.done + s.counts.failed === cells.length) {
+          process.stdout.write(`${o.json ? JSON.stringify(s.cells, null, 2) : statusTable(s.cells)}
+`);
+          if (s.counts.failed > 0) process.exitCode = 1;
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 2e3));
+      }
+    }
+    const workers = o.workers ?? availableParallelism();
+    const progress = progressReporter(cells.length, Boolean(o.quiet));
+    let outcomes;
+    try {
+      outcomes = await runGridLocal(cells, {
+        workers,
+        retries,
+        caps: g.concurrency,
+        run: runOptions(o),
+        onEvent: progress.onEvent
+      });
+    } finally {
+      progress.stop();
+    }
+    const failed = outcomes.filter((x) => x.status === "failed").length;
+    if (o.json) process.stdout.write(`${JSON.stringify(outcomes, null, 2)}
+`);
+    else {
+      const total = outcomes.reduce((s, x) => s + (x.summary?.spent_usd ?? 0), 0);
+      process.stdout.write(`${outcomeTable(outcomes)}
+`);
+      process.stdout.write(
+        `${cells.length} cells: done ${outcomes.filter((x) => x.status === "done").length}, cached ${outcomes.filter((x) => x.status === "cached").length}, failed ${failed}; spent $${total.toFixed(4)}; runs in ${o.runs}
+`
+      );
+    }
+    if (failed > 0) process.exitCode = 1;
+  });
+  const status = grid.command("status").argument("<config>", "grid file").description(
+    "show a grid's progress: counts of done / running / waiting / failed / interrupted / pending cells and a per-cell table (from the queue with --queue, else from the runs directory)"
+  ).configureHelp({ showGlobalOptions: true }).action(async (path) => {
+    const o = status.optsWithGlobals();
+    const { cells } = loadCells(path, o, false);
+    const s = await gridStatus(cells, o.queue ? { url: o.queue, name: o.queueName } : void 0);
+    if (o.json) {
+      process.stdout.write(`${JSON.stringify({ counts: s.counts, cells: s.cells }, null, 2)}
+`);
+      return;
+    }
+    process.stdout.write(`${statusTable(s.cells)}
+`);
+    process.stdout.write(`${cells.length} cells: ${CELL_STATES.map((k) => `${k} ${s.counts[k]}`).join(" \xB7 ")}
+`);
+  });
+  withQueueName(
+    withLocations(
+      program.command("worker").description(
+        "process grid jobs from a BullMQ queue (enqueued by `relive grid CONFIG --queue URL`), each in its own job process, writing runs to the shared runs directory; run any number, on any machine that sees the runs directory"
+      ).requiredOption("--queue <url>", "Redis of the queue (redis://host:port[/db])").option("-c, --concurrency <n>", "jobs run at once by this worker, each in a job process", positiveInt, 1).option(
+        "--lock-duration <ms>",
+        "BullMQ job lock; a dead worker's job returns to the queue once it expires",
+        positiveInt,
+        3e4
+      ).option("--stalled-interval <ms>", "how often to look for jobs of dead workers", positiveInt, 3e4).option("-q, --quiet", "no per-job lines")
+    )
+  ).addHelpText(
+    "after",
+    `
+Each job runs the same job function as the local pool: a finished run directory is a no-op, an
+interrupted one is resumed. If a worker dies, its job's lock expires after --lock-duration and the
+next stalled-job check of a live worker (every --stalled-interval) puts it back on the queue.
+Failed attempts are retried with exponential backoff (--retries and --backoff of \`relive grid\`).
+A grid's per-provider concurrency caps hold per worker process: W workers may run up to W \xD7 cap
+jobs of a capped provider at once. SIGINT/SIGTERM: finish the running jobs, then exit.`
+  ).action(async (o) => {
+    const quiet = Boolean(o.quiet);
+    const line = (m) => {
+      if (!quiet) process.stdout.write(`${m}
+`);
+    };
+    const onEvent = (e) => {
+      switch (e.type) {
+        case "ready":
+          line(
+            `worker ${process.pid} ready: queue ${o.queueName} on ${o.queue}, concurrency ${o.concurrency}, job processes ${e.pids.join(" ")}`
+          );
+          return;
+        case "start":
+          line(`start ${e.id} ${e.label} (attempt ${e.attempt}, queued ${e.startedAt - e.enqueuedAt} ms ago)`);
+          return;
+        case "log":
+          line(pc.dim(`log ${e.id}: ${e.message}`));
+          return;
+        case "done":
+          line(
+            `done ${e.id} ${e.summary.status}${e.summary.resumed ? " resumed" : ""} ${metric(e.summary)} ${spend(e.summary)} ${e.summary.wall_ms} ms`
+          );
+          return;
+        case "failed":
+          line(`failed ${e.id} attempt ${e.attempt}${e.final ? " (final)" : ""}: ${e.error.split("\n")[0]}`);
+          return;
+        case "error":
+          err(`${pc.red("worker error")}: ${e.error}`);
+          return;
+        default: {
+          const never = e;
+          throw new Error(`unhandled worker event ${JSON.stringify(never)}`);
+        }
+      }
+    };
+    const { startQueueWorker } = await import("../run/grid/queue-worker.js");
+    const handle = await startQueueWorker({
+      url: o.queue,
+      name: o.queueName,
+      concurrency: o.concurrency,
+      run: runOptions(o),
+      lockDurationMs: o.lockDuration,
+      stalledIntervalMs: o.stalledInterval,
+      onEvent
+    });
+    await new Promise((done) => {
+      let stopping = false;
+      const stop = (sig) => {
+        if (stopping) process.exit(130);
+        stopping = true;
+        line(`${sig}: finishing running jobs (again to quit at once)`);
+        handle.close().then(done, (e) => {
+          err(`error while closing: ${e.message}`);
+          done();
+        });
+      };
+      process.on("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+    });
+  });
+}
+export {
+  QUEUE_NAME_DEFAULT,
+  registerGridCommands
+};
+//# sourceMappingURL=grid-command.js.map

@@ -1,0 +1,253 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { Command, InvalidArgumentError } from "commander";
+import pc from "picocolors";
+import { importNewsJsonl } from "../ingest/news-jsonl.js";
+import { listModelsTable } from "../models/list-models.js";
+import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
+import { createModel } from "../models/resolve-model.js";
+import { ConfigError, loadRunConfig, parseRunConfig } from "../run/config.js";
+import { judgeRun } from "../run/judge-run.js";
+import { modelAnswerJudge } from "../run/model-judge.js";
+import { rescoreRun } from "../run/rescore.js";
+import { resultsJsonSchema } from "../run/results.js";
+import { resumeRun, runFromConfig } from "../run/runner.js";
+import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } from "../run/world-resolver.js";
+import { TASKS } from "../tasks/registry.js";
+import { WorldStore } from "../world/world-store.js";
+import { progressLine, scoreTable } from "./format.js";
+import { registerGridCommands } from "./grid-command.js";
+import { registerReportCommand } from "./report-command.js";
+import { registerServeCommand } from "./serve-command.js";
+const int = (v) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
+  return n;
+};
+const nonNeg = (v) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a non-negative number");
+  return n;
+};
+const num = (v) => {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
+  return n;
+};
+const runOptions = (o) => ({
+  runsDir: resolve(o.runs),
+  cacheDir: resolve(o.cache),
+  ...o.raw ? { rawDir: resolve(o.raw) } : {},
+  log: (m) => process.stderr.write(`${pc.dim(m)}
+`),
+  ...o.quiet ? {} : { onProgress: (p) => process.stderr.write(`${progressLine(p)}
+`) }
+});
+const withCommon = (c) => c.option("--runs <dir>", "runs directory", process.env.RELIVE_RUNS_DIR ?? "runs").option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache").option("--raw <dir>", "raw source data for real-data worlds (default $RELIVE_RAW_DIR or ../shared/data/raw)").option("-q, --quiet", "no per-day progress lines");
+const program = new Command().name("relive").description(
+  "relive: a gym for long-lived agents. Replays timestamped worlds on a simulated clock and scores timed commitments."
+).version("0.1.0").showHelpAfterError();
+withCommon(
+  program.command("run").description(
+    "run one episode and print its score table (default: the task's heuristic policy on the synthetic world)"
+  ).option("-c, --config <file>", "run config (YAML or JSON); flags below override its fields").option("-t, --task <id>", "task id (see `relive tasks`)").option("-e, --episode <name>", "episode name (default: the task's default episode)").option(
+    "-m, --model <name>",
+    "agent: scripted:<policy>, an LLM as provider:model (see `relive models`), or cassette:<llm.jsonl>"
+  ).option("--trigger <kind>", "sleep | watcher | cron (the scripted agent: sleep | cron)").option("--effort <level>", "LLM reasoning effort: none | low | medium | high | max").option("--temperature <t>", "LLM sampling temperature", nonNeg).option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int).option("--context-tokens <n>", "LLM context limit in tokens (default 60000)", int).option("--deadline-guard", "force a wake 1 h before each task deadline").option("--program <shape>", "LLM runs: task (the task's program shape, e.g. one agent per market) | single").option("--feedback <condition>", "none (blind, default) | oracle (get_feedback on settled outcomes) | self").option(
+    "-p, --param <key=value>",
+    "a task parameter (repeatable; the value is parsed as JSON when it can be, e.g. -p digest_size=5)",
+    (v, acc = []) => [...acc, v]
+  ).option("--seed <n>", "repetition label (does not change the world)", int).option("--world-seed <n>", "seed of the synthetic world", int).option("--world <dir>", "a built world directory instead of the synthetic world").option("--budget <usd>", "budget in USD (default: the task's)", num).option("--json", "print results.json instead of the table")
+).action(async (o) => {
+  const base = o.config ? { ...loadRunConfig(o.config) } : {};
+  const agent = { ...base.agent ?? {} };
+  if (o.model) agent.model = o.model;
+  if (o.trigger) agent.trigger = o.trigger;
+  if (o.effort) agent.effort = o.effort;
+  if (o.temperature !== void 0) agent.temperature = o.temperature;
+  if (o.maxOutputTokens !== void 0) agent.max_output_tokens = o.maxOutputTokens;
+  if (o.contextTokens !== void 0) agent.context_tokens = o.contextTokens;
+  if (o.deadlineGuard) agent.deadline_guard = true;
+  if (o.program) agent.program = o.program;
+  const taskParams = { ...base.task_params ?? {} };
+  for (const kv of o.param ?? []) {
+    const i = kv.indexOf("=");
+    if (i <= 0) throw new ConfigError(`--param ${JSON.stringify(kv)}: expected key=value`);
+    const v = kv.slice(i + 1);
+    let value = v;
+    try {
+      value = JSON.parse(v);
+    } catch {
+    }
+    taskParams[kv.slice(0, i)] = value;
+  }
+  const raw = {
+    ...base,
+    ...Object.keys(taskParams).length ? { task_params: taskParams } : {},
+    ...o.feedback ? { feedback: o.feedback } : {},
+    ...o.task ? { task: o.task } : {},
+    ...o.episode ? { episode: o.episode } : {},
+    ...o.seed !== void 0 ? { seed: o.seed } : {},
+    ...o.worldSeed !== void 0 ? { world: { seed: o.worldSeed } } : {},
+    ...o.world ? { world: { dir: o.world } } : {},
+    ...o.budget ? { budget_usd: o.budget } : {},
+    agent
+  };
+  if (!raw.task) throw new ConfigError("no task: pass --task <id> or a config with `task:` (see `relive tasks`)");
+  const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
+  const res = await runFromConfig(cfg, runOptions(o));
+  if (res.cached) process.stderr.write(`${pc.yellow("already finished")}: ${res.runDir} (delete it to run again)
+`);
+  process.stdout.write(
+    o.json ? `${JSON.stringify(res.results, null, 2)}
+` : `${scoreTable(res.results, res.runDir)}
+`
+  );
+});
+withCommon(
+  program.command("resume <rundir>").description("continue an interrupted run: re-run from sim_start, check every regenerated ledger line, then go on")
+).action(async (dir, o) => {
+  const res = await resumeRun(resolve(dir), runOptions(o));
+  process.stdout.write(`${scoreTable(res.results, res.runDir)}
+`);
+});
+withCommon(
+  program.command("rescore <rundir>").description("recompute results from the ledger with the current scorer; lists outcomes that differ")
+).action(async (dir, o) => {
+  const { results, diffs } = await rescoreRun(resolve(dir), runOptions(o));
+  process.stdout.write(`${scoreTable(results, resolve(dir))}
+`);
+  if (diffs.length === 0) process.stdout.write("outcomes: identical to those recorded\n");
+  else {
+    process.stdout.write(`${diffs.length} outcome(s) differ from those recorded:
+`);
+    for (const d of diffs)
+      process.stdout.write(`  ${d.key}: ${JSON.stringify(d.recorded)} -> ${JSON.stringify(d.rescored)}
+`);
+  }
+});
+withCommon(
+  program.command("judge <rundir>").description(
+    "open-forecast: ask a model judge about free-text answers that exact and normalized matching leave unsettled, keep its verdicts in the run's judge cache (task_params.judge_cache), then rescore"
+  ).requiredOption("-m, --model <name>", "the judge model, provider:model (see `relive models`)")
+).action(async (dir, o) => {
+  const runDir = resolve(dir);
+  const prices = loadPriceTable(DEFAULT_PRICES_PATH);
+  let created;
+  try {
+    created = createModel(o.model, { prices });
+  } catch (e) {
+    throw new ConfigError(`judge model ${o.model}: ${e.message}`);
+  }
+  const judge = modelAnswerJudge(created, {
+    prices,
+    ...o.quiet ? {} : {
+      onProgress: (done, total, usd) => process.stderr.write(`judged ${done}/${total} pairs, $${usd.toFixed(4)}
+`)
+    }
+  });
+  const j = await judgeRun(runDir, judge, runOptions(o));
+  process.stdout.write(
+    j.judged === 0 ? `judge: every answer pair already has a verdict in ${j.cache} (the model was not called)
+` : `judge: ${o.model} ruled on ${j.judged} answer pair(s) for $${judge.spentUsd().toFixed(4)} (grading cost, not the run's); verdicts in ${j.cache}
+`
+  );
+  const { results, diffs } = await rescoreRun(runDir, runOptions(o));
+  process.stdout.write(`${scoreTable(results, runDir)}
+`);
+  process.stdout.write(`rescored: ${diffs.length} outcome(s) differ from those recorded
+`);
+});
+program.command("tasks").description("list tasks with episodes, tools and metrics").option("--json", "machine-readable").action((o) => {
+  const rows = TASKS.map((t) => ({
+    id: t.id,
+    title: t.title,
+    axes: t.axes,
+    budget_usd: t.budget_usd,
+    base_cron: t.baseSchedule,
+    episodes: t.episodes.map((e) => ({
+      name: e.name,
+      world: e.world.kind,
+      start: new Date(e.sim_start).toISOString().slice(0, 10),
+      end: new Date(e.sim_end - 1).toISOString().slice(0, 10)
+    })),
+    metrics: t.metrics,
+    policies: t.referencePolicies.map((p) => `${p.name}${p.oracle ? " (oracle: tests only)" : ""}`)
+  }));
+  if (o.json) return void process.stdout.write(`${JSON.stringify(rows, null, 2)}
+`);
+  for (const r of rows) {
+    process.stdout.write(`${pc.bold(r.id)} \u2014 ${r.title}
+`);
+    process.stdout.write(
+      `  axes: time ${r.axes.time_sensitivity} / reasoning ${r.axes.reasoning} / ${r.axes.recurrence}; budget $${r.budget_usd}; base cron "${r.base_cron}"
+`
+    );
+    process.stdout.write(
+      `  episodes: ${r.episodes.map((e) => `${e.name} (${e.world}, ${e.start} \u2192 ${e.end})`).join(", ")}
+`
+    );
+    process.stdout.write(
+      `  primary: ${r.metrics.primary} (${r.metrics.direction} is better); also ${r.metrics.secondary.join(", ")}
+`
+    );
+    process.stdout.write(`  reference policies: ${r.policies.join(", ")}
+
+`);
+  }
+});
+program.command("models").description("list the priced models (the pinned price table, or --prices FILE)").option("--prices <file>", "a price table file instead of the pinned one").action((o) => {
+  const table = o.prices ? loadPriceTable(resolve(o.prices)) : loadPriceTable();
+  process.stdout.write(listModelsTable(table));
+});
+const data = program.command("data").description("build and inspect worlds");
+data.command("import <files...>").description("import generic JSONL news (one {url, title, text, published_at} object per line) into a new world").requiredOption("-o, --out <dir>", "world directory to create (must not exist)").option("-n, --name <name>", "world name", "news").action(async (files, o) => {
+  const res = await importNewsJsonl(
+    files.map((f) => resolve(f)),
+    resolve(o.out),
+    { name: o.name }
+  );
+  process.stdout.write(
+    `imported ${res.accepted} articles into ${resolve(o.out)} (rejected ${res.rejected.length})
+`
+  );
+  for (const r of res.rejected.slice(0, 20)) process.stdout.write(`  ${r.file}:${r.line}: ${r.reason}
+`);
+  if (res.rejected.length > 20) process.stdout.write(`  \u2026 and ${res.rejected.length - 20} more
+`);
+});
+data.command("build <builder>").description(
+  `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS).map(([k, v]) => `${k} (${v.describe})`).join("; ")}`
+).option("--raw <dir>", "raw source folder", defaultRawDir()).option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache").action((builder, o) => {
+  const dir = ensureRealWorld(
+    builder,
+    { cacheDir: resolve(o.cache), rawDir: resolve(o.raw) },
+    (m) => process.stderr.write(`${m}
+`)
+  );
+  process.stdout.write(`world ${builder}: ${dir === realWorldDir(resolve(o.cache), builder) ? dir : dir}
+`);
+});
+data.command("inspect <dir>").description("print a world's manifest").action((dir) => {
+  const w = WorldStore.open(resolve(dir));
+  process.stdout.write(`${JSON.stringify(w.manifest, null, 2)}
+`);
+  w.close();
+});
+program.command("schema").description("write the JSON Schema of results.json").option("--out <file>", "output file", "schema/results.schema.json").action((o) => {
+  mkdirSync(dirname(resolve(o.out)), { recursive: true });
+  writeFileSync(resolve(o.out), `${JSON.stringify(resultsJsonSchema(), null, 2)}
+`);
+  process.stdout.write(`wrote ${o.out}
+`);
+});
+registerReportCommand(program);
+registerGridCommands(program);
+registerServeCommand(program);
+program.parseAsync(process.argv).catch((err) => {
+  const e = err;
+  process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : e.stack ?? e.message}
+`);
+  process.exit(e instanceof ConfigError ? 2 : 1);
+});
+//# sourceMappingURL=main.js.map

@@ -1,0 +1,326 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { z } from "zod";
+import { WorldBuilder } from "../world/world-builder.js";
+const FORECASTBENCH_BUILDER_VERSION = "1";
+const QUESTION_UNSCORABLE_LABEL = "question_unscorable";
+const FORECASTBENCH_DIR = "forecastbench";
+const DAY_MS = 864e5;
+const NA = "N/A";
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");
+const FbQuestion = z.object({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  question: z.string().min(1),
+  resolution_criteria: z.string(),
+  background: z.string(),
+  market_info_open_datetime: z.string(),
+  market_info_close_datetime: z.string(),
+  market_info_resolution_criteria: z.string(),
+  url: z.string(),
+  freeze_datetime: z.string(),
+  freeze_datetime_value: z.union([z.string(), z.number()]),
+  freeze_datetime_value_explanation: z.string(),
+  source_intro: z.string(),
+  resolution_dates: z.union([z.literal(NA), z.array(isoDate)])
+});
+const FbResolution = z.object({
+  id: z.string().min(1),
+  source: z.string().min(1),
+  direction: z.unknown().optional(),
+  resolution_date: isoDate,
+  resolved_to: z.number(),
+  resolved: z.boolean()
+});
+const QuestionSetFile = z.object({
+  forecast_due_date: isoDate,
+  question_set: z.string(),
+  questions: z.array(z.unknown())
+});
+const ResolutionSetFile = z.object({
+  forecast_due_date: isoDate,
+  question_set: z.string(),
+  resolutions: z.array(z.unknown())
+});
+const day = (d) => Date.parse(`${d}T00:00:00Z`);
+function instant(s) {
+  if (s === NA) return null;
+  const t = Date.parse(s);
+  return Number.isFinite(t) ? t : null;
+}
+function fill(text, resolutionDate, due) {
+  return text.replaceAll("{resolution_date}", resolutionDate).replaceAll("{forecast_due_date}", due);
+}
+function zodReason(e) {
+  const i = e.issues[0];
+  return `${i?.path.map(String).join(".") || "(row)"}: ${i?.message ?? "invalid"}`;
+}
+function mapForecastBench(questionSet, resolutionSet, names = { questionSet: "questions", resolutionSet: "resolutions" }) {
+  const qf = QuestionSetFile.safeParse(questionSet);
+  if (!qf.success) throw new Error(`${names.questionSet}: not a ForecastBench question set (${zodReason(qf.error)})`);
+  const rf = ResolutionSetFile.safeParse(resolutionSet);
+  if (!rf.success)
+    throw new Error(`${names.resolutionSet}: not a ForecastBench resolution set (${zodReason(rf.error)})`);
+  const due = qf.data.forecast_due_date;
+  if (rf.data.forecast_due_date !== due)
+    throw new Error(
+      `${names.resolutionSet} is for forecast due date ${rf.data.forecast_due_date}, ${names.questionSet} for ${due}`
+    );
+  const open = day(due);
+  const rejected = [];
+  const entries = [];
+  const seenQ = /* @__PURE__ */ new Set();
+  qf.data.questions.forEach((raw, index) => {
+    if (raw && typeof raw === "object" && Array.isArray(raw.id)) {
+      rejected.push({ file: names.questionSet, index, reason: "combination question (array id): not supported" });
+      return;
+    }
+    const r = FbQuestion.safeParse(raw);
+    if (!r.success) {
+      rejected.push({ file: names.questionSet, index, reason: zodReason(r.error) });
+      return;
+    }
+    const key = `${r.data.source}\0${r.data.id}`;
+    if (seenQ.has(key)) {
+      rejected.push({ file: names.questionSet, index, reason: `duplicate question ${r.data.source}:${r.data.id}` });
+      return;
+    }
+    seenQ.add(key);
+    entries.push(r.data);
+  });
+  const rowsOf = /* @__PURE__ */ new Map();
+  const seenR = /* @__PURE__ */ new Set();
+  rf.data.resolutions.forEach((raw, index) => {
+    if (raw && typeof raw === "object" && Array.isArray(raw.id)) {
+      rejected.push({ file: names.resolutionSet, index, reason: "combination question (array id): not supported" });
+      return;
+    }
+    const r = FbResolution.safeParse(raw);
+    if (!r.success) {
+      rejected.push({ file: names.resolutionSet, index, reason: zodReason(r.error) });
+      return;
+    }
+    const key = `${r.data.source}\0${r.data.id}`;
+    if (!seenQ.has(key)) {
+      rejected.push({
+        file: names.resolutionSet,
+        index,
+        reason: `no question ${r.data.source}:${r.data.id} in the set`
+      });
+      return;
+    }
+    const k2 = `${key}\0${r.data.resolution_date}`;
+    if (seenR.has(k2)) {
+      rejected.push({
+        file: names.resolutionSet,
+        index,
+        reason: `duplicate resolution row for ${r.data.source}:${r.data.id} on ${r.data.resolution_date}`
+      });
+      return;
+    }
+    seenR.add(k2);
+    const list = rowsOf.get(key) ?? [];
+    list.push(r.data);
+    rowsOf.set(key, list);
+  });
+  const out = {
+    due,
+    questions: [],
+    resolutions: [],
+    answers: [],
+    labels: [],
+    markets: [],
+    prices: [],
+    rejected,
+    window: { start: open, end: open + DAY_MS },
+    counts: { questions_in_set: entries.length, resolution_rows: 0, scorable: 0, unresolved: 0, no_row: 0 }
+  };
+  const unscorable = (id, reason) => out.labels.push({ kind: QUESTION_UNSCORABLE_LABEL, key: id, t: null, value: { reason } });
+  for (const q of entries) {
+    const market = q.resolution_dates === NA;
+    const close = instant(q.market_info_close_datetime);
+    const freeze = instant(q.freeze_datetime);
+    const rows = [...rowsOf.get(`${q.source}\0${q.id}`) ?? []].sort(
+      (a, b) => a.resolution_date < b.resolution_date ? -1 : a.resolution_date > b.resolution_date ? 1 : 0
+    );
+    const items = [];
+    if (market) {
+      if (close === null) {
+        rejected.push({
+          file: names.questionSet,
+          index: entries.indexOf(q),
+          reason: `market question ${q.source}:${q.id} has no close date`
+        });
+        continue;
+      }
+      const date = new Date(close).toISOString().slice(0, 10);
+      if (rows.length > 1)
+        rejected.push({
+          file: names.resolutionSet,
+          index: -1,
+          reason: `market question ${q.source}:${q.id} has ${rows.length} resolution rows: the first is used`
+        });
+      items.push({ date, resolve: close, row: rows[0] ?? null });
+    } else if (rows.length > 0) {
+      for (const row of rows) items.push({ date: row.resolution_date, resolve: day(row.resolution_date), row });
+    } else {
+      const first = q.resolution_dates[0];
+      if (first === void 0) {
+        rejected.push({
+          file: names.questionSet,
+          index: entries.indexOf(q),
+          reason: `question ${q.source}:${q.id} has no resolution dates`
+        });
+        continue;
+      }
+      items.push({ date: first, resolve: day(first), row: null });
+    }
+    for (const it of items) {
+      const id = `${due}:${q.source}:${q.id}:${it.date}`;
+      const value = String(q.freeze_datetime_value);
+      const freezeLine = q.freeze_datetime !== NA && value !== NA && value !== "" ? `
+
+Value at the freeze date (${q.freeze_datetime.slice(0, 10)}): ${value}${q.freeze_datetime_value_explanation ? ` (${q.freeze_datetime_value_explanation})` : ""}` : "";
+      const title = fill(q.question, it.date, due);
+      const background = fill(
+        `${q.source_intro}
+
+${q.background}${freezeLine}${q.url && q.url !== NA ? `
+
+Source: ${q.url}` : ""}`,
+        it.date,
+        due
+      );
+      const criteria = fill(
+        q.resolution_criteria + (q.market_info_resolution_criteria && q.market_info_resolution_criteria !== NA ? `
+
+${q.market_info_resolution_criteria}` : ""),
+        it.date,
+        due
+      );
+      out.questions.push({
+        id,
+        title,
+        background,
+        criteria,
+        open,
+        resolve: it.resolve,
+        answer_type: "binary",
+        visible_at: open
+      });
+      if (market && freeze !== null) {
+        const p = Number(value);
+        if (Number.isFinite(p) && p >= 0 && p <= 1) {
+          out.markets.push({
+            id,
+            question: title,
+            description: background,
+            outcomes: ["Yes", "No"],
+            open: instant(q.market_info_open_datetime) ?? freeze,
+            scheduled_end: it.resolve,
+            visible_at: Math.min(freeze, open)
+          });
+          out.prices.push({ market: id, outcome: "Yes", t: freeze, p, visible_at: freeze });
+        }
+      }
+      const row = it.row;
+      if (row === null) {
+        out.counts.no_row++;
+        unscorable(id, "no resolution row");
+        continue;
+      }
+      out.counts.resolution_rows++;
+      if (!row.resolved) {
+        out.counts.unresolved++;
+        unscorable(
+          id,
+          `resolved=false: not resolved by ${row.resolution_date} (resolved_to ${row.resolved_to} is the latest value, not an outcome)`
+        );
+        continue;
+      }
+      if (row.resolved_to !== 0 && row.resolved_to !== 1) {
+        unscorable(id, `resolved_to ${row.resolved_to} is not 0 or 1`);
+        continue;
+      }
+      const at = day(row.resolution_date);
+      const answer = row.resolved_to === 1 ? "Yes" : "No";
+      out.answers.push({ question: id, answer, resolved_at: at });
+      out.resolutions.push({ question: id, answer, resolved_at: at, visible_at: at + DAY_MS });
+      out.window.end = Math.max(out.window.end, at + DAY_MS);
+      out.counts.scorable++;
+    }
+  }
+  return out;
+}
+function buildForecastBenchWorld(files, targetDir, o = {}) {
+  for (const f of [files.questionSet, files.resolutionSet])
+    if (!existsSync(f)) throw new Error(`ForecastBench file not found: ${f}`);
+  const qBytes = readFileSync(files.questionSet);
+  const rBytes = readFileSync(files.resolutionSet);
+  const parse = (b, f) => {
+    try {
+      return JSON.parse(b.toString("utf8"));
+    } catch (e) {
+      throw new Error(`${f} is not valid JSON: ${e.message}`);
+    }
+  };
+  const rows = mapForecastBench(parse(qBytes, files.questionSet), parse(rBytes, files.resolutionSet), {
+    questionSet: files.questionSet,
+    resolutionSet: files.resolutionSet
+  });
+  const name = o.name ?? `forecastbench-${rows.due}`;
+  const builder = WorldBuilder.create(targetDir, {
+    name,
+    window: rows.window,
+    builder: name,
+    builder_version: FORECASTBENCH_BUILDER_VERSION
+  });
+  try {
+    const sha = (b) => createHash("sha256").update(b).digest("hex");
+    const rej = (f) => rows.rejected.filter((r) => r.file === f).length;
+    builder.addSource({
+      path: `${FORECASTBENCH_DIR}/${basename(files.questionSet)}`,
+      sha256: sha(qBytes),
+      rows: rows.counts.questions_in_set,
+      rejected: rej(files.questionSet)
+    });
+    builder.addSource({
+      path: `${FORECASTBENCH_DIR}/${basename(files.resolutionSet)}`,
+      sha256: sha(rBytes),
+      rows: rows.counts.resolution_rows,
+      rejected: rej(files.resolutionSet)
+    });
+    builder.insert("question", rows.questions);
+    builder.insert("question_resolution", rows.resolutions);
+    builder.insert("market", rows.markets);
+    builder.insert("market_price", rows.prices);
+    builder.insertTruth("question_answer", rows.answers);
+    builder.insertTruth("label", rows.labels);
+    return { manifest: builder.finish(), rows };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+function forecastBenchFiles(rawDir, due) {
+  return {
+    questionSet: join(rawDir, FORECASTBENCH_DIR, `${due}-llm.json`),
+    resolutionSet: join(rawDir, FORECASTBENCH_DIR, `${due}_resolution_set.json`)
+  };
+}
+function forecastBenchBuilder(due) {
+  return (rawDir, targetDir) => buildForecastBenchWorld(forecastBenchFiles(rawDir, due), targetDir).manifest;
+}
+export {
+  FORECASTBENCH_BUILDER_VERSION,
+  FORECASTBENCH_DIR,
+  FbQuestion,
+  FbResolution,
+  QUESTION_UNSCORABLE_LABEL,
+  buildForecastBenchWorld,
+  forecastBenchBuilder,
+  forecastBenchFiles,
+  mapForecastBench
+};
+//# sourceMappingURL=forecastbench.js.map

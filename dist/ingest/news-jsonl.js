@@ -1,0 +1,190 @@
+import { createHash, hash as oneShotHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { z } from "zod";
+import { WorldBuilder } from "../world/world-builder.js";
+const NEWS_JSONL_BUILDER = "ingest/news-jsonl";
+const NEWS_JSONL_BUILDER_VERSION = "1";
+const BATCH = 2e3;
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+function parsePublishedAt(v) {
+  if (typeof v === "number") {
+    if (!Number.isFinite(v) || v < 0) return null;
+    return Math.round(v < 1e11 ? v * 1e3 : v);
+  }
+  const s = v.trim();
+  const m = ISO_RE.exec(s);
+  if (!m) return null;
+  let iso = s.replace(" ", "T");
+  if (iso.length === 10) iso += "T00:00:00";
+  const zone = m[1];
+  if (!zone) iso += "Z";
+  else if (/^[+-]\d{4}$/.test(zone)) iso = `${iso.slice(0, -5)}${zone.slice(0, 3)}:${zone.slice(3)}`;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : null;
+}
+const URL_RE = /^https?:\/\/[^\s/]+/i;
+const NewsLine = z.object({
+  id: z.string().min(1).optional(),
+  url: z.string().regex(URL_RE, "must be an http(s) URL"),
+  title: z.string(),
+  text: z.string().optional(),
+  body: z.string().optional(),
+  published_at: z.union([z.string(), z.number()]),
+  domain: z.string().min(1).optional()
+}).refine((r) => r.text !== void 0 || r.body !== void 0, { message: "needs text or body", path: ["text"] });
+const optString = (v, min) => v === void 0 || typeof v === "string" && v.length >= min;
+function quickNewsLine(raw) {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const r = raw;
+  const { id, url, title, text, body, published_at, domain } = r;
+  if (typeof url !== "string" || typeof title !== "string" || !URL_RE.test(url)) return null;
+  if (typeof published_at !== "string" && typeof published_at !== "number") return null;
+  if (!optString(text, 0) || !optString(body, 0) || text === void 0 && body === void 0) return null;
+  if (!optString(id, 1) || !optString(domain, 1)) return null;
+  return r;
+}
+async function* readLines(file, hash) {
+  const stream = createReadStream(file);
+  stream.on("data", (chunk) => hash.update(chunk));
+  const rl = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
+  let lines = [];
+  for await (const line of rl) {
+    lines.push(line);
+    if (lines.length >= 4096) {
+      yield lines;
+      lines = [];
+    }
+  }
+  if (lines.length > 0) yield lines;
+}
+const HOST_RE = /^https?:\/\/([A-Za-z0-9.-]+)(?:[:/?#]|$)/i;
+function urlDomain(url) {
+  const m = HOST_RE.exec(url);
+  if (m?.[1]) return m[1].toLowerCase().replace(/^www\./, "");
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, "");
+  } catch {
+    return null;
+  }
+}
+function urlId(url) {
+  return oneShotHash("sha256", url, "hex").slice(0, 32);
+}
+async function importNewsJsonl(files, targetDir, opts) {
+  const builder = WorldBuilder.create(
+    targetDir,
+    {
+      name: opts.name,
+      window: opts.window ?? { start: 0, end: 0 },
+      builder: NEWS_JSONL_BUILDER,
+      builder_version: NEWS_JSONL_BUILDER_VERSION
+    },
+    { streamNewsFts: true }
+  );
+  const rejected = [];
+  const seenUrl = /* @__PURE__ */ new Set();
+  const seenId = /* @__PURE__ */ new Set();
+  let accepted = 0;
+  let minT = Number.POSITIVE_INFINITY;
+  let maxT = Number.NEGATIVE_INFINITY;
+  try {
+    for (const file of files) {
+      const hash = createHash("sha256");
+      let batch = [];
+      let lineNo = 0;
+      let fileRows = 0;
+      let fileRejected = 0;
+      const reject = (reason) => {
+        rejected.push({ line: lineNo, file, reason });
+        fileRejected++;
+      };
+      for await (const lines of readLines(file, hash)) {
+        for (const line of lines) {
+          lineNo++;
+          if (line.trim() === "") continue;
+          let raw;
+          try {
+            raw = JSON.parse(line);
+          } catch (e) {
+            reject(`invalid JSON: ${e.message}`);
+            continue;
+          }
+          let r = quickNewsLine(raw);
+          if (r === null) {
+            const parsed = NewsLine.safeParse(raw);
+            if (!parsed.success) {
+              const issue = parsed.error.issues[0];
+              const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
+              reject(`field "${field}": ${issue?.message ?? "invalid"}`);
+              continue;
+            }
+            r = parsed.data;
+          }
+          const t = parsePublishedAt(r.published_at);
+          if (t === null) {
+            reject(`field "published_at": not an ISO 8601 date or epoch seconds/ms: ${JSON.stringify(r.published_at)}`);
+            continue;
+          }
+          if (opts.window && (t < opts.window.start || t > opts.window.end)) {
+            reject(`field "published_at": ${new Date(t).toISOString()} is outside the world window`);
+            continue;
+          }
+          const domain = r.domain ?? urlDomain(r.url);
+          if (domain === null || domain === "") {
+            reject(`field "url": cannot parse a host from ${JSON.stringify(r.url)}`);
+            continue;
+          }
+          if (seenUrl.has(r.url)) {
+            reject(`duplicate url ${JSON.stringify(r.url)} (the first occurrence is kept)`);
+            continue;
+          }
+          const id = r.id ?? urlId(r.url);
+          if (seenId.has(id)) {
+            reject(`duplicate id ${JSON.stringify(id)} (the first occurrence is kept)`);
+            continue;
+          }
+          seenUrl.add(r.url);
+          seenId.add(id);
+          batch.push({
+            id,
+            url: r.url,
+            domain,
+            title: r.title,
+            text: r.text ?? r.body ?? "",
+            published_at: t,
+            visible_at: t
+          });
+          fileRows++;
+          if (t < minT) minT = t;
+          if (t > maxT) maxT = t;
+          if (batch.length >= BATCH) {
+            builder.insertValidated("news", batch);
+            batch = [];
+          }
+        }
+      }
+      if (batch.length > 0) builder.insertValidated("news", batch);
+      accepted += fileRows;
+      builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
+    }
+    if (!opts.window) builder.setWindow(accepted > 0 ? { start: minT, end: maxT } : { start: 0, end: 0 });
+    const manifest = builder.finish();
+    return { manifest, accepted, rejected };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+export {
+  NEWS_JSONL_BUILDER,
+  NEWS_JSONL_BUILDER_VERSION,
+  NewsLine,
+  importNewsJsonl,
+  parsePublishedAt,
+  quickNewsLine,
+  readLines,
+  urlDomain,
+  urlId
+};
+//# sourceMappingURL=news-jsonl.js.map

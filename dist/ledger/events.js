@@ -1,0 +1,137 @@
+import { z } from "zod";
+const base = { seq: z.number().int().nonnegative(), t: z.number().int() };
+const RunStartEvent = z.object({
+  ...base,
+  type: z.literal("run_start"),
+  run_id: z.string(),
+  task: z.string(),
+  task_version: z.string(),
+  episode: z.string(),
+  sim_start: z.number().int(),
+  sim_end: z.number().int(),
+  seed: z.number().int(),
+  agent: z.string(),
+  trigger: z.enum(["sleep", "watcher", "cron"]),
+  world_hash: z.string(),
+  budget_usd: z.number()
+});
+const WakeEvent = z.object({
+  ...base,
+  type: z.literal("wake"),
+  actor: z.string(),
+  /** start | sleep | trigger | cron | fallback | deadline; watcher runs: handover | program_end (returned, crashed or deadline) */
+  reason: z.enum(["start", "sleep", "trigger", "cron", "fallback", "deadline", "handover", "program_end"]),
+  trigger_id: z.string().optional()
+});
+const WaitEvent = z.object({
+  ...base,
+  type: z.literal("wait"),
+  actor: z.string(),
+  /** requested wake time; null = wait for the next trigger (or the fallback midnight wake) */
+  until: z.number().int().nullable(),
+  tool: z.string()
+});
+const ToolCallEvent = z.object({
+  ...base,
+  type: z.literal("tool_call"),
+  actor: z.string(),
+  tool: z.string(),
+  args: z.unknown(),
+  /** ok: ran; rejected: the agent's error (free); rate_limited: refused by a limiter (free); unpaid: wallet spent (free) */
+  status: z.enum(["ok", "rejected", "rate_limited", "unpaid"]),
+  cost_usd: z.number().nonnegative(),
+  /** spend domain booked against (e.g. "data", "search", "http") */
+  domain: z.string(),
+  error: z.string().optional(),
+  /** sha256 (hex, first 16) of the JSON result returned to the agent: checks replay without storing bodies */
+  result_hash: z.string().optional()
+});
+const CommitmentEvent = z.object({
+  ...base,
+  type: z.literal("commitment"),
+  actor: z.string(),
+  tool: z.string(),
+  args: z.unknown()
+});
+const OutcomeEvent = z.object({
+  ...base,
+  type: z.literal("outcome"),
+  /** unique key of the scored unit, e.g. "day:2026-03-02" or "BTC-USD@2026-03-02T05" */
+  key: z.string(),
+  status: z.string(),
+  credit: z.number().nullable(),
+  detail: z.record(z.string(), z.unknown())
+});
+const DailyBriefEvent = z.object({
+  ...base,
+  type: z.literal("daily_brief"),
+  day: z.number().int().positive(),
+  days: z.number().int().positive(),
+  spent_usd: z.number(),
+  left_usd: z.number(),
+  llm_spent_usd: z.number(),
+  llm_left_usd: z.number(),
+  by_type: z.record(z.string(), z.number()),
+  text: z.string()
+});
+const LlmCallEvent = z.object({
+  ...base,
+  type: z.literal("llm_call"),
+  actor: z.string(),
+  model: z.string(),
+  call_index: z.number().int().nonnegative(),
+  attempt: z.number().int().positive(),
+  status: z.enum(["ok", "error"]),
+  error: z.string().optional(),
+  input_tokens: z.number().int().nonnegative(),
+  cached_input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().nonnegative()
+});
+const LlmRejectedEvent = z.object({
+  ...base,
+  type: z.literal("llm_rejected"),
+  actor: z.string(),
+  reason: z.string()
+});
+const NoteEvent = z.object({
+  ...base,
+  type: z.literal("note"),
+  actor: z.string().optional(),
+  /** system notices worth keeping: runaway guard, finished early, degenerate, ... */
+  kind: z.string(),
+  message: z.string()
+});
+const RunEndEvent = z.object({
+  ...base,
+  type: z.literal("run_end"),
+  reason: z.enum(["sim_end"])
+});
+const LedgerEvent = z.discriminatedUnion("type", [
+  RunStartEvent,
+  WakeEvent,
+  WaitEvent,
+  ToolCallEvent,
+  CommitmentEvent,
+  OutcomeEvent,
+  DailyBriefEvent,
+  LlmCallEvent,
+  LlmRejectedEvent,
+  NoteEvent,
+  RunEndEvent
+]);
+export {
+  CommitmentEvent,
+  DailyBriefEvent,
+  LedgerEvent,
+  LlmCallEvent,
+  LlmRejectedEvent,
+  NoteEvent,
+  OutcomeEvent,
+  RunEndEvent,
+  RunStartEvent,
+  ToolCallEvent,
+  WaitEvent,
+  WakeEvent
+};
+//# sourceMappingURL=events.js.map

@@ -1,0 +1,105 @@
+import { displayAxisValue } from "./config-axes.js";
+import { bootstrapMeanCi } from "./stats/bootstrap.js";
+import { passHatKCurve } from "./stats/pass-k.js";
+import { mean, sampleSd } from "./stats/summary.js";
+const TRIGGER_ORDER = ["sleep", "watcher", "cron"];
+const triggerRank = (t) => {
+  const i = TRIGGER_ORDER.indexOf(t);
+  return i < 0 ? TRIGGER_ORDER.length : i;
+};
+const cellKey = (f) => JSON.stringify([f.placed.model, f.placed.trigger, f.placed.axes]);
+const seriesLabel = (trigger, axes, names) => [trigger, ...Object.entries(axes).map(([k, v]) => `${names.get(k) ?? k}=${displayAxisValue(v)}`)].join(" \xB7 ");
+const meanOr0 = (xs) => mean(xs) ?? 0;
+const nums = (xs) => xs.filter((x) => typeof x === "number" && Number.isFinite(x));
+function groupCells(e, facts) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const f of facts) byKey.set(cellKey(f), [...byKey.get(cellKey(f)) ?? [], f]);
+  const order = (f) => f.placed;
+  const cells = [...byKey.values()].map(
+    (c) => c.sort((x, y) => x.placed.seed - y.placed.seed || (x.placed.run.dir < y.placed.run.dir ? -1 : 1))
+  );
+  return cells.sort((x, y) => {
+    const a = order(x[0]);
+    const b = order(y[0]);
+    if (a.model !== b.model) return a.model < b.model ? -1 : 1;
+    if (a.trigger !== b.trigger)
+      return triggerRank(a.trigger) - triggerRank(b.trigger) || (a.trigger < b.trigger ? -1 : 1);
+    for (const ax of e.axes) {
+      const d = ax.values.indexOf(a.axes[ax.path]) - ax.values.indexOf(b.axes[ax.path]);
+      if (d !== 0) return d;
+    }
+    return 0;
+  });
+}
+function aggregateCell(runs, o) {
+  const first = runs[0].placed;
+  const results = runs.map((f) => f.placed.run.results);
+  const scores = nums(runs.map((f) => f.primary));
+  const m = mean(scores);
+  const spends = runs.map((f) => f.spent);
+  const spendMean = meanOr0(spends);
+  const exhaustedRuns = runs.filter((f) => f.exhausted);
+  const days = [...new Set(results.flatMap((r) => r.timing.anytime.map((a) => a.day)))].sort((a, b) => a - b);
+  const anytime = days.map((day) => {
+    const vs = nums(results.map((r) => r.timing.anytime.find((a) => a.day === day)?.primary));
+    return { day, mean: mean(vs), n: vs.length };
+  });
+  const wakeReasons = {};
+  for (const r of results)
+    for (const [k, v] of Object.entries(r.diagnostics.wake_reasons)) wakeReasons[k] = (wakeReasons[k] ?? 0) + v;
+  const drift = nums(results.map((r) => r.diagnostics.wake_interval_drift));
+  const axes = Object.fromEntries(Object.entries(first.axes).map(([k, v]) => [k, displayAxisValue(v)]));
+  return {
+    key: JSON.stringify([first.model, first.trigger, first.axes]),
+    model: first.model,
+    trigger: first.trigger,
+    axes,
+    series: seriesLabel(first.trigger, first.axes, o.axisNames),
+    runs: runs.length,
+    n: scores.length,
+    not_scorable: runs.length - scores.length,
+    seeds: runs.map((f) => f.placed.seed),
+    mean: m,
+    sd: sampleSd(scores),
+    ci95: bootstrapMeanCi(scores),
+    pass_k: o.binary && scores.length > 0 ? passHatKCurve(scores) : null,
+    spend_mean_usd: spendMean,
+    spend_sd_usd: sampleSd(spends),
+    llm_mean_usd: meanOr0(results.map((r) => r.resources.llm_usd)),
+    fees_mean_usd: meanOr0(results.map((r) => r.resources.fees_usd)),
+    score_per_usd: o.direction === "higher" && m !== null && spendMean > 0 ? m / spendMean : null,
+    exhausted: exhaustedRuns.length,
+    window_survived_mean: mean(nums(exhaustedRuns.map((f) => f.survived))),
+    auc_mean: mean(nums(results.map((r) => r.timing.auc))),
+    anytime,
+    diagnostics: {
+      days_without_wake_mean: meanOr0(results.map((r) => r.diagnostics.days_without_wake)),
+      wake_interval_drift_mean: mean(drift),
+      wake_interval_drift_n: drift.length,
+      noop_wake_share_mean: mean(nums(results.map((r) => r.diagnostics.noop_wake_share))),
+      late_deviation_runs: results.filter((r) => r.diagnostics.late_deviation_weeks.length > 0).length,
+      late_deviation_weeks_mean: meanOr0(results.map((r) => r.diagnostics.late_deviation_weeks.length)),
+      missed_mean: meanOr0(results.map((r) => r.diagnostics.missed)),
+      wake_reasons: Object.fromEntries(Object.entries(wakeReasons).sort(([a], [b]) => a < b ? -1 : 1)),
+      wakes_mean: meanOr0(results.map((r) => r.resources.wakes)),
+      tool_calls_mean: meanOr0(results.map((r) => r.resources.tool_calls)),
+      rejected_calls_mean: meanOr0(results.map((r) => r.resources.rejected_calls)),
+      protocol_retries_mean: meanOr0(results.map((r) => r.resources.protocol_retries)),
+      llm_calls_mean: meanOr0(results.map((r) => r.resources.llm_calls)),
+      failed_degenerate: results.filter((r) => r.flags.failed_degenerate).length,
+      finished_early: results.filter((r) => r.flags.finished_early).length,
+      first_commitment_hours_mean: mean(nums(results.map((r) => r.timing.first_commitment_hours))),
+      hours_to_target_mean: mean(nums(results.map((r) => r.timing.hours_to_target))),
+      reaction_h_p50_mean: mean(nums(results.map((r) => r.diagnostics.reaction_h?.p50))),
+      reactions: results.reduce((s, r) => s + (r.diagnostics.reaction_h?.n ?? 0), 0)
+    },
+    run_dirs: runs.map((f) => f.placed.run.dir)
+  };
+}
+export {
+  aggregateCell,
+  cellKey,
+  groupCells,
+  seriesLabel
+};
+//# sourceMappingURL=cells.js.map

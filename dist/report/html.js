@@ -1,0 +1,277 @@
+import { esc, fStat, interval, num, pct, pValue, ss, usd, x100 } from "./format.js";
+const CSS = `
+:root { color-scheme: light; }
+body { font: 14px/1.45 Helvetica, Arial, sans-serif; color: #1f2328; margin: 0; background: #f6f8fa; }
+main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 64px; background: #fff; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 21px; margin: 40px 0 6px; padding-top: 12px; border-top: 2px solid #d0d7de; }
+h3 { font-size: 16px; margin: 26px 0 8px; }
+p.meta, .meta { color: #57606a; font-size: 13px; margin: 2px 0; }
+nav ul { margin: 6px 0 0; padding-left: 20px; }
+table { border-collapse: collapse; margin: 6px 0 10px; font-size: 13px; }
+th, td { border: 1px solid #d0d7de; padding: 4px 8px; vertical-align: top; }
+th { background: #f3f5f7; text-align: left; font-weight: 600; }
+tbody tr:nth-child(even) td { background: #fafbfc; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.grid { text-align: center; min-width: 120px; }
+.score { font-size: 15px; font-weight: 600; font-variant-numeric: tabular-nums; }
+.sub { color: #57606a; font-size: 12px; }
+.warn { color: #9a6700; }
+.note { color: #57606a; font-size: 12px; margin: 2px 0 8px; }
+figure { margin: 14px 0 22px; }
+figcaption { font-weight: 600; margin-bottom: 4px; }
+figure svg { max-width: 100%; height: auto; display: block; }
+code { font-size: 12px; background: #f3f5f7; padding: 1px 4px; border-radius: 3px; }
+.scroll { overflow-x: auto; }
+`;
+const th = (s, cls = "") => `<th${cls ? ` class="${cls}"` : ""}>${s}</th>`;
+const td = (s, cls = "") => `<td${cls ? ` class="${cls}"` : ""}>${s}</td>`;
+const table = (head, rows, numCols = /* @__PURE__ */ new Set()) => `<div class="scroll"><table><thead><tr>${head.map((h, i) => th(h, numCols.has(i) ? "num" : "")).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c, i) => td(c, numCols.has(i) ? "num" : "")).join("")}</tr>`).join("")}</tbody></table></div>`;
+const range = (a, b) => new Set(Array.from({ length: b - a }, (_, i) => a + i));
+const passK = (c) => {
+  if (!c.pass_k || c.pass_k.length === 0) return "\u2014";
+  const n = c.pass_k.length;
+  const ks = [.../* @__PURE__ */ new Set([1, 2, 4, 8, n])].filter((k) => k <= n);
+  return ks.map((k) => `k=${k}: ${c.pass_k[k - 1].value.toFixed(2)}`).join("<br>");
+};
+function gridCell(c) {
+  if (!c) return "";
+  const score = c.n === 0 ? "not scorable" : `${x100(c.mean)}${c.sd !== null ? ` \xB1 ${x100(c.sd)}` : ""}`;
+  const second = c.exhausted > 0 ? `<span class="warn">survived ${pct(c.window_survived_mean)} of window (${c.exhausted}/${c.runs} exhausted)</span>` : `${usd(c.spend_mean_usd)} mean spend`;
+  return `<div class="score">${esc(score)}</div><div class="sub">${second} \xB7 n=${c.n}${c.not_scorable ? ` (+${c.not_scorable} n/s)` : ""}</div>`;
+}
+function mainTable(e) {
+  const models = [...new Set(e.cells.map((c) => c.model))];
+  const series = [...new Set(e.cells.map((c) => c.series))];
+  const rows = models.map((m) => [
+    `<b>${esc(m)}</b>`,
+    ...series.map((s) => gridCell(e.cells.find((c) => c.model === m && c.series === s)))
+  ]);
+  return `<div class="scroll"><table><thead><tr>${th("model")}${series.map((s) => th(esc(s))).join("")}</tr></thead><tbody>${rows.map((r) => `<tr>${r.map((c, i) => td(c, i ? "grid" : "")).join("")}</tr>`).join("")}</tbody></table></div>`;
+}
+function cellTable(e) {
+  const head = [
+    "model",
+    "trigger \xB7 axes",
+    "runs",
+    "seeds",
+    "mean \xD7100",
+    "SD \xD7100",
+    "95% CI \xD7100",
+    ...e.binary ? ["pass^k"] : [],
+    "mean spend",
+    "LLM / fees",
+    "score \xD7100 per $",
+    "exhausted",
+    "window survived",
+    "AUC \xD7100"
+  ];
+  const rows = e.cells.map((c) => [
+    esc(c.model),
+    esc(c.series),
+    `${c.runs}${c.not_scorable ? ` (${c.not_scorable} n/s)` : ""}`,
+    esc(c.seeds.join(", ")),
+    x100(c.mean),
+    x100(c.sd),
+    interval(c.ci95),
+    ...e.binary ? [passK(c)] : [],
+    usd(c.spend_mean_usd),
+    `${usd(c.llm_mean_usd)} / ${usd(c.fees_mean_usd)}`,
+    c.score_per_usd === null ? "\u2014" : (c.score_per_usd * 100).toPrecision(4),
+    String(c.exhausted),
+    c.exhausted ? pct(c.window_survived_mean) : "\u2014",
+    x100(c.auc_mean)
+  ]);
+  const numeric = /* @__PURE__ */ new Set([2, ...range(4, head.length)]);
+  if (e.binary) numeric.delete(7);
+  return table(head, rows, numeric);
+}
+function anovaTable(a) {
+  const stratum = Object.entries(a.stratum);
+  const title = stratum.length ? `<p class="meta">with ${stratum.map(([k, v]) => `<code>${esc(k)}=${esc(v)}</code>`).join(", ")}</p>` : "";
+  const rows = a.terms.map((t) => [
+    esc(t.source),
+    ss(t.ss),
+    String(t.df),
+    a.no_variance ? "no variance" : pct(t.share),
+    a.no_variance && t.source !== "residual (seed)" ? "no variance" : fStat(t.f),
+    pValue(t.p)
+  ]);
+  rows.push(["total", ss(a.total_ss), String(a.total_df), a.no_variance ? "no variance" : "100%", "", ""]);
+  const notes = a.notes.map((n) => `<p class="note">${esc(n)}</p>`).join("");
+  return `${title}${table(["source", "SS", "df", "share of total SS", "F", "p"], rows, range(1, 6))}<p class="meta">n = ${a.n}; models: ${esc(a.models.join(", "))}; triggers: ${esc(a.triggers.join(", "))}${a.balanced ? "; balanced" : ""}</p>${notes}`;
+}
+function deltaTable(e) {
+  const rows = e.deltas.map((d) => [
+    `<code>${esc(d.axis)}</code>`,
+    esc(d.baseline),
+    esc(d.level),
+    String(d.pairs),
+    d.mean_delta === null ? "\u2014" : `${d.mean_delta >= 0 ? "+" : ""}${x100(d.mean_delta)}`,
+    interval(d.ci95),
+    usd(d.baseline_spend_mean_usd),
+    usd(d.level_spend_mean_usd),
+    d.cost_multiplier === null ? "\u2014" : `\xD7${d.cost_multiplier.toPrecision(3)}`
+  ]);
+  return table(
+    [
+      "axis",
+      "baseline",
+      "level",
+      "pairs",
+      "mean \u0394 \xD7100",
+      "95% CI \xD7100",
+      "baseline spend",
+      "level spend",
+      "cost multiplier"
+    ],
+    rows,
+    range(3, 9)
+  );
+}
+const sdTable = (rows) => table(
+  ["trigger", "pooled seed SD \xD7100", "df", "cells"],
+  rows.map((r) => [esc(r.trigger), x100(r.sd), String(r.df), String(r.cells)]),
+  range(1, 4)
+);
+function diagnosticsTable(e) {
+  const head = [
+    "model",
+    "trigger \xB7 axes",
+    "days without wake",
+    "wake interval drift",
+    "no-op wake share",
+    "late-deviation runs",
+    "missed",
+    "wakes",
+    "tool calls",
+    "rejected / retries",
+    "first commitment (h)",
+    "hours to target",
+    "degenerate / early",
+    "median reaction (h)",
+    "wake reasons (total)"
+  ];
+  const rows = e.cells.map((c) => {
+    const d = c.diagnostics;
+    return [
+      esc(c.model),
+      esc(c.series),
+      num(d.days_without_wake_mean),
+      d.wake_interval_drift_mean === null ? "\u2014" : `\xD7${num(d.wake_interval_drift_mean)}`,
+      pct(d.noop_wake_share_mean),
+      `${d.late_deviation_runs}/${c.runs}`,
+      num(d.missed_mean),
+      num(d.wakes_mean, 1),
+      num(d.tool_calls_mean, 1),
+      `${num(d.rejected_calls_mean, 1)} / ${num(d.protocol_retries_mean, 1)}`,
+      num(d.first_commitment_hours_mean, 1),
+      num(d.hours_to_target_mean, 1),
+      `${d.failed_degenerate} / ${d.finished_early}`,
+      d.reactions === 0 ? "\u2014" : `${num(d.reaction_h_p50_mean, 2)} (${d.reactions})`,
+      esc(
+        Object.entries(d.wake_reasons).map(([k, v]) => `${k} ${v}`).join(", ")
+      )
+    ];
+  });
+  return table(head, rows, new Set(range(2, 14)));
+}
+const figure = (c) => `<figure id="${esc(c.id)}" class="chart"><figcaption>${esc(c.title)}</figcaption>${c.svg}</figure>`;
+function experimentSection(e, i, charts) {
+  const chart = (suffix) => charts.charts.find((c) => c.id.endsWith(`-${suffix}`));
+  const fig = (suffix) => {
+    const c = chart(suffix);
+    return c ? figure(c) : "";
+  };
+  const versions = ["task_version", "scorer_version", "harness_version"].map(
+    (k) => `${k} ${e.versions[k].map((v) => `<code>${esc(v)}</code>`).join(" + ")}${e.versions[k].length > 1 ? ' <span class="warn">(pooled)</span>' : ""}`
+  ).join(" \xB7 ");
+  const axes = e.axes.length ? `<p class="meta">ablation axes: ${e.axes.map((a) => `<code>${esc(a.path)}</code> \u2208 {${a.values.map(esc).join(", ")}} (baseline ${esc(a.baseline)})`).join("; ")}</p>` : "";
+  return `<section id="exp-${i}">
+<h2>${esc(e.task)} \xB7 ${esc(e.episode)}</h2>
+<p class="meta">window ${esc(e.sim_start)} \u2192 ${esc(e.sim_end)} \xB7 ${e.runs} runs \xB7 primary <code>${esc(e.primary.name)}</code> (${e.primary.direction} is better${e.binary ? ", binary" : ""})</p>
+<p class="meta">${versions}</p>${axes}
+<h3>${esc(e.primary.name)} \xD7100 \xB1 1 SD by model \xD7 trigger, with mean spend or share of window survived</h3>
+${mainTable(e)}
+${fig("score")}
+<h3>Cells</h3>
+${cellTable(e)}
+<h3>Variance decomposition (two-way ANOVA, Type II SS)</h3>
+${e.anova.length ? e.anova.map(anovaTable).join("") : '<p class="note">no decomposition: fewer than two scorable runs in every stratum</p>'}
+<h3>Paired deltas per ablation axis</h3>
+${e.deltas.length ? deltaTable(e) : '<p class="note">no config field other than model, trigger and seed varies between these runs</p>'}
+<h3>Pooled within-cell seed SD by trigger</h3>
+${sdTable(e.pooled_seed_sd)}
+<h3>Failure-mode diagnostics (means per run)</h3>
+${diagnosticsTable(e)}
+${fig("anytime")}
+${fig("wakes")}
+${fig("cost")}
+${fig("per-dollar")}
+${charts.missing.map((m) => `<p class="note">chart left out \u2014 ${esc(m)}</p>`).join("")}
+</section>`;
+}
+function rankSection(d) {
+  const r = d.rank_consistency;
+  if (r.note && r.ranks.length === 0) return `<p class="note">Kendall's W not available: ${esc(r.note)}</p>`;
+  const head = ["task \xB7 episode", ...r.models.map(esc)];
+  const rows = r.judges.map((j, i) => [
+    `${esc(j.task)} \xB7 ${esc(j.episode)}`,
+    ...r.models.map((_, m) => `${num(r.ranks[i][m], 1)} <span class="sub">(${x100(r.means[i][m])})</span>`)
+  ]);
+  rows.push(["<b>mean rank</b>", ...r.mean_ranks.map((v) => `<b>${num(v, 2)}</b>`)]);
+  const excluded = r.excluded_models.length ? `<p class="note">left out (not in every experiment): ${esc(r.excluded_models.join(", "))}</p>` : "";
+  return `${table(head, rows, range(1, head.length))}<p class="meta">Kendall's W = ${num(r.w, 3)} \xB7 \u03C7\xB2 = ${num(r.chi2, 3)} (df ${r.df}) \xB7 p = ${pValue(r.p)}${r.note ? ` \xB7 ${esc(r.note)}` : ""}</p>${excluded}`;
+}
+function renderHtml(d, charts, title = "relive report") {
+  const toc = d.experiments.map(
+    (e, i) => `<li><a href="#exp-${i}">${esc(e.task)} \xB7 ${esc(e.episode)}</a> (${e.runs} runs, ${e.cells.length} cells)</li>`
+  ).join("");
+  const skipped = d.skipped.length ? `<h3>Skipped run directories</h3>${table(
+    ["directory", "reason"],
+    d.skipped.map((s) => [`<code>${esc(s.dir)}</code>`, esc(s.reason)])
+  )}` : "";
+  const m = d.methods;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+<h1>${esc(title)}</h1>
+<p class="meta">${d.runs_total} runs in ${d.experiments.length} experiment(s)${d.skipped.length ? ` \xB7 ${d.skipped.length} unfinished run(s) skipped` : ""}${d.pooled_versions ? ' \xB7 <span class="warn">runs of different task/scorer/harness versions pooled (--pool-versions)</span>' : ""}. Scores are shown \xD7100; \xB1 is one standard deviation over seeds.</p>
+<nav><ul>${toc}<li><a href="#across">Across tasks</a></li><li><a href="#methods">Methods</a></li></ul></nav>
+${d.experiments.map((e, i) => experimentSection(e, i, charts[i])).join("\n")}
+<section id="across">
+<h2>Across tasks</h2>
+<h3>Rank consistency of models (Kendall's W)</h3>
+${rankSection(d)}
+<h3>Pooled within-cell seed SD by trigger (all experiments)</h3>
+${sdTable(d.pooled_seed_sd_all)}
+${skipped}
+</section>
+<section id="methods">
+<h2>Methods</h2>
+<ul>
+<li>95% CI: ${esc(m.bootstrap.method)} bootstrap of the mean, ${m.bootstrap.resamples.toLocaleString("en-US")} resamples, seed ${m.bootstrap.seed}, ${esc(m.bootstrap.generator)}; no interval below two seeds.</li>
+<li>Variance decomposition: ${esc(m.anova)}.</li>
+<li>pass^k: ${esc(m.pass_k)}.</li>
+<li>Rank consistency: ${esc(m.kendall_w)}.</li>
+<li>Window survived: ${esc(m.window_survived)}.</li>
+<li>Paired deltas: pairs are runs identical in model, trigger, seed and every other varying axis; \u0394 = level \u2212 baseline; cost multiplier = mean level spend / mean baseline spend over the pairs.</li>
+<li>Pooled seed SD: \u221A(\u03A3 (n\u1D62 \u2212 1) s\u1D62\xB2 / \u03A3 (n\u1D62 \u2212 1)) over cells with at least two scorable seeds.</li>
+</ul>
+</section>
+</main>
+</body>
+</html>
+`;
+}
+export {
+  renderHtml
+};
+//# sourceMappingURL=html.js.map

@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
+  const t = typeof v === "number" ? v : Date.parse(v);
+  if (!Number.isFinite(t)) {
+    ctx.addIssue({ code: "custom", message: `not an ISO date-time or epoch ms: ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
+  return t;
+});
+const RunConfigSchema = z.object({
+  task: z.string().min(1),
+  task_params: z.record(z.string(), z.unknown()).default({}),
+  episode: z.string().optional(),
+  sim_start: isoOrMs.optional(),
+  sim_end: isoOrMs.optional(),
+  world: z.union([
+    z.object({ seed: z.number().int().nonnegative() }).strict(),
+    z.object({ dir: z.string().min(1) }).strict()
+  ]).default({ seed: 1 }),
+  agent: z.object({
+    model: z.string().optional(),
+    trigger: z.enum(["sleep", "watcher", "cron"]).default("sleep"),
+    cron_base: z.enum(["readonly", "editable"]).default("readonly"),
+    deadline_guard: z.boolean().default(false),
+    /** LLM runs: the task's program shape (default; e.g. one agent per market plus a coordinator) or one agent */
+    program: z.enum(["task", "single"]).optional(),
+    context_tokens: z.number().int().positive().default(6e4),
+    /** model settings (LLM agents only; recorded in config.json, usable as grid axes) */
+    effort: z.enum(["none", "low", "medium", "high", "max"]).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /** default 4,096 */
+    max_output_tokens: z.number().int().positive().optional(),
+    /** watcher sandbox caps (watcher trigger only): interrupt polls between waits (about 10,000
+     * operations each; default 200) and the program's memory in MB (default 64) */
+    watcher: z.object({
+      step_budget: z.number().int().positive().optional(),
+      memory_mb: z.number().int().positive().max(1024).optional()
+    }).strict().optional()
+  }).strict().default({
+    trigger: "sleep",
+    cron_base: "readonly",
+    deadline_guard: false,
+    context_tokens: 6e4
+  }),
+  feedback: z.enum(["none", "oracle", "self"]).default("none"),
+  budget_usd: z.number().positive().optional(),
+  domain_budgets: z.record(z.string(), z.number().nonnegative()).default({ llm: 20 }),
+  seed: z.number().int().nonnegative().default(0),
+  /** model price override: a prices file (replaces src/models/prices.yaml) or rows merged over it */
+  model_prices: z.union([
+    z.string().min(1),
+    z.record(
+      z.string(),
+      z.object({
+        input: z.number().nonnegative(),
+        cached_input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        cutoff: z.string().optional()
+      }).strict()
+    )
+  ]).optional()
+}).strict().refine((c) => c.sim_start === void 0 === (c.sim_end === void 0), {
+  message: "sim_start and sim_end must be given together",
+  path: ["sim_start"]
+});
+class ConfigError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+function parseRunConfig(raw, source = "config") {
+  const parsed = RunConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
+    throw new ConfigError(`invalid run config in ${source}:
+${lines.join("\n")}`);
+  }
+  return parsed.data;
+}
+function loadRunConfig(path) {
+  let text;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    throw new ConfigError(`cannot read config ${path}: ${err.message}`);
+  }
+  let raw;
+  try {
+    raw = path.endsWith(".json") ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    throw new ConfigError(
+      `config ${path} is not valid ${path.endsWith(".json") ? "JSON" : "YAML"}: ${err.message}`
+    );
+  }
+  return parseRunConfig(raw, path);
+}
+function canonicalJson(v) {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object")
+    return `{${Object.keys(v).sort().filter((k) => v[k] !== void 0).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
+  return JSON.stringify(v);
+}
+const sha256 = (s) => createHash("sha256").update(s).digest("hex");
+export {
+  ConfigError,
+  RunConfigSchema,
+  canonicalJson,
+  loadRunConfig,
+  parseRunConfig,
+  sha256
+};
+//# sourceMappingURL=config.js.map

@@ -1,0 +1,168 @@
+import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
+import { createModel } from "../models/resolve-model.js";
+import { getTask } from "../tasks/registry.js";
+import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
+import { WorldStore } from "../world/world-store.js";
+import { ConfigError, canonicalJson, sha256 } from "./config.js";
+import { resolveWorldDir } from "./world-resolver.js";
+const HARNESS_VERSION = "0.1.0";
+const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+function priceTableOf(config) {
+  const mp = config.model_prices;
+  try {
+    if (mp === void 0) return loadPriceTable(DEFAULT_PRICES_PATH);
+    if (typeof mp === "string") return loadPriceTable(isAbsolute(mp) ? mp : resolvePath(mp));
+    return loadPriceTable(DEFAULT_PRICES_PATH, mp);
+  } catch (err) {
+    throw new ConfigError(`model_prices: ${err.message}`);
+  }
+}
+function resolveRun(config, o) {
+  let task;
+  try {
+    task = getTask(config.task);
+  } catch (err) {
+    throw new ConfigError(`task: ${err.message}`);
+  }
+  const parsedParams = task.params.safeParse(config.task_params);
+  if (!parsedParams.success)
+    throw new ConfigError(
+      `invalid task_params for ${task.id}:
+${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.message}`).join("\n")}`
+    );
+  const episodeName = config.episode ?? task.defaultEpisode;
+  const episode = task.episodes.find((e) => e.name === episodeName);
+  if (!episode)
+    throw new ConfigError(
+      `episode: task ${task.id} has no episode "${episodeName}"; available: ${task.episodes.map((e) => e.name).join(", ")}`
+    );
+  const sim_start = config.sim_start ?? episode.sim_start;
+  const sim_end = config.sim_end ?? episode.sim_end;
+  if (!(sim_end > sim_start)) throw new ConfigError("sim_end: must be after sim_start");
+  const model = config.agent.model ?? `scripted:${defaultPolicy(task).name}`;
+  const [provider, name = ""] = splitModel(model);
+  const trigger = config.agent.trigger;
+  if (config.feedback === "self" && !task.selfFeedback)
+    throw new ConfigError(
+      `feedback: task ${task.id} defines no "self" feedback (self labels exist only where a task lists them); use feedback: none or oracle`
+    );
+  let agent;
+  if (provider === "scripted") {
+    const policy = task.referencePolicies.find((p) => p.name === name);
+    if (!policy)
+      throw new ConfigError(
+        `agent.model: task ${task.id} has no reference policy "${name}"; available: ${task.referencePolicies.map((p) => p.name).join(", ")}`
+      );
+    if (policy.oracle && !o.allowOracle)
+      throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
+    if (trigger === "watcher")
+      throw new ConfigError(
+        "agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent"
+      );
+    agent = { kind: "scripted", policy, trigger };
+  } else {
+    if (!TRIGGERS_FOR_MODELS.includes(trigger))
+      throw new ConfigError(
+        `agent.trigger: "${trigger}" is not available in this build; use ${TRIGGERS_FOR_MODELS.join(" or ")}`
+      );
+    const prices = priceTableOf(config);
+    let created = null;
+    let priceKey = model;
+    if (o.checkModel !== false) {
+      try {
+        created = createModel(model, {
+          prices,
+          ...o.env ? { env: o.env } : {},
+          ...o.modelTimeoutMs ? { timeoutMs: o.modelTimeoutMs } : {}
+        });
+      } catch (err) {
+        throw new ConfigError(`agent.model: ${err.message}`);
+      }
+      priceKey = created.priceKey;
+    }
+    const settings = {
+      maxOutputTokens: config.agent.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+      ...config.agent.temperature !== void 0 ? { temperature: config.agent.temperature } : {},
+      ...config.agent.effort !== void 0 ? { effort: config.agent.effort } : {}
+    };
+    agent = {
+      kind: "model",
+      name: model,
+      priceKey,
+      prices,
+      settings,
+      contextTokens: config.agent.context_tokens,
+      trigger,
+      created
+    };
+  }
+  const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
+  const ws = WorldStore.open(worldDir);
+  const worldHash = ws.manifest.hash;
+  ws.close();
+  const budget_usd = config.budget_usd ?? task.budget_usd;
+  const resolvedConfig = {
+    config,
+    resolved: {
+      task_version: task.version,
+      scorer_version: task.scorer_version,
+      harness_version: HARNESS_VERSION,
+      episode: episode.name,
+      sim_start: new Date(sim_start).toISOString(),
+      sim_end: new Date(sim_end).toISOString(),
+      task_params: parsedParams.data,
+      budget_usd,
+      agent: model,
+      world_hash: worldHash,
+      ...agent.kind === "model" ? {
+        model: {
+          name: model,
+          price_key: agent.priceKey,
+          price: agent.prices.lookup(agent.priceKey),
+          settings: agent.settings,
+          context_tokens: agent.contextTokens,
+          deadline_guard: config.agent.deadline_guard,
+          ...task.multiActor ? { program: config.agent.program ?? "task" } : {},
+          ...trigger === "cron" ? { cron_base: config.agent.cron_base } : {}
+        }
+      } : {}
+    }
+  };
+  const { seed: _seed, ...withoutSeed } = config;
+  const runId = sha256(canonicalJson({ ...withoutSeed, resolved: { ...resolvedConfig.resolved } })).slice(0, 12);
+  return {
+    config,
+    task,
+    params: parsedParams.data,
+    episode,
+    sim_start,
+    sim_end,
+    budget_usd,
+    worldDir,
+    worldHash,
+    env_seed: Number.parseInt(sha256(`${worldHash}:${task.id}`).slice(0, 8), 16),
+    agentName: model,
+    agent,
+    runId,
+    runDir: join(o.runsDir, task.id, slug(model), `${runId}-s${config.seed}`),
+    resolvedConfig
+  };
+}
+const splitModel = (m) => {
+  const i = m.indexOf(":");
+  return i < 0 ? [m, void 0] : [m.slice(0, i), m.slice(i + 1)];
+};
+const slug = (s) => s.replace(/[^A-Za-z0-9._-]+/g, "-");
+function defaultPolicy(task) {
+  return task.referencePolicies.find((p) => !p.oracle && p.name !== "silent") ?? task.referencePolicies[0];
+}
+export {
+  DEFAULT_MAX_OUTPUT_TOKENS,
+  HARNESS_VERSION,
+  defaultPolicy,
+  priceTableOf,
+  resolveRun,
+  splitModel
+};
+//# sourceMappingURL=resolve-run.js.map

@@ -1,0 +1,85 @@
+import { z } from "zod";
+const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
+const ResultsSchema = z.object({
+  schema_version: z.literal(1),
+  run_id: z.string(),
+  task: z.string(),
+  task_version: z.string(),
+  scorer_version: z.string(),
+  harness_version: z.string(),
+  episode: z.string(),
+  agent: z.string(),
+  trigger: z.enum(["sleep", "watcher", "cron"]),
+  seed: z.number().int(),
+  sim_start: z.string(),
+  sim_end: z.string(),
+  performance: z.object({ primary: Metric }).catchall(z.union([z.number().nullable(), Metric])),
+  outcomes: z.array(
+    z.object({
+      t: z.string(),
+      key: z.string(),
+      status: z.string(),
+      credit: z.number().nullable(),
+      detail: z.record(z.string(), z.unknown())
+    })
+  ),
+  not_scorable: z.array(z.object({ key: z.string(), reason: z.string() })),
+  resources: z.object({
+    budget_usd: z.number(),
+    spent_usd: z.number(),
+    llm_usd: z.number(),
+    fees_usd: z.number(),
+    overshoot_usd: z.number(),
+    spend_by_type: z.record(z.string(), z.number()),
+    tokens: z.object({ input: z.number().int(), cached_input: z.number().int(), output: z.number().int() }),
+    wakes: z.number().int(),
+    tool_calls: z.number().int(),
+    rejected_calls: z.number().int(),
+    protocol_retries: z.number().int(),
+    llm_calls: z.number().int(),
+    /** model attempts that failed (429, 5xx, timeouts, empty replies): retried, never billed */
+    llm_failed_attempts: z.number().int()
+  }),
+  flags: z.object({
+    budget_exhausted: z.boolean(),
+    llm_budget_exhausted: z.boolean(),
+    failed_degenerate: z.boolean(),
+    finished_early: z.boolean()
+  }),
+  timing: z.object({
+    anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),
+    anytime_interval: z.literal("1 simulated day (primary recomputed on the window [sim_start, day end))"),
+    auc: z.number().nullable(),
+    /** observer view: the best primary of the anytime curve (the agent-selected final is performance.primary) */
+    best_so_far: z.number().nullable(),
+    first_commitment_hours: z.number().nullable(),
+    target: z.number(),
+    hours_to_target: z.number().nullable()
+  }),
+  diagnostics: z.object({
+    days_without_wake: z.number().int(),
+    weekly_median_wake_interval_h: z.array(z.number().nullable()),
+    wake_interval_drift: z.number().nullable(),
+    noop_wake_share: z.number().nullable(),
+    late_deviation_weeks: z.array(z.number().int()),
+    missed: z.number().int(),
+    wake_reasons: z.record(z.string(), z.number().int()),
+    /**
+     * hours from an event to the commitment that answered it (outcomes' `detail.reaction_h`; p90 by
+     * nearest rank); n = 0 when none. Always written; optional so results written before it still
+     * load (`relive rescore` adds it).
+     */
+    reaction_h: z.object({
+      n: z.number().int(),
+      p50: z.number().nullable(),
+      p90: z.number().nullable(),
+      mean: z.number().nullable()
+    }).optional()
+  })
+});
+const resultsJsonSchema = () => z.toJSONSchema(ResultsSchema, { target: "draft-2020-12" });
+export {
+  ResultsSchema,
+  resultsJsonSchema
+};
+//# sourceMappingURL=results.js.map

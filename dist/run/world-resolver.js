@@ -1,0 +1,65 @@
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { buildCryptoSvbWorld } from "../ingest/crypto-world.js";
+import { buildEdgarTeslaWorld, EDGAR_TESLA_BUILDER } from "../ingest/edgar-world.js";
+import { forecastBenchBuilder } from "../ingest/forecastbench.js";
+import { ensureSynthWorld } from "../synth/synth-world.js";
+import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
+const REAL_WORLD_BUILDERS = {
+  "crypto-svb-2023": {
+    describe: "BTC against USD/USDC/USDT on Kraken, Binance.US and the Binance index, 2023-03-01 \u2192 03-21",
+    build: buildCryptoSvbWorld
+  },
+  [EDGAR_TESLA_BUILDER]: {
+    describe: "Tesla EDGAR submissions and XBRL companyfacts (filings from 2013), held 2022-04-01 \u2192 11-30",
+    build: buildEdgarTeslaWorld
+  },
+  ...Object.fromEntries(
+    ["2026-01-04", "2026-01-18"].map((due) => [
+      `forecastbench-${due}`,
+      {
+        describe: `ForecastBench question set due ${due} with its resolution set (questions only, no news)`,
+        build: forecastBenchBuilder(due)
+      }
+    ])
+  )
+};
+const defaultRawDir = () => resolve(process.env.RELIVE_RAW_DIR ?? join("..", "shared", "data", "raw"));
+const realWorldDir = (cacheDir, builder) => join(cacheDir, "worlds", builder);
+function ensureRealWorld(builder, loc, log) {
+  const b = REAL_WORLD_BUILDERS[builder];
+  if (!b) throw new Error(`unknown world builder "${builder}"; known: ${Object.keys(REAL_WORLD_BUILDERS).join(", ")}`);
+  const dir = realWorldDir(loc.cacheDir, builder);
+  if (existsSync(join(dir, "world.json"))) return dir;
+  const raw = loc.rawDir ?? defaultRawDir();
+  if (!existsSync(raw))
+    throw new Error(
+      `the ${builder} world is not built and its raw files were not found at ${raw}.
+Point RELIVE_RAW_DIR (or --raw) at the folder holding the raw sample data, then run again (or \`relive data build ${builder} --raw DIR\`).`
+    );
+  log?.(`building world ${builder} from ${raw} \u2026`);
+  b.build(raw, dir);
+  const lint = readQuestionLint(dir);
+  if (lint !== null) log?.(formatQuestionLint(lint));
+  return dir;
+}
+function resolveWorldDir(world, episode, window, loc, log) {
+  if ("dir" in world) {
+    const dir = resolve(world.dir);
+    if (!existsSync(join(dir, "world.json")))
+      throw new Error(
+        `world.dir ${dir} holds no world.json: build a world there first (\`relive data build\` or \`relive data import\`)`
+      );
+    return dir;
+  }
+  if (episode.world.kind === "real") return ensureRealWorld(episode.world.builder, loc, log);
+  return ensureSynthWorld(join(loc.cacheDir, "synth"), { seed: world.seed, start: window.start, end: window.end }, log);
+}
+export {
+  REAL_WORLD_BUILDERS,
+  defaultRawDir,
+  ensureRealWorld,
+  realWorldDir,
+  resolveWorldDir
+};
+//# sourceMappingURL=world-resolver.js.map

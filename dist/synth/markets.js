@@ -1,0 +1,442 @@
+import { BREAKOUT_SUBJECTS, LONG_DATED_SUBJECTS } from "./market-subjects.js";
+import { composeBody, pickDomain } from "./news-draft.js";
+import { DAY, HOUR, MINUTE, pad, utcDayStart } from "./time.js";
+import { fill } from "./vocab.js";
+const BREAKOUT_MARKET_PREFIX = "brk-";
+const LONG_DATED_MARKET_PREFIX = "ld-";
+const MARKET_PARAMS = {
+  /** price grid; a row is emitted only when the rounded price changes (forward-filled) */
+  stepMs: 10 * MINUTE,
+  priceDecimals: 3,
+  /** a price at t becomes visible at t + this */
+  priceDelayMs: 10 * MINUTE,
+  /** per-step probability of a change and its logit sd (breakout / long-dated) */
+  breakoutChangeProb: 0.12,
+  breakoutStepSd: 0.05,
+  longDatedChangeProb: 0.06,
+  longDatedStepSd: 0.05,
+  /** breakpoints: mean gap after the 36 h minimum, logit jump size range, duration range */
+  breakpointMinGapMs: 36 * HOUR,
+  breakpointMeanExtraGapMs: 4 * DAY,
+  jumpLogitMin: 0.8,
+  jumpLogitMax: 1.6,
+  /** share of breakpoints explained by catalysts with confidence ≥ 0.6 */
+  explainedShare: 0.85,
+  /** catalysts are published this long before t_start */
+  catalystLeadMinMs: 0.5 * HOUR,
+  catalystLeadMaxMs: 12 * HOUR,
+  /** neutral topic chatter per market per day */
+  chatterPerDay: 0.6
+};
+const UP = [
+  "{person} signals support for {noun}",
+  "{actor} moves closer to {noun}, officials say",
+  "Momentum builds for {noun} after key talks in {place}",
+  "Leaked memo suggests {actor} is preparing {noun}",
+  "Breakthrough reported in negotiations over {noun}",
+  "Major obstacle to {noun} removed, sources say"
+];
+const DOWN = [
+  "{person} rules out {noun} for now",
+  "Talks on {noun} stall in {place}",
+  "{actor} delays decision on {noun}",
+  "Setback for {noun} as key ally withdraws support",
+  "New objections cast doubt on {noun}",
+  "Officials in {place} signal {noun} is off the table this quarter"
+];
+const UP_MIDDLE = [
+  "People familiar with the matter said the remaining obstacles had largely been cleared.",
+  "The shift surprised observers who had expected a longer stalemate.",
+  "{person} told reporters that an announcement could follow soon."
+];
+const DOWN_MIDDLE = [
+  "The development is a blow to supporters who had expected progress this month.",
+  "{person} said conditions were not yet in place.",
+  "Several participants described the mood as pessimistic."
+];
+const NEUTRAL = [
+  "What to watch as {actor} weighs {noun}",
+  "{person} to speak in {place} next week",
+  "Explainer: the long road to {noun}",
+  "Opinion: {noun} is not the whole story in {place}",
+  "{actor} publishes routine update; no decision on {noun}",
+  "Residents of {place} divided over {noun}"
+];
+const NEUTRAL_MIDDLE = [
+  "No decision has been announced and officials gave no timetable.",
+  "The debate has continued for months with little visible change.",
+  "Observers said the next steps remain unclear."
+];
+const REACTION = ["Prediction markets swing on {noun} news", "Traders reprice odds of {noun}"];
+const LEAK_YES = ["Sources: {actor} set to confirm {noun} within days", "{actor} said to be finalising {noun}"];
+const LEAK_NO = ["Sources: {actor} poised to abandon {noun}", "{noun} appears unlikely as support collapses"];
+const OFFICIAL_YES = ["{actor} confirms {noun}", "It's official: {noun} goes ahead"];
+const OFFICIAL_NO = ["{actor} formally abandons {noun}", "{noun} will not happen, {person} confirms"];
+const DEADLINE_FADE = ["Hopes fade for {noun} as deadline nears"];
+const DEADLINE_PASS = ["Deadline passes without {noun}"];
+const SPIKE_RUMOR = ["Unconfirmed report claims {noun} is done"];
+const SPIKE_DENIAL = ["{actor} denies report on {noun}; talks continue"];
+function slots(subj) {
+  return { noun: subj.noun, actor: subj.actor, person: subj.person, place: subj.place };
+}
+function capitalize(x) {
+  return x.charAt(0).toUpperCase() + x.slice(1);
+}
+function article(rng, key, t, subj, titles, middles) {
+  const sl = slots(subj);
+  const title = capitalize(fill(rng.pick(titles), sl));
+  const lead = `${title}, according to reports from ${subj.place}.`;
+  const middle = [fill(rng.pick(middles), sl)];
+  if (rng.chance(0.5)) middle.push(`${capitalize(subj.actor)} is at the centre of the discussion.`);
+  return {
+    key,
+    published_at: Math.floor(t / 1e3) * 1e3,
+    domain: pickDomain(rng),
+    title,
+    text: composeBody(rng, lead, middle)
+  };
+}
+const sigmoid = (x) => 1 / (1 + Math.exp(-x));
+const logit = (p) => Math.log(p / (1 - p));
+function roundP(p) {
+  const f = 10 ** MARKET_PARAMS.priceDecimals;
+  return Math.min(0.999, Math.max(1e-3, Math.round(p * f) / f));
+}
+function runPath(t0, t1, x0, step) {
+  const ts = [];
+  const ps = [];
+  let x = x0;
+  let last = -1;
+  const n = Math.ceil((t1 - t0) / MARKET_PARAMS.stepMs);
+  for (let k = 0; k < n; k++) {
+    const t = t0 + k * MARKET_PARAMS.stepMs;
+    x = step(k, t, x);
+    const p = roundP(sigmoid(x));
+    if (p !== last) {
+      ts.push(t);
+      ps.push(p);
+      last = p;
+    }
+  }
+  return { t: ts, p: ps };
+}
+function dateLabel(t) {
+  return new Date(t).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
+}
+function marketRow(plan) {
+  const when = dateLabel(plan.scheduled_end);
+  return {
+    id: plan.id,
+    question: `Will ${plan.subject.clause} by ${when}?`,
+    description: `This market resolves Yes if ${plan.subject.clause} by ${when} (UTC), as confirmed by official sources. Otherwise it resolves No. Related parties: ${plan.subject.actor}; ${plan.subject.person}.`,
+    outcomes: ["Yes", "No"],
+    open: plan.open,
+    scheduled_end: plan.scheduled_end,
+    visible_at: plan.open
+  };
+}
+function detectionTime(yes, result) {
+  let tDet = null;
+  for (let i = 0; i < yes.t.length; i++) {
+    const pw = result === "Yes" ? yes.p[i] : roundP(1 - yes.p[i]);
+    if (pw < 0.95) tDet = null;
+    else if (pw >= 0.99 && tDet === null) tDet = yes.t[i];
+  }
+  return tDet;
+}
+function chatter(rng, ctx, plan, until) {
+  const t0 = Math.max(ctx.from, plan.open - 5 * DAY);
+  let t = t0;
+  let k = 0;
+  for (; ; ) {
+    t += rng.exp(MARKET_PARAMS.chatterPerDay / DAY);
+    if (t >= until) break;
+    ctx.news.push(article(rng, `${plan.id}:chat${pad(k++, 3)}`, t, plan.subject, NEUTRAL, NEUTRAL_MIDDLE));
+  }
+}
+function breakoutMarket(rng, ctx, idx, out) {
+  const P = MARKET_PARAMS;
+  const id = `${BREAKOUT_MARKET_PREFIX}${pad(idx + 1, 2)}`;
+  const subject = BREAKOUT_SUBJECTS[idx];
+  const W = ctx.end - ctx.start;
+  const plan = {
+    id,
+    subject,
+    role: "breakout",
+    kind: "breakout",
+    open: utcDayStart(ctx.from) - (20 + rng.int(60)) * DAY,
+    scheduled_end: utcDayStart(ctx.end) + (60 + rng.int(90)) * DAY,
+    closed_at: null,
+    result: null,
+    yes: { t: [], p: [] }
+  };
+  const starts = [];
+  let t = ctx.start + 14 * HOUR + rng.uniform(0, Math.min(3 * DAY, W / 3));
+  while (t < ctx.end - 3 * HOUR) {
+    starts.push(ctx.from + Math.floor((t - ctx.from) / P.stepMs) * P.stepMs);
+    t += P.breakpointMinGapMs + rng.exp(1 / P.breakpointMeanExtraGapMs);
+  }
+  const jumpAt = /* @__PURE__ */ new Map();
+  const t0 = ctx.from;
+  for (let b = 0; b < starts.length; b++) jumpAt.set((starts[b] - t0) / P.stepMs, b);
+  const jumps = [];
+  let active = null;
+  const xMax = 3.2;
+  plan.yes = runPath(t0, ctx.end, rng.uniform(-1.2, 1.2), (k, _t, x) => {
+    const b = jumpAt.get(k);
+    if (b !== void 0) {
+      const dir = x > 1 ? -1 : x < -1 ? 1 : rng.chance(0.5) ? 1 : -1;
+      active = { k0: k, m: 2 + rng.int(17), dx: dir * rng.uniform(P.jumpLogitMin, P.jumpLogitMax) };
+      jumps.push(active);
+    }
+    if (active && k < active.k0 + active.m) {
+      return Math.max(-xMax, Math.min(xMax, x + active.dx / active.m));
+    }
+    const nx = rng.chance(P.breakoutChangeProb) ? x - 2e-3 * x + P.breakoutStepSd * rng.normal() : x;
+    return Math.max(-xMax, Math.min(xMax, nx));
+  });
+  out.plans.push(plan);
+  const news = rng.split("news");
+  for (let b = 0; b < jumps.length; b++) {
+    const j = jumps[b];
+    const js = t0 + j.k0 * P.stepMs;
+    const je = t0 + (j.k0 + j.m - 1) * P.stepMs;
+    const { t: ts, p: ps } = plan.yes;
+    let iStart = ts.findIndex((x) => x >= js);
+    if (iStart < 0) continue;
+    let iEnd = iStart;
+    while (iEnd + 1 < ts.length && ts[iEnd + 1] <= je) iEnd++;
+    const before = iStart > 0 ? ps[iStart - 1] : ps[iStart];
+    const size = Math.round((ps[iEnd] - before) * 1e3) / 1e3;
+    if (Math.abs(size) < 0.05) continue;
+    if (ts[iStart] >= ctx.end) continue;
+    iStart = Math.max(iStart, 0);
+    const bpId = `${id}-bp${pad(b + 1, 2)}`;
+    const tStart = ts[iStart];
+    out.breakpoints.push({ id: bpId, market: id, t_start: tStart, t_end: ts[iEnd], size });
+    const titles = size > 0 ? UP : DOWN;
+    const middles = size > 0 ? UP_MIDDLE : DOWN_MIDDLE;
+    const lead = () => rng.uniform(P.catalystLeadMinMs, P.catalystLeadMaxMs);
+    const attr = (key, group, confidence) => out.attributions.push({
+      breakpoint: bpId,
+      news_id: key,
+      group_id: `${bpId}-${group}`,
+      confidence: Math.round(confidence * 100) / 100
+    });
+    if (news.chance(P.explainedShare)) {
+      const tA = tStart - lead();
+      const kA = `${bpId}:cat1`;
+      ctx.news.push(article(news, kA, tA, subject, titles, middles));
+      const confA = news.uniform(0.7, 0.95);
+      attr(kA, "g1", confA);
+      if (news.chance(0.4)) {
+        const tA2 = Math.min(tA + news.uniform(0.1, 2) * HOUR, tStart - P.catalystLeadMinMs);
+        const kA2 = `${bpId}:cat2`;
+        ctx.news.push(article(news, kA2, tA2, subject, titles, middles));
+        attr(kA2, "g1", confA - 0.05);
+      }
+      if (news.chance(0.3)) {
+        const kB = `${bpId}:cat3`;
+        ctx.news.push(article(news, kB, tStart - lead(), subject, titles, middles));
+        attr(kB, "g2", news.uniform(0.6, 0.8));
+      }
+    } else if (news.chance(0.5)) {
+      const kW = `${bpId}:weak`;
+      ctx.news.push(article(news, kW, tStart - news.uniform(1, 20) * HOUR, subject, titles, middles));
+      attr(kW, "g1", news.uniform(0.3, 0.55));
+    }
+    const kR = `${bpId}:reaction`;
+    ctx.news.push(article(news, kR, tStart + news.uniform(0.5, 4) * HOUR, subject, REACTION, middles));
+    attr(kR, "gR", 0.65);
+    const nd = 2 + news.int(2);
+    for (let d = 0; d < nd; d++) {
+      ctx.news.push(
+        article(news, `${bpId}:dis${d}`, tStart + news.uniform(-30, 6) * HOUR, subject, NEUTRAL, NEUTRAL_MIDDLE)
+      );
+    }
+  }
+  chatter(rng.split("chatter"), ctx, plan, ctx.end);
+}
+function longDatedKind(idx) {
+  if (idx < 7) return "event";
+  if (idx < 9) return "deadline";
+  if (idx === 9) return "false_band";
+  return "open";
+}
+function longDatedMarket(rng, ctx, idx, out) {
+  const P = MARKET_PARAMS;
+  const id = `${LONG_DATED_MARKET_PREFIX}${pad(idx + 1, 2)}`;
+  const subject = LONG_DATED_SUBJECTS[idx];
+  const kind = longDatedKind(idx);
+  const W = ctx.end - ctx.start;
+  const news = rng.split("news");
+  const sl = subject;
+  const midOpen = idx >= 14 && idx <= 17;
+  const open = midOpen ? ctx.start + Math.floor(rng.uniform(0.1, 0.5) * W / HOUR) * HOUR : utcDayStart(ctx.from) - (20 + rng.int(70)) * DAY;
+  let scheduled_end = utcDayStart(ctx.end) + (30 + rng.int(150)) * DAY;
+  let closed_at = null;
+  let result = null;
+  let step;
+  const noise = (x) => rng.chance(P.longDatedChangeProb) ? x + P.longDatedStepSd * rng.normal() : x;
+  const clampOpen = (x) => Math.max(logit(0.03), Math.min(logit(0.97), x));
+  let x0 = rng.uniform(-1.5, 1.5);
+  const seriesStart = Math.max(ctx.from, Math.floor(open / P.stepMs) * P.stepMs);
+  let seriesEnd = ctx.end;
+  switch (kind) {
+    case "event": {
+      result = rng.chance(0.6) ? "Yes" : "No";
+      const sign = result === "Yes" ? 1 : -1;
+      const tDet = Math.floor((ctx.start + rng.uniform(0.15, 0.85) * W) / P.stepMs) * P.stepMs;
+      const tLeak = tDet - rng.uniform(8, 36) * HOUR;
+      const target = sign * logit(rng.uniform(0.8, 0.92));
+      const hold = sign * logit(rng.uniform(0.992, 0.997));
+      closed_at = tDet + Math.floor(rng.uniform(2, 30) * 60) * MINUTE;
+      seriesEnd = closed_at;
+      let glideFrom = null;
+      step = (_k, t, x) => {
+        if (t >= tDet) return sign * Math.max(logit(0.9905), sign * (hold + 0.2 * rng.normal()));
+        if (t >= tLeak) {
+          if (glideFrom === null) glideFrom = x;
+          const f = Math.min(1, (t - tLeak) / Math.max(P.stepMs, tDet - 30 * MINUTE - tLeak));
+          return Math.min(
+            logit(0.97),
+            Math.max(logit(0.03), glideFrom + f * (target - glideFrom) + 0.03 * rng.normal())
+          );
+        }
+        return clampOpen(noise(x));
+      };
+      const lk = news.chance(0.8);
+      if (lk)
+        pushNews(
+          ctx,
+          article(
+            news,
+            `${id}:leak`,
+            tLeak,
+            sl,
+            result === "Yes" ? LEAK_YES : LEAK_NO,
+            result === "Yes" ? UP_MIDDLE : DOWN_MIDDLE
+          )
+        );
+      pushNews(
+        ctx,
+        article(
+          news,
+          `${id}:official`,
+          tDet - news.uniform(0.5, 3) * HOUR,
+          sl,
+          result === "Yes" ? OFFICIAL_YES : OFFICIAL_NO,
+          result === "Yes" ? UP_MIDDLE : DOWN_MIDDLE
+        )
+      );
+      pushNews(ctx, article(news, `${id}:after`, tDet + news.uniform(2, 20) * HOUR, sl, REACTION, NEUTRAL_MIDDLE));
+      break;
+    }
+    case "deadline": {
+      result = "No";
+      scheduled_end = utcDayStart(ctx.start + rng.uniform(0.6, 0.95) * W) + DAY;
+      const tDet = Math.floor((scheduled_end - rng.uniform(12, 40) * HOUR) / P.stepMs) * P.stepMs;
+      const tFade = Math.max(seriesStart, tDet - Math.min(10 * DAY, 0.5 * W));
+      const hold = logit(rng.uniform(3e-3, 8e-3));
+      closed_at = scheduled_end;
+      seriesEnd = closed_at;
+      x0 = rng.uniform(-1.5, 0);
+      let glideFrom = null;
+      step = (_k, t, x) => {
+        if (t >= tDet) return Math.min(logit(95e-4), hold + 0.15 * rng.normal());
+        if (t >= tFade) {
+          if (glideFrom === null) glideFrom = x;
+          const f = Math.min(1, (t - tFade) / Math.max(P.stepMs, tDet - tFade));
+          return Math.max(logit(0.02), glideFrom + f * (logit(0.02) - glideFrom) + 0.03 * rng.normal());
+        }
+        return clampOpen(noise(x));
+      };
+      pushNews(ctx, article(news, `${id}:fade`, tDet - news.uniform(1, 12) * HOUR, sl, DEADLINE_FADE, DOWN_MIDDLE));
+      pushNews(
+        ctx,
+        article(news, `${id}:passed`, scheduled_end + news.uniform(0.5, 6) * HOUR, sl, DEADLINE_PASS, DOWN_MIDDLE)
+      );
+      break;
+    }
+    case "false_band": {
+      const tSpike = Math.floor((ctx.start + rng.uniform(0.3, 0.6) * W) / P.stepMs) * P.stepMs;
+      const tDrop = tSpike + Math.floor(rng.uniform(2, 5) * 6) * P.stepMs;
+      const after = logit(rng.uniform(0.85, 0.9));
+      step = (_k, t, x) => {
+        if (t >= tSpike && t < tDrop) return logit(rng.uniform(0.991, 0.995));
+        if (t >= tDrop && t < tDrop + P.stepMs) return after;
+        return clampOpen(noise(x));
+      };
+      pushNews(ctx, article(news, `${id}:rumor`, tSpike - news.uniform(0.2, 2) * HOUR, sl, SPIKE_RUMOR, UP_MIDDLE));
+      pushNews(
+        ctx,
+        article(news, `${id}:denial`, tDrop - news.uniform(0, 0.5) * HOUR, sl, SPIKE_DENIAL, NEUTRAL_MIDDLE)
+      );
+      break;
+    }
+    case "open":
+      step = (_k, _t, x) => clampOpen(noise(x));
+      break;
+  }
+  const plan = {
+    id,
+    subject,
+    role: "long_dated",
+    kind,
+    open,
+    scheduled_end,
+    closed_at,
+    result,
+    yes: runPath(seriesStart, seriesEnd, x0, step)
+  };
+  out.plans.push(plan);
+  chatter(rng.split("chatter"), ctx, plan, ctx.end);
+}
+function pushNews(ctx, d) {
+  ctx.news.push(d);
+}
+function generateMarkets(rng, from, start, end) {
+  const out = {
+    markets: [],
+    prices: [],
+    resolutions: [],
+    news: [],
+    breakpoints: [],
+    attributions: [],
+    labels: [],
+    plans: []
+  };
+  const ctx = { from, start, end, news: out.news };
+  for (let i = 0; i < BREAKOUT_SUBJECTS.length; i++) breakoutMarket(rng.split(`breakout-${i}`), ctx, i, out);
+  for (let i = 0; i < LONG_DATED_SUBJECTS.length; i++) longDatedMarket(rng.split(`long-${i}`), ctx, i, out);
+  for (const plan of out.plans) {
+    out.markets.push(marketRow(plan));
+    const { t, p } = plan.yes;
+    for (let i = 0; i < t.length; i++) {
+      const ti = t[i];
+      const pi = p[i];
+      const v = ti + MARKET_PARAMS.priceDelayMs;
+      out.prices.push({ market: plan.id, outcome: "Yes", t: ti, p: pi, visible_at: v });
+      out.prices.push({ market: plan.id, outcome: "No", t: ti, p: roundP(1 - pi), visible_at: v });
+    }
+    if (plan.closed_at !== null && plan.result !== null) {
+      out.resolutions.push({
+        market: plan.id,
+        closed_at: plan.closed_at,
+        result: plan.result,
+        visible_at: plan.closed_at
+      });
+      const tDet = detectionTime(plan.yes, plan.result);
+      if (tDet !== null) out.labels.push({ kind: "t_det", key: plan.id, t: tDet, value: { outcome: plan.result } });
+    }
+  }
+  return out;
+}
+export {
+  BREAKOUT_MARKET_PREFIX,
+  LONG_DATED_MARKET_PREFIX,
+  MARKET_PARAMS,
+  detectionTime,
+  generateMarkets
+};
+//# sourceMappingURL=markets.js.map

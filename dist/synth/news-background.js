@@ -1,0 +1,137 @@
+import { composeBody, pickDomain } from "./news-draft.js";
+import { DAY, HOUR, pad } from "./time.js";
+import { CITIES, COUNTRIES, FILLER_COMPANIES, fill, personName, SECTORS } from "./vocab.js";
+const NEWS_PARAMS = {
+  /** background articles per hour (mean, before diurnal modulation) */
+  perHour: 11,
+  diurnalAmplitude: 0.4,
+  /** bursts: story clusters per day and articles per burst */
+  burstsPerDay: 1.2,
+  burstMin: 8,
+  burstMax: 25,
+  burstSpanHours: 6
+};
+const TITLES = [
+  "{company} names {person} as chief executive",
+  "{city} council approves budget for {sector} upgrades",
+  "{country} reports steady growth in {sector} exports",
+  "Heavy rain disrupts travel across {city}",
+  "{company} shares slip after cautious outlook on {sector}",
+  "{person} wins {city} marathon in record time",
+  "New {sector} rules take effect in {country}",
+  "{company} opens research centre in {city}",
+  "Union and employers in {country} {sector} reach tentative deal",
+  "{city} museum unveils restored collection",
+  "{country} statistics office revises jobless figures",
+  "Start-up from {city} raises funding for {sector} software",
+  "{company} recalls products over safety concerns",
+  "Court in {country} hears appeal in long-running {sector} case",
+  "Power outage hits parts of {city}"
+];
+const MIDDLES = [
+  "Officials said the measures would be reviewed at the end of the year.",
+  "The announcement follows months of preparation.",
+  "Local businesses gave the news a mixed reception.",
+  "{person} said the decision reflected long-term priorities.",
+  "The figures were broadly in line with expectations.",
+  "Critics argue the plan does not go far enough."
+];
+const BURST_STORIES = [
+  {
+    title: "Storm {name} makes landfall near {city}",
+    follow: [
+      "Storm {name}: evacuations ordered in {city}",
+      "Storm {name} leaves thousands without power",
+      "Cleanup begins after Storm {name}"
+    ]
+  },
+  {
+    title: "Major data breach at {company}",
+    follow: [
+      "{company} breach: what customers should do",
+      "Regulators in {country} open inquiry into {company} breach",
+      "{company} apologises after breach"
+    ]
+  },
+  {
+    title: "Earthquake shakes {city}",
+    follow: [
+      "Aftershocks rattle {city}",
+      "Engineers inspect bridges after {city} quake",
+      "Schools in {city} reopen after quake"
+    ]
+  },
+  {
+    title: "{country} cabinet reshuffle announced",
+    follow: [
+      "Who's in and who's out in {country}'s cabinet",
+      "Markets react to {country} reshuffle",
+      "Opposition criticises {country} reshuffle"
+    ]
+  }
+];
+const STORM_NAMES = ["Alda", "Bram", "Corin", "Delphine", "Edda", "Faro", "Gwen", "Hollis"];
+function slotsFor(rng) {
+  return {
+    company: rng.pick(FILLER_COMPANIES),
+    person: personName(rng),
+    city: rng.pick(CITIES),
+    country: rng.pick(COUNTRIES),
+    sector: rng.pick(SECTORS),
+    name: rng.pick(STORM_NAMES)
+  };
+}
+function generateBackgroundNews(rng, from, to) {
+  const P = NEWS_PARAMS;
+  const out = [];
+  const arrivals = rng.split("arrivals");
+  const text = rng.split("text");
+  const max = P.perHour * (1 + P.diurnalAmplitude);
+  let t = from;
+  let k = 0;
+  for (; ; ) {
+    t += arrivals.exp(max / HOUR);
+    if (t >= to) break;
+    const h = t % DAY / HOUR;
+    const rate = P.perHour * (1 + P.diurnalAmplitude * Math.cos(2 * Math.PI * (h - 14) / 24));
+    if (!arrivals.chance(rate / max)) continue;
+    const sl = slotsFor(text);
+    const title = fill(text.pick(TITLES), sl);
+    out.push({
+      key: `bg:${pad(k++, 6)}`,
+      published_at: Math.floor(t / 1e3) * 1e3,
+      domain: pickDomain(text),
+      title,
+      text: composeBody(text, `${title}.`, [fill(text.pick(MIDDLES), sl), fill(text.pick(MIDDLES), sl)])
+    });
+  }
+  const bursts = rng.split("bursts");
+  let b = from;
+  let bi = 0;
+  for (; ; ) {
+    b += bursts.exp(P.burstsPerDay / DAY);
+    if (b >= to) break;
+    const story = bursts.pick(BURST_STORIES);
+    const sl = slotsFor(bursts);
+    const n = P.burstMin + bursts.int(P.burstMax - P.burstMin + 1);
+    for (let j = 0; j < n; j++) {
+      const tj = j === 0 ? b : b + bursts.uniform(0, P.burstSpanHours) * HOUR;
+      if (tj >= to) continue;
+      const title = fill(j === 0 ? story.title : bursts.pick(story.follow), sl);
+      out.push({
+        key: `burst:${pad(bi, 4)}:${pad(j, 3)}`,
+        published_at: Math.floor(tj / 1e3) * 1e3,
+        domain: pickDomain(bursts),
+        title,
+        text: composeBody(bursts, `${title}.`, [fill(bursts.pick(MIDDLES), sl)])
+      });
+    }
+    bi++;
+  }
+  return out;
+}
+export {
+  NEWS_PARAMS,
+  generateBackgroundNews
+};
+//# sourceMappingURL=news-background.js.map

@@ -1,0 +1,202 @@
+import { z } from "zod";
+import { HOUR_MS, isoInstant, MINUTE_MS } from "../../kernel/day.js";
+import { anyOf, questionTerms, termHits } from "../headline-match.js";
+import { SEARCH_NEWS_TOOL } from "../news-tools.js";
+import { runSteps } from "../policy-steps.js";
+import { BreakoutTruth } from "./breakout-truth.js";
+import { BreakoutNewsParams } from "./params.js";
+import { GET_MARKETS_TOOL, GET_PRICES_TOOL, NOTIFY_TOOL } from "./tools.js";
+const MarketsAnswer = z.object({
+  visible_until: z.string(),
+  markets: z.array(z.object({ id: z.string(), question: z.string(), pending_claim: z.unknown() }))
+});
+const SearchAnswer = z.object({
+  hits: z.array(z.object({ id: z.string(), title: z.string(), published_at: z.string() }))
+});
+const PricesAnswer = z.object({
+  series: z.array(
+    z.object({
+      outcome: z.string(),
+      level_at_start: z.number().nullable(),
+      changes: z.array(z.object({ t: z.string(), p: z.number() }))
+    })
+  )
+});
+const UP_CUES = /\b(signals? support|support for|moves? closer|momentum|breakthrough|removed|preparing|cleared|progress|boost)\b/i;
+const DOWN_CUES = /\b(rules? out|stall(s|ed)?|delays?|setback|objections?|doubt|off the table|withdraws?|blow|collapses?)\b/i;
+const NEWS_BURST = {
+  /** wakes at this minute of every hour */
+  minute: 5,
+  /** first search of a market looks back this far */
+  firstLookbackMs: 12 * HOUR_MS,
+  /** never looks back further than this */
+  maxLookbackMs: 12 * HOUR_MS,
+  /** a headline must mention at least this many distinct question terms */
+  minTermHits: 2,
+  /** skip when the first-outcome price already moved this much in the cue's direction since the article */
+  alreadyMoved: 0.08
+};
+const newsBurstState = () => ({ lastSearch: /* @__PURE__ */ new Map() });
+function subjectHits(title, terms) {
+  return termHits(
+    title.replace(new RegExp(UP_CUES.source, "gi"), " ").replace(new RegExp(DOWN_CUES.source, "gi"), " "),
+    terms
+  );
+}
+function headlineDirection(title) {
+  const up = UP_CUES.test(title);
+  const down = DOWN_CUES.test(title);
+  return up === down ? null : up ? "up" : "down";
+}
+function* newsBurstSteps(now, st) {
+  const r = yield { tool: GET_MARKETS_TOOL, args: {} };
+  if (!r.ok) return;
+  const answer = MarketsAnswer.parse(r.value);
+  for (const m of answer.markets) {
+    const last = st.lastSearch.get(m.id);
+    if (m.pending_claim !== null) {
+      st.lastSearch.set(m.id, now);
+      continue;
+    }
+    const from = Math.max(last ?? now - NEWS_BURST.firstLookbackMs, now - NEWS_BURST.maxLookbackMs);
+    if (from >= now) continue;
+    const terms = questionTerms(m.question);
+    if (terms.length === 0) continue;
+    const s = yield { tool: SEARCH_NEWS_TOOL, args: { q: anyOf(terms), date_from: isoInstant(from) } };
+    st.lastSearch.set(m.id, now);
+    if (!s.ok) continue;
+    const cued = SearchAnswer.parse(s.value).hits.flatMap((h) => {
+      const d = subjectHits(h.title, terms) >= NEWS_BURST.minTermHits ? headlineDirection(h.title) : null;
+      return d ? [{ ...h, d, t: Date.parse(h.published_at) }] : [];
+    }).sort((a, b) => b.t - a.t || (a.id < b.id ? -1 : 1));
+    if (cued.length === 0) continue;
+    const ups = cued.filter((h) => h.d === "up").length;
+    const downs = cued.length - ups;
+    const dir = ups > downs ? "up" : downs > ups ? "down" : cued[0].d;
+    const pick = cued.find((h) => h.d === dir);
+    const start = Math.min(pick.t, Date.parse(answer.visible_until));
+    const pr = yield {
+      tool: GET_PRICES_TOOL,
+      args: { market_id: m.id, start: isoInstant(start), end: isoInstant(now) }
+    };
+    if (pr.ok) {
+      const first = PricesAnswer.parse(pr.value).series[0];
+      if (first && first.level_at_start !== null) {
+        const latest = first.changes.at(-1)?.p ?? first.level_at_start;
+        const moved = (dir === "up" ? 1 : -1) * (latest - first.level_at_start);
+        if (moved >= NEWS_BURST.alreadyMoved) continue;
+      }
+    }
+    yield { tool: NOTIFY_TOOL, args: { market_id: m.id, news_id: pick.id, direction: dir } };
+  }
+}
+function nextHourlyAt(now, minute) {
+  const base = Math.floor(now / HOUR_MS) * HOUR_MS + minute * MINUTE_MS;
+  return base > now ? base : base + HOUR_MS;
+}
+const states = /* @__PURE__ */ new WeakMap();
+const newsBurstPolicy = {
+  name: "news-burst",
+  description: "Hourly at :05: per market, searches the news since its last search for the question's words, keeps headlines with directional cue words, checks the visible price has not already moved, and notifies.",
+  async act(api) {
+    let st = states.get(api);
+    if (!st) {
+      st = newsBurstState();
+      states.set(api, st);
+    }
+    await runSteps(api, newsBurstSteps(api.now(), st));
+  },
+  nextWake: (now) => nextHourlyAt(now, NEWS_BURST.minute),
+  cron: [`${NEWS_BURST.minute} * * * *`]
+};
+const silentPolicy = {
+  name: "silent",
+  description: "Never calls a tool and never notifies (the floor: cov_f1 0).",
+  async act() {
+  },
+  nextWake: () => null,
+  cron: []
+};
+const ORACLE_GRID_MS = 10 * MINUTE_MS;
+const nextGrid = (now) => (Math.floor(now / ORACLE_GRID_MS) + 1) * ORACLE_GRID_MS;
+const ceilGrid = (t) => Math.ceil(t / ORACLE_GRID_MS) * ORACLE_GRID_MS;
+function oraclePlan(truth, world, params) {
+  const p = BreakoutNewsParams.parse(params ?? {});
+  const t = new BreakoutTruth(truth, world, p);
+  const latest = world.db.prepare(
+    "SELECT id FROM news WHERE visible_at <= ? ORDER BY visible_at DESC, id DESC LIMIT 1"
+  );
+  const plan = [];
+  for (const b of t.breakpoints) {
+    const gold = b.gold.flatMap((g) => g.articles).sort((x, y) => x.published_at - y.published_at);
+    const first = gold[0];
+    if (first) {
+      const at2 = ceilGrid(t.news(first.news_id).visible_at);
+      if (at2 < b.t_start)
+        plan.push({
+          key: b.id,
+          market: b.market,
+          at: at2,
+          until: b.t_start,
+          news_id: first.news_id,
+          direction: b.direction
+        });
+      continue;
+    }
+    const at = ceilGrid(b.t_start) - ORACLE_GRID_MS;
+    const n = latest.get(at);
+    if (n) plan.push({ key: b.id, market: b.market, at, until: b.t_start, news_id: n.id, direction: b.direction });
+  }
+  return plan.sort((x, y) => x.at - y.at || (x.key < y.key ? -1 : 1));
+}
+const plans = /* @__PURE__ */ new WeakMap();
+const oracleDone = /* @__PURE__ */ new WeakMap();
+const oraclePolicy = {
+  name: "oracle",
+  description: "Reads truth: claims each breakpoint at the first 10-minute grid instant after its earliest gold article, citing it (breakpoints without gold articles: 10 minutes before they start).",
+  oracle: {
+    async act(api, env) {
+      const byParams = plans.get(env.truth) ?? /* @__PURE__ */ new Map();
+      plans.set(env.truth, byParams);
+      const pkey = JSON.stringify(env.params ?? {});
+      let plan = byParams.get(pkey);
+      if (!plan) {
+        plan = oraclePlan(env.truth, env.world, env.params);
+        byParams.set(pkey, plan);
+      }
+      let done = oracleDone.get(api);
+      if (!done) {
+        done = /* @__PURE__ */ new Set();
+        oracleDone.set(api, done);
+      }
+      const now = api.now();
+      for (const c of plan) {
+        if (c.at > now) break;
+        if (done.has(c.key) || now >= c.until) continue;
+        done.add(c.key);
+        await api.call(NOTIFY_TOOL, { market_id: c.market, news_id: c.news_id, direction: c.direction });
+      }
+    }
+  },
+  nextWake: nextGrid,
+  cron: ["*/10 * * * *"]
+};
+const breakoutNewsPolicies = [silentPolicy, newsBurstPolicy, oraclePolicy];
+export {
+  DOWN_CUES,
+  NEWS_BURST,
+  ORACLE_GRID_MS,
+  UP_CUES,
+  breakoutNewsPolicies,
+  headlineDirection,
+  newsBurstPolicy,
+  newsBurstState,
+  newsBurstSteps,
+  nextGrid,
+  nextHourlyAt,
+  oraclePlan,
+  oraclePolicy,
+  silentPolicy,
+  subjectHits
+};
+//# sourceMappingURL=policies.js.map

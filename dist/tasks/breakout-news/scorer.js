@@ -1,0 +1,271 @@
+import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../score-math.js";
+import { BreakoutTruth } from "./breakout-truth.js";
+import { isMonitored } from "./markets.js";
+import { BreakoutNewsParams, windowMs } from "./params.js";
+import { NOTIFY_TOOL, NotifyArgs } from "./tools.js";
+const BREAKOUT_NEWS_SCORER_VERSION = "breakout-news-scorer/1";
+const hours = (ms) => ms / HOUR_MS;
+const clamp01 = (x) => Math.min(1, Math.max(0, x));
+class BreakoutNewsScorer {
+  p;
+  W;
+  truth;
+  sim_end;
+  scoredBps;
+  claims = [];
+  lastClaim = /* @__PURE__ */ new Map();
+  closed = [];
+  statusOf = /* @__PURE__ */ new Map();
+  bpNext = 0;
+  claimNext = 0;
+  ignored = 0;
+  rejectedCalls = 0;
+  constructor(ctx) {
+    this.p = BreakoutNewsParams.parse(ctx.params ?? {});
+    this.W = windowMs(this.p);
+    this.truth = new BreakoutTruth(ctx.truth, ctx.world, this.p);
+    this.sim_end = ctx.sim_end;
+    this.scoredBps = this.truth.breakpoints.filter((b) => b.t_start > ctx.sim_start && b.t_start <= ctx.sim_end);
+  }
+  onEvent(e) {
+    switch (e.type) {
+      case "tool_call":
+        if (e.tool === NOTIFY_TOOL && e.status !== "ok") this.rejectedCalls++;
+        return;
+      case "commitment": {
+        if (e.tool !== NOTIFY_TOOL) return;
+        const a = NotifyArgs.safeParse(e.args);
+        if (!a.success || !this.valid(a.data, e.t)) {
+          this.ignored++;
+          return;
+        }
+        const c = {
+          key: `claim:${a.data.market_id}@${isoInstant(e.t)}`,
+          market: a.data.market_id,
+          news_id: a.data.news_id,
+          direction: a.data.direction,
+          t: e.t,
+          actor: e.actor,
+          covered: null,
+          expired: null
+        };
+        this.claims.push(c);
+        this.lastClaim.set(c.market, c);
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "llm_rejected":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  valid(a, t) {
+    if (!isMonitored(a.market_id, this.p)) return false;
+    const mv = this.truth.marketVisibleAt(a.market_id);
+    if (mv === null || mv > t) return false;
+    const n = this.truth.news(a.news_id);
+    if (n === null || n.visible_at > t) return false;
+    const last = this.lastClaim.get(a.market_id);
+    return !last || last.t + this.W <= t;
+  }
+  settle(t) {
+    const out = [];
+    const until = Math.min(t, this.sim_end);
+    for (; ; ) {
+      while (this.claimNext < this.claims.length && this.claims[this.claimNext].covered !== null) this.claimNext++;
+      const bp = this.scoredBps[this.bpNext];
+      const c = this.claims[this.claimNext];
+      const tb = bp ? bp.t_start : Number.POSITIVE_INFINITY;
+      const tc = c ? c.t + this.W : Number.POSITIVE_INFINITY;
+      if (Math.min(tb, tc) > until) break;
+      if (bp && tb <= tc) {
+        out.push(this.close(bp));
+        this.bpNext++;
+      } else if (c) {
+        out.push(this.expire(c));
+        this.claimNext++;
+      }
+    }
+    return out;
+  }
+  close(bp) {
+    let claim = null;
+    for (let i = this.claimNext; i < this.claims.length; i++) {
+      const c = this.claims[i];
+      if (c.covered || c.expired || c.market !== bp.market || c.direction !== bp.direction) continue;
+      if (c.t < bp.t_start && bp.t_start <= c.t + this.W) {
+        claim = c;
+        break;
+      }
+    }
+    let status = "miss";
+    let credit = 0;
+    let pub = null;
+    if (claim) {
+      claim.covered = bp;
+      if (bp.goldIds.has(claim.news_id)) {
+        status = "covered_news";
+        pub = this.truth.news(claim.news_id).published_at;
+        credit = 1 - clamp01((claim.t - pub) / (bp.t_start - pub));
+      } else {
+        status = "covered_timing";
+        credit = this.p.timing_credit;
+      }
+    }
+    this.closed.push({ bp, status, credit, claim });
+    this.statusOf.set(bp.id, status);
+    return {
+      t: bp.t_start,
+      key: `bp:${bp.id}`,
+      status,
+      credit,
+      detail: {
+        kind: "breakpoint",
+        market: bp.market,
+        breakpoint: bp.id,
+        direction: bp.direction,
+        size: bp.size,
+        t_start: isoInstant(bp.t_start),
+        winnable: bp.gold.length > 0,
+        // reaction: from the cited gold article's publication to the claim
+        ...claim && pub !== null ? { reaction_h: hours(claim.t - pub) } : {},
+        ...bp.gold.length > 0 ? {
+          gold_groups: bp.gold.map((g) => ({
+            group: g.group,
+            articles: g.articles.map((a) => ({
+              news_id: a.news_id,
+              published_at: isoInstant(a.published_at),
+              confidence: a.confidence
+            }))
+          }))
+        } : { reason: bp.reason },
+        claim: claim ? {
+          key: claim.key,
+          claimed_at: isoInstant(claim.t),
+          news_id: claim.news_id,
+          direction: claim.direction,
+          status,
+          lead_h: hours(bp.t_start - claim.t),
+          ...pub !== null ? { news_delay_h: hours(claim.t - pub) } : {}
+        } : null
+      }
+    };
+  }
+  expire(c) {
+    const bps = this.truth.ofMarket(c.market);
+    const staleOf = bps.find((b) => b.t_start <= c.t && b.goldIds.has(c.news_id));
+    const opposite = bps.find((b) => b.direction !== c.direction && b.t_start > c.t && b.t_start <= c.t + this.W);
+    let status;
+    let excused = false;
+    let why;
+    if (staleOf) {
+      status = "stale";
+      why = { stale_of: staleOf.id, breakpoint_started: isoInstant(staleOf.t_start) };
+    } else if (opposite) {
+      status = "wrong_direction";
+      excused = this.statusOf.get(opposite.id) === "miss";
+      why = {
+        opposite_breakpoint: opposite.id,
+        opposite_direction: opposite.direction,
+        opposite_started: isoInstant(opposite.t_start),
+        excused
+      };
+    } else {
+      status = "false_alarm";
+      why = {};
+    }
+    c.expired = { status, excused };
+    return {
+      t: c.t + this.W,
+      key: c.key,
+      status,
+      credit: 0,
+      detail: {
+        kind: "claim",
+        market: c.market,
+        claimed_at: isoInstant(c.t),
+        news_id: c.news_id,
+        direction: c.direction,
+        window_ends: isoInstant(c.t + this.W),
+        ...why
+      }
+    };
+  }
+  report() {
+    const notScorable = [];
+    for (const c of this.claims)
+      if (!c.covered && !c.expired) notScorable.push({ key: c.key, reason: "settles after window" });
+    const m = this.metricsOf(this.closed, this.claims);
+    if (m.cov_f1 === null) notScorable.push({ key: "cov_f1", reason: "no breakpoint closed in the window" });
+    if (m.tc_f1 === null) notScorable.push({ key: "tc_f1", reason: "no winnable breakpoint closed in the window" });
+    const covered = this.closed.filter((x) => x.claim !== null);
+    const newsDelays = covered.flatMap(
+      (x) => x.status === "covered_news" ? [hours(x.claim.t - this.truth.news(x.claim.news_id).published_at)] : []
+    );
+    const leads = covered.map((x) => hours(x.bp.t_start - x.claim.t));
+    const wrong = this.claims.filter((c) => c.expired?.status === "wrong_direction");
+    const metrics = {
+      cov_f1: m.cov_f1,
+      tc_f1: m.tc_f1,
+      precision: m.precision,
+      cov_recall: m.cov_recall,
+      tc_recall: m.tc_recall,
+      direction_acc: recallOf(covered.length, covered.length + wrong.length),
+      lead_h_p50: quantileOf(leads, 0.5),
+      lead_h_p90: quantileOf(leads, 0.9),
+      news_delay_h_p50: quantileOf(newsDelays, 0.5),
+      news_delay_h_p90: quantileOf(newsDelays, 0.9),
+      breakpoints: this.closed.length,
+      winnable: this.closed.filter((x) => x.bp.gold.length > 0).length,
+      covered_news: this.closed.filter((x) => x.status === "covered_news").length,
+      covered_timing: this.closed.filter((x) => x.status === "covered_timing").length,
+      miss: this.closed.filter((x) => x.status === "miss").length,
+      claims: this.claims.length,
+      stale: this.claims.filter((c) => c.expired?.status === "stale").length,
+      wrong_direction: wrong.length,
+      wrong_direction_excused: wrong.filter((c) => c.expired?.excused).length,
+      false_alarm: this.claims.filter((c) => c.expired?.status === "false_alarm").length,
+      claims_unsettled: notScorable.filter((x) => x.key.startsWith("claim:")).length,
+      notify_rejected: this.rejectedCalls,
+      commitments_ignored: this.ignored
+    };
+    for (const market of this.truth.markets) {
+      const s = this.metricsOf(
+        this.closed.filter((x) => x.bp.market === market),
+        this.claims.filter((c) => c.market === market)
+      );
+      metrics[`${market}.cov_f1`] = s.cov_f1;
+      metrics[`${market}.tc_f1`] = s.tc_f1;
+      metrics[`${market}.precision`] = s.precision;
+      metrics[`${market}.cov_recall`] = s.cov_recall;
+    }
+    return { primary: { name: "cov_f1", value: m.cov_f1, direction: "higher" }, metrics, not_scorable: notScorable };
+  }
+  metricsOf(closed, claims) {
+    const covering = claims.filter((c) => c.covered !== null).length;
+    const expired = claims.filter((c) => c.expired !== null);
+    const excused = expired.filter((c) => c.expired.excused).length;
+    const precision = precisionOf(covering, covering + expired.length - excused);
+    const covered = closed.filter((x) => x.claim !== null).length;
+    const cov_recall = recallOf(covered, closed.length);
+    const winnable = closed.filter((x) => x.bp.gold.length > 0);
+    const tc_recall = recallOf(sumOf(winnable.map((x) => x.credit)), winnable.length);
+    return { precision, cov_recall, tc_recall, cov_f1: f1Of(precision, cov_recall), tc_f1: f1Of(precision, tc_recall) };
+  }
+}
+export {
+  BREAKOUT_NEWS_SCORER_VERSION,
+  BreakoutNewsScorer
+};
+//# sourceMappingURL=scorer.js.map

@@ -1,0 +1,69 @@
+import { dutyRoster } from "./duties.js";
+import { createBrokerOpsEnv } from "./environment.js";
+import { renderInstruction } from "./instruction.js";
+import { BrokerOpsParams } from "./params.js";
+import { brokerOpsPolicies } from "./policies.js";
+import { BROKER_OPS_SCORER_VERSION, BrokerOpsScorer } from "./scorer.js";
+const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const BROKER_OPS_EPISODES = [
+  {
+    name: "synth-14d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-15"),
+    world: { kind: "synth" },
+    description: "Synthetic PM book on coinbase BTC/ETH 5-minute candles, 2026-03-01 \u2192 03-14: fills every day, margin calls from day 4."
+  },
+  {
+    name: "synth-5d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-06"),
+    world: { kind: "synth" },
+    description: "Short synthetic run, 2026-03-01 \u2192 03-05 (fills from day 1, the first margin calls on day 4), for quick checks."
+  }
+];
+const brokerOpsTask = {
+  id: "broker-ops",
+  version: "broker-ops/1",
+  scorer_version: BROKER_OPS_SCORER_VERSION,
+  title: "Web broker operations (browser task)",
+  axes: { time_sensitivity: "high (deadline)", reasoning: "low", recurrence: "event" },
+  params: BrokerOpsParams,
+  episodes: BROKER_OPS_EPISODES,
+  defaultEpisode: "synth-14d",
+  budget_usd: 20,
+  baseSchedule: "0 */2 * * *",
+  streams: ["broker_event", "candle"],
+  instruction: (ctx) => renderInstruction({
+    params: ctx.params,
+    sim_start: ctx.sim_start,
+    sim_end: ctx.sim_end,
+    budget_usd: ctx.budget_usd
+  }),
+  tools: (ctx) => createBrokerOpsEnv(ctx).tools,
+  // the duty roster comes from the world's PM book (identical across runs: the agent cannot move positions)
+  deadlines: (from, to, params, world) => dutyRoster(world, params, from, to).map((d) => d.deadline).filter((t) => t >= from && t < to),
+  createScorer: (ctx) => new BrokerOpsScorer(ctx),
+  referencePolicies: brokerOpsPolicies,
+  metrics: {
+    primary: "routine_score",
+    direction: "higher",
+    secondary: [
+      "stop_score",
+      "funding_score",
+      "duties",
+      "duties_met",
+      "duties_wrong",
+      "duties_missed",
+      "stop_duties",
+      "funding_duties",
+      "median_latency_min",
+      "stops_submitted",
+      "funding_submitted"
+    ]
+  }
+};
+export {
+  BROKER_OPS_EPISODES,
+  brokerOpsTask
+};
+//# sourceMappingURL=index.js.map

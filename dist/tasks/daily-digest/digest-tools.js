@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { isoInstant } from "../../kernel/day.js";
+import { defineTool, ok, reject } from "../../tools/tool.js";
+import { digestDayOf, nextWindowAfter, openWindowAt } from "./schedule.js";
+const DIGEST_TOOL = "digest";
+const DIGEST_STATUS_TOOL = "digest_status";
+const MAX_ID_CHARS = 128;
+function digestArgs(maxIds) {
+  return z.object({
+    root_ids: z.array(z.string().min(1).max(MAX_ID_CHARS)).min(1).max(maxIds).describe(
+      `ids of root posts, best first (1 to ${maxIds}; only the first distinct ones up to the digest size are scored)`
+    )
+  }).strict();
+}
+function digestTools(p) {
+  const delivered = /* @__PURE__ */ new Map();
+  const args = digestArgs(p.max_ids);
+  const status = defineTool({
+    name: DIGEST_STATUS_TOOL,
+    description: "Free: whether a delivery window is open now, whether today's digest was delivered (and when), the next window opening, and the candidate window of today's digest.",
+    args: z.object({}).strict(),
+    kind: "meta",
+    run(_a, ctx) {
+      const now = ctx.now();
+      const today = digestDayOf(now, p);
+      const open = openWindowAt(now, p);
+      const deliveredAt = delivered.get(today.opens);
+      const next = nextWindowAfter(now, p);
+      return ok({
+        now: isoInstant(now),
+        window_open: open !== null,
+        today: {
+          day: today.key.slice(4),
+          window: { opens: isoInstant(today.opens), closes: isoInstant(today.closes) },
+          candidates: { since: isoInstant(today.candidatesFrom), until: isoInstant(today.opens) },
+          delivered: deliveredAt !== void 0,
+          delivered_at: deliveredAt !== void 0 ? isoInstant(deliveredAt) : null
+        },
+        next_window_opens: isoInstant(next.opens),
+        digest_size: p.digest_size,
+        hit_threshold: p.hit_threshold
+      });
+    }
+  });
+  const digest = defineTool({
+    name: DIGEST_TOOL,
+    description: `Deliver today's digest: the ids of the root posts created in the 24 h before the window opened that you expect to reach ${p.hit_threshold} comments within 24 h of posting. Free. Accepted only while a delivery window is open, once per window; the first ${p.digest_size} distinct ids are scored (up to ${p.max_ids} ids accepted). Ids are not checked now: a wrong id simply scores no hit. A rejected call does not use the window's digest.`,
+    args,
+    kind: "commit",
+    run(a, ctx) {
+      const now = ctx.now();
+      const open = openWindowAt(now, p);
+      if (!open) {
+        const today = digestDayOf(now, p);
+        const next = nextWindowAfter(now, p);
+        const when = now >= today.closes ? `today's window [${isoInstant(today.opens)}, ${isoInstant(today.closes)}) has closed` : "no window is open";
+        return reject(`digest rejected: ${when}; the next delivery window opens ${isoInstant(next.opens)}`);
+      }
+      const prior = delivered.get(open.opens);
+      if (prior !== void 0)
+        return reject(`digest rejected: a digest was already delivered in this window at ${isoInstant(prior)}`);
+      delivered.set(open.opens, now);
+      const distinct = new Set(a.root_ids).size;
+      return ok({
+        accepted: true,
+        day: open.key.slice(4),
+        delivered_at: isoInstant(now),
+        ids_received: a.root_ids.length,
+        distinct_ids: distinct,
+        scored_ids: Math.min(distinct, p.digest_size),
+        settles_at: isoInstant(open.settles)
+      });
+    }
+  });
+  return [status, digest];
+}
+export {
+  DIGEST_STATUS_TOOL,
+  DIGEST_TOOL,
+  MAX_ID_CHARS,
+  digestArgs,
+  digestTools
+};
+//# sourceMappingURL=digest-tools.js.map

@@ -1,0 +1,77 @@
+import { createFilingTrackerEnv } from "./environment.js";
+import { renderInstruction } from "./instruction.js";
+import { nyseOpensIn } from "./nyse-calendar.js";
+import { FilingTrackerParams } from "./params.js";
+import { filingTrackerPolicies } from "./policies.js";
+import { FILING_TRACKER_SCORER_VERSION, FilingTrackerScorer } from "./scorer.js";
+const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const TESLA_WORLD_BUILDER = "edgar-tesla-2022";
+const FILING_TRACKER_EPISODES = [
+  {
+    name: "synth-28d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-29"),
+    world: { kind: "synth" },
+    description: "Synthetic filings of six companies (one earnings cycle each: 8-K 2.02, then 10-Q/10-K), holdings changing mid-run, 2026-03-01 \u2192 03-28."
+  },
+  {
+    name: "synth-7d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-08"),
+    world: { kind: "synth" },
+    description: "Short synthetic run, 2026-03-01 \u2192 03-07, for quick checks."
+  },
+  {
+    name: "tesla-2022",
+    sim_start: day("2022-04-01"),
+    sim_end: day("2022-12-01"),
+    world: { kind: "real", builder: TESLA_WORLD_BUILDER },
+    description: "Real EDGAR submissions and XBRL companyfacts of Tesla (TSLA held throughout), 2022-04-01 \u2192 11-30: six 8-Ks with item 2.02 and three 10-Qs."
+  }
+];
+const filingTrackerTask = {
+  id: "filing-tracker",
+  version: "1",
+  scorer_version: FILING_TRACKER_SCORER_VERSION,
+  title: "Web filing tracking (browser task)",
+  axes: { time_sensitivity: "high (deadline)", reasoning: "medium", recurrence: "event" },
+  params: FilingTrackerParams,
+  episodes: FILING_TRACKER_EPISODES,
+  defaultEpisode: "synth-28d",
+  budget_usd: 20,
+  baseSchedule: "0 0 * * *",
+  streams: ["company", "filing", "xbrl_fact", "broker_event"],
+  instruction: (ctx) => renderInstruction({
+    params: ctx.params,
+    sim_start: ctx.sim_start,
+    sim_end: ctx.sim_end,
+    budget_usd: ctx.budget_usd
+  }),
+  tools: (ctx) => createFilingTrackerEnv(ctx).tools,
+  deadlines: (from, to) => nyseOpensIn(from, to),
+  createScorer: (ctx) => new FilingTrackerScorer(ctx),
+  referencePolicies: filingTrackerPolicies,
+  metrics: {
+    primary: "filing_score",
+    direction: "higher",
+    secondary: [
+      "duties",
+      "ok",
+      "miss",
+      "wrong",
+      "premature",
+      "no_evidence",
+      "ok_rate_8k",
+      "ok_rate_periodic",
+      "saves",
+      "saves_invalid",
+      "sec_reads"
+    ]
+  }
+};
+export {
+  FILING_TRACKER_EPISODES,
+  TESLA_WORLD_BUILDER,
+  filingTrackerTask
+};
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,107 @@
+import { isoInstant } from "../../kernel/day.js";
+import {
+  drive,
+  httpGetAll,
+  newClientState,
+  nextSweep,
+  perfectClientSweep,
+  SWEEP_CRON,
+  saveRecord
+} from "./client-steps.js";
+import { FilingDuties } from "./filing-duties.js";
+import { FilingTrackerParams } from "./params.js";
+import { SEC_HOST } from "./web/sec-host.js";
+const states = /* @__PURE__ */ new WeakMap();
+function stateOf(api) {
+  let s = states.get(api);
+  if (!s) {
+    s = newClientState();
+    states.set(api, s);
+  }
+  return s;
+}
+function goldRecord(d) {
+  const base = { ticker: d.ticker, accession: d.accession, form: d.form, accepted_at: isoInstant(d.accepted_at) };
+  if (d.form === "8-K") return base;
+  return {
+    ...base,
+    fy: d.gold.fy,
+    fp: d.gold.fp,
+    revenue: d.gold.revenue,
+    eps_diluted: d.gold.eps_diluted
+  };
+}
+function dutiesOf(env, from, to) {
+  const p = FilingTrackerParams.parse(env.params ?? {});
+  return new FilingDuties(env.world.db, p).duties(from, to);
+}
+const RECENT_MS = 10 * 864e5;
+const silentPolicy = {
+  name: "silent",
+  description: "Never acts: every filing is a miss (filing_score 0).",
+  nextWake: () => null,
+  cron: []
+};
+const perfectClientPolicy = {
+  name: "perfect-client",
+  description: "Sweeps at 09:29 New York time on trading days and 22:05 on weekdays: reads the blotter and each company's SEC submissions, then saves every due filing with figures from companyconcept.",
+  act: (api) => drive(api, perfectClientSweep(api.now(), stateOf(api))),
+  nextWake: nextSweep,
+  cron: [...SWEEP_CRON]
+};
+const oraclePolicy = {
+  name: "oracle",
+  description: "Saves each due filing's gold row (read from the untouched world) at the sweeps, after a SEC read.",
+  oracle: {
+    act(api, env) {
+      const now = api.now();
+      const state = stateOf(api);
+      const due = dutiesOf(env, now - RECENT_MS, now + 1).filter((d) => d.deadline > now && !state.saved.has(d.key));
+      function* steps() {
+        for (const d of due) {
+          yield* httpGetAll(SEC_HOST, `/submissions/CIK${d.cik}.json`);
+          yield* saveRecord(state, goldRecord(d));
+        }
+      }
+      return drive(api, steps());
+    }
+  },
+  nextWake: nextSweep,
+  cron: [...SWEEP_CRON]
+};
+const prematureClientPolicy = {
+  name: "premature-client",
+  description: "Saves each filing's gold row at the sweep before its acceptance (every duty premature).",
+  oracle: {
+    act(api, env) {
+      const now = api.now();
+      const next = nextSweep(now);
+      const state = stateOf(api);
+      const early = dutiesOf(env, now + 1, next + 1);
+      function* steps() {
+        for (const d of early) {
+          yield* httpGetAll(SEC_HOST, `/submissions/CIK${d.cik}.json`);
+          yield* saveRecord(state, goldRecord(d));
+        }
+      }
+      return drive(api, steps());
+    }
+  },
+  nextWake: nextSweep,
+  cron: [...SWEEP_CRON]
+};
+const filingTrackerPolicies = [
+  silentPolicy,
+  perfectClientPolicy,
+  oraclePolicy,
+  prematureClientPolicy
+];
+export {
+  filingTrackerPolicies,
+  goldRecord,
+  oraclePolicy,
+  perfectClientPolicy,
+  prematureClientPolicy,
+  silentPolicy
+};
+//# sourceMappingURL=policies.js.map

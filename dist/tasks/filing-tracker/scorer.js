@@ -1,0 +1,193 @@
+import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HTTP_GET_TOOL } from "../../tools/browser/http-get-tool.js";
+import { effectsOfCommitment } from "../../tools/browser/web-effects.js";
+import { FilingDuties } from "./filing-duties.js";
+import { parseRecord, parseRecordForm, recordKey } from "./filing-record.js";
+import { FilingTrackerParams } from "./params.js";
+import { RECORD_FILING_TOOL } from "./portal-tools.js";
+import { PORTAL_FORM_PATH, PORTAL_HOST } from "./web/portal-host.js";
+import { SEC_HOST } from "./web/sec-host.js";
+const FILING_TRACKER_SCORER_VERSION = "filing-tracker-scorer/1";
+const COMPANY_PATHS = [
+  /^\/submissions\/CIK(\d{10})\.json$/,
+  /^\/api\/xbrl\/companyfacts\/CIK(\d{10})\.json$/,
+  /^\/api\/xbrl\/companyconcept\/CIK(\d{10})\/[^/]+\/[^/]+\.json$/
+];
+function cikOfSecPath(pathAndQuery) {
+  const path = pathAndQuery.split("?")[0] ?? "";
+  for (const re of COMPANY_PATHS) {
+    const m = re.exec(path);
+    if (m) return m[1];
+  }
+  return null;
+}
+class FilingTrackerScorer {
+  p;
+  scored;
+  late;
+  reads = /* @__PURE__ */ new Map();
+  saves = /* @__PURE__ */ new Map();
+  order = 0;
+  emitted = 0;
+  invalidSaves = 0;
+  secReads = 0;
+  results = [];
+  constructor(ctx) {
+    this.p = FilingTrackerParams.parse(ctx.params ?? {});
+    const duties = new FilingDuties(ctx.world.db, this.p).duties(ctx.sim_start, ctx.sim_end);
+    this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
+    this.late = duties.filter((d) => d.deadline > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
+  }
+  onEvent(e) {
+    switch (e.type) {
+      case "tool_call": {
+        if (e.tool !== HTTP_GET_TOOL || e.status !== "ok") return;
+        const a = e.args;
+        if (a && a.host === SEC_HOST && typeof a.path === "string") this.read(a.path, e.t);
+        return;
+      }
+      case "commitment": {
+        if (e.tool === RECORD_FILING_TOOL) {
+          const r = parseRecord(e.args);
+          if (r.ok) this.save(r.record, e.t, "api");
+          else this.invalidSaves++;
+          return;
+        }
+        for (const x of effectsOfCommitment(e)) {
+          if (x.kind !== "request") continue;
+          if (x.host === SEC_HOST && (x.method === "GET" || x.method === "HEAD")) this.read(x.path, e.t);
+          else if (x.host === PORTAL_HOST && x.method === "POST" && x.path === PORTAL_FORM_PATH) {
+            const r = x.status < 400 && x.body !== void 0 ? parseRecordForm(new URLSearchParams(x.body)) : null;
+            if (r?.ok) this.save(r.record, e.t, "browser");
+            else this.invalidSaves++;
+          }
+        }
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "llm_rejected":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  read(path, t) {
+    const cik = cikOfSecPath(path);
+    if (cik === null) return;
+    this.secReads++;
+    const list = this.reads.get(cik) ?? [];
+    this.reads.set(cik, list);
+    list.push({ t, order: this.order++ });
+  }
+  save(record, t, via) {
+    const key = recordKey(record);
+    const list = this.saves.get(key) ?? [];
+    this.saves.set(key, list);
+    list.push({ t, order: this.order++, record, via });
+  }
+  settle(t) {
+    const out = [];
+    while (this.emitted < this.scored.length) {
+      const d = this.scored[this.emitted];
+      if (d.deadline > t) break;
+      const v = this.judge(d);
+      this.results.push(v);
+      out.push({
+        t: d.deadline,
+        key: d.key,
+        status: v.status,
+        credit: v.status === "ok" ? 1 : 0,
+        detail: {
+          ticker: d.ticker,
+          accession: d.accession,
+          form: d.form,
+          accepted_at: isoInstant(d.accepted_at),
+          deadline: isoInstant(d.deadline),
+          saved_at: v.save ? isoInstant(v.save.t) : null,
+          // reaction: from the filing's acceptance at the SEC to the save that was judged
+          ...v.save ? { reaction_h: (v.save.t - d.accepted_at) / HOUR_MS } : {},
+          mismatched: v.mismatched,
+          evidence: v.evidence
+        }
+      });
+      this.emitted++;
+    }
+    return out;
+  }
+  /** The verdict of one duty from the saves and reads seen so far (all before its deadline at settlement). */
+  judge(d) {
+    const before = (this.saves.get(d.key) ?? []).filter((s) => s.t < d.deadline);
+    const save = before.at(-1) ?? null;
+    if (!save) return { status: "miss", save: null, mismatched: [], evidence: null };
+    if (save.t < d.accepted_at) return { status: "premature", save, mismatched: [], evidence: null };
+    const mismatched = this.mismatches(d, save.record);
+    if (mismatched.length) return { status: "wrong", save, mismatched, evidence: null };
+    const evidence = (this.reads.get(d.cik) ?? []).some((r) => r.t >= d.accepted_at && r.order < save.order);
+    return { status: evidence ? "ok" : "no_evidence", save, mismatched: [], evidence };
+  }
+  mismatches(d, r) {
+    const bad = [];
+    const eps = 1e-9;
+    if (r.form !== d.form) bad.push("form");
+    if (Math.abs(r.accepted_at - d.accepted_at) > this.p.accepted_tolerance_s * 1e3) bad.push("accepted_at");
+    if (d.form === "8-K") return bad;
+    const g = d.gold;
+    if (g.fy !== null && r.fy !== g.fy) bad.push("fy");
+    if (g.fp !== null && r.fp !== g.fp) bad.push("fp");
+    if (g.revenue !== null) {
+      const off = r.revenue === null ? Number.POSITIVE_INFINITY : g.revenue === 0 ? Math.abs(r.revenue) : Math.abs(r.revenue / g.revenue - 1);
+      if (off > this.p.revenue_tolerance + eps) bad.push("revenue");
+    }
+    if (g.eps_diluted !== null) {
+      const off = r.eps_diluted === null ? Number.POSITIVE_INFINITY : Math.abs(r.eps_diluted - g.eps_diluted);
+      if (off > this.p.eps_tolerance + eps) bad.push("eps_diluted");
+    }
+    return bad;
+  }
+  report() {
+    const n = this.results.length;
+    const count = (s) => this.results.filter((v) => v.status === s).length;
+    const ok = count("ok");
+    const notScorable = [...this.late];
+    const score = n === 0 ? null : ok / n;
+    if (n === 0) notScorable.push({ key: "filing_score", reason: "no filing deadline falls inside the window" });
+    const done = this.results.map((v, i) => ({ form: this.scored[i].form, status: v.status }));
+    const rate = (forms) => {
+      const xs = done.filter((x) => forms.includes(x.form));
+      return xs.length === 0 ? null : xs.filter((x) => x.status === "ok").length / xs.length;
+    };
+    return {
+      primary: { name: "filing_score", value: score, direction: "higher" },
+      metrics: {
+        filing_score: score,
+        duties: n,
+        ok,
+        miss: count("miss"),
+        wrong: count("wrong"),
+        premature: count("premature"),
+        no_evidence: count("no_evidence"),
+        ok_rate_8k: rate(["8-K"]),
+        ok_rate_periodic: rate(["10-Q", "10-K"]),
+        saves: [...this.saves.values()].reduce((s, l) => s + l.length, 0),
+        saves_invalid: this.invalidSaves,
+        sec_reads: this.secReads
+      },
+      not_scorable: notScorable
+    };
+  }
+}
+export {
+  FILING_TRACKER_SCORER_VERSION,
+  FilingTrackerScorer,
+  cikOfSecPath
+};
+//# sourceMappingURL=scorer.js.map

@@ -1,0 +1,241 @@
+import { DAY_MS, HOUR_MS, isoDay } from "../../kernel/day.js";
+import {
+  brierSkill,
+  referenceBrier,
+  standingSegments,
+  timeAverage,
+  uniformForecast
+} from "./brier.js";
+import { canonicalForecast } from "./forecast-rule.js";
+import { SUBMIT_FORECAST_TOOL, SubmitForecastArgs } from "./forecast-tools.js";
+import { MarketFacts } from "./market-facts.js";
+import { ForecastPortfolioParams } from "./params.js";
+const FORECAST_PORTFOLIO_SCORER_VERSION = "forecast-portfolio-scorer/1";
+function meanOver(segments, from, to, truth) {
+  let ms = 0;
+  let acc = 0;
+  for (const s of segments) {
+    const a = Math.max(s.from, from);
+    const b = Math.min(s.to, to);
+    if (b <= a) continue;
+    ms += b - a;
+    acc += brierSkill(s.forecast, truth) * (b - a);
+  }
+  return { ms, mean: ms === 0 ? 0 : acc / ms };
+}
+function scoreQuestion(q, changes) {
+  const segments = standingSegments(q.activation, q.t_res, uniformForecast(q.market.outcomes), changes);
+  const last = segments.at(-1);
+  return {
+    ta: timeAverage(segments, q.result),
+    final_forecast: last.forecast,
+    final_default: last.default,
+    final_bss: brierSkill(last.forecast, q.result),
+    segments
+  };
+}
+const skill = (xs, bsRef) => 1 - xs.reduce((s, x) => s + (1 - x), 0) / xs.length / bsRef;
+const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
+class ForecastPortfolioScorer {
+  p;
+  facts;
+  scored = [];
+  excluded = [];
+  changes = /* @__PURE__ */ new Map();
+  emitted = 0;
+  accepted = 0;
+  ignored = 0;
+  rejectedCalls = 0;
+  constructor(ctx) {
+    this.p = ForecastPortfolioParams.parse(ctx.params ?? {});
+    this.facts = new MarketFacts(ctx.world.db, this.p.market_prefix);
+    for (const m of this.facts.markets) {
+      const activation = Math.max(m.open, ctx.sim_start);
+      if (activation >= ctx.sim_end) continue;
+      const r = this.facts.resolution(m.id);
+      const key = `question:${m.id}`;
+      if (r === null) {
+        if (m.scheduled_end >= ctx.sim_start) this.excluded.push({ key, reason: "settles after window" });
+        continue;
+      }
+      const t_res = Math.min(r.closed_at, m.scheduled_end);
+      if (t_res < ctx.sim_start) continue;
+      const settle_at = Math.max(t_res, r.visible_at);
+      if (settle_at > ctx.sim_end) this.excluded.push({ key, reason: "settles after window" });
+      else if (!m.outcomes.includes(r.result))
+        this.excluded.push({ key, reason: `unclean resolution (result ${JSON.stringify(r.result)})` });
+      else if (t_res <= activation) this.excluded.push({ key, reason: "resolved at or before its activation" });
+      else this.scored.push({ market: m, result: r.result, activation, t_res, settle_at });
+    }
+    this.scored.sort(
+      (a, b) => a.settle_at - b.settle_at || (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0)
+    );
+  }
+  /** the scored set (tests and anchors) */
+  questions() {
+    return this.scored;
+  }
+  onEvent(e) {
+    switch (e.type) {
+      case "tool_call":
+        if (e.tool === SUBMIT_FORECAST_TOOL && e.status !== "ok") this.rejectedCalls++;
+        return;
+      case "commitment": {
+        if (e.tool !== SUBMIT_FORECAST_TOOL) return;
+        const f = this.recheck(e.t, e.args);
+        if (f === null) {
+          this.ignored++;
+          return;
+        }
+        this.accepted++;
+        const list = this.changes.get(f.market) ?? [];
+        list.push({ t: e.t, forecast: f.forecast });
+        this.changes.set(f.market, list);
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "llm_rejected":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  settle(t) {
+    const out = [];
+    while (this.emitted < this.scored.length) {
+      const q = this.scored[this.emitted];
+      if (q.settle_at > t) break;
+      out.push(this.outcome(q));
+      this.emitted++;
+    }
+    return out;
+  }
+  report() {
+    const notScorable = [...this.excluded];
+    const n = this.scored.length;
+    const scores = this.scored.map((q) => this.score(q));
+    const first = this.scored.map((q) => q.market.outcomes[0]);
+    const b = n === 0 ? null : this.scored.filter((q, i) => q.result === first[i]).length / n;
+    const bsRef = b === null ? null : referenceBrier(b);
+    if (n === 0) notScorable.push({ key: "bss", reason: "no question resolves cleanly inside the window" });
+    else if (bsRef === 0)
+      notScorable.push({ key: "bss", reason: "every scored question resolved the same way (BS_ref = 0)" });
+    const usable = bsRef !== null && bsRef > 0;
+    const tas = scores.map((s) => s.ta);
+    const finals = scores.map((s) => s.final_bss);
+    const uniform = this.scored.map((q) => brierSkill(uniformForecast(q.market.outcomes), q.result));
+    const market = this.scored.map((q) => this.marketAnchor(q));
+    let own = 0;
+    let total = 0;
+    for (const s of scores)
+      for (const seg of s.segments) {
+        total += seg.to - seg.from;
+        if (!seg.default) own += seg.to - seg.from;
+      }
+    return {
+      primary: { name: "bss", value: usable ? skill(tas, bsRef) : null, direction: "higher" },
+      metrics: {
+        bss: usable ? skill(tas, bsRef) : null,
+        ta_bss: n === 0 ? null : mean(tas),
+        final_bss: usable ? skill(finals, bsRef) : null,
+        final_ta_bss: n === 0 ? null : mean(finals),
+        anchor_uniform_bss: usable ? skill(uniform, bsRef) : null,
+        anchor_market_bss: usable ? skill(market, bsRef) : null,
+        anchor_market_ta_bss: n === 0 ? null : mean(market),
+        base_rate: b,
+        bs_ref: bsRef,
+        questions_scored: n,
+        questions_forecast: scores.filter((s) => s.segments.some((x) => !x.default)).length,
+        coverage: total === 0 ? null : own / total,
+        forecasts_accepted: this.accepted,
+        forecasts_rejected: this.rejectedCalls,
+        commitments_ignored: this.ignored
+      },
+      not_scorable: notScorable
+    };
+  }
+  /** the market-price anchor of one question: {first: p, second: 1 − p} from the first outcome's visible price */
+  marketAnchor(q) {
+    const [o0, o1] = q.market.outcomes;
+    const changes = this.facts.prices(q.market.id, o0).map((x) => ({ t: x.visible_at, forecast: { [o0]: x.p, [o1]: 1 - x.p } }));
+    return timeAverage(standingSegments(q.activation, q.t_res, uniformForecast(q.market.outcomes), changes), q.result);
+  }
+  score(q) {
+    return scoreQuestion(q, this.changes.get(q.market.id) ?? []);
+  }
+  /** the tool's rules, re-applied from the raw world at the commitment's instant */
+  recheck(t, args) {
+    const a = SubmitForecastArgs.safeParse(args);
+    if (!a.success) return null;
+    const m = this.facts.market(a.data.question_id);
+    if (!m || m.visible_at > t || m.open > t || t >= m.scheduled_end) return null;
+    const r = this.facts.resolution(m.id);
+    if (r !== null && r.visible_at <= t) return null;
+    if (a.data.news_id !== void 0) {
+      const v = this.facts.newsVisibleAt(a.data.news_id);
+      if (v === null || v > t) return null;
+    }
+    const c = canonicalForecast(a.data.forecast, m.outcomes, this.p.sum_tolerance);
+    return c.ok ? { market: m.id, forecast: c.forecast } : null;
+  }
+  outcome(q) {
+    const s = this.score(q);
+    const def = meanOver(
+      s.segments.filter((x) => x.default),
+      q.activation,
+      q.t_res,
+      q.result
+    );
+    const own = meanOver(
+      s.segments.filter((x) => !x.default),
+      q.activation,
+      q.t_res,
+      q.result
+    );
+    const daily = [];
+    for (let d = Math.floor(q.activation / DAY_MS) * DAY_MS; d < q.t_res; d += DAY_MS) {
+      const m = meanOver(s.segments, Math.max(d, q.activation), Math.min(d + DAY_MS, q.t_res), q.result);
+      daily.push({ day: isoDay(d), hours: m.ms / HOUR_MS, mean_bss: m.mean });
+    }
+    const submissions = (this.changes.get(q.market.id) ?? []).filter((c) => c.t < q.t_res).length;
+    return {
+      t: q.settle_at,
+      key: `question:${q.market.id}`,
+      status: own.ms > 0 ? "forecast" : "default",
+      credit: s.ta,
+      detail: {
+        question_id: q.market.id,
+        question: q.market.question,
+        result: q.result,
+        activation: q.activation,
+        t_res: q.t_res,
+        ta_bss: s.ta,
+        time_avg_brier: 1 - s.ta,
+        final_forecast: s.final_forecast,
+        final_is_default: s.final_default,
+        final_bss: s.final_bss,
+        submissions,
+        decomposition: {
+          default_uniform: { hours: def.ms / HOUR_MS, mean_bss: def.ms === 0 ? null : def.mean },
+          own_forecasts: { hours: own.ms / HOUR_MS, mean_bss: own.ms === 0 ? null : own.mean }
+        },
+        daily
+      }
+    };
+  }
+}
+export {
+  FORECAST_PORTFOLIO_SCORER_VERSION,
+  ForecastPortfolioScorer,
+  scoreQuestion
+};
+//# sourceMappingURL=scorer.js.map

@@ -1,0 +1,116 @@
+import { DAY_MS, nextUtcMidnight } from "../../kernel/day.js";
+import { nextDayTool } from "./day-tools.js";
+import { forecastTools } from "./forecast-tools.js";
+import { renderInstruction } from "./instruction.js";
+import { memoryTools } from "./memory-tools.js";
+import { newsTools } from "./news-tools.js";
+import { OpenForecastParams } from "./params.js";
+import { openForecastPolicies } from "./policies.js";
+import { questionTools } from "./question-tools.js";
+import { recapNote } from "./recap.js";
+import { runState } from "./run-state.js";
+import { OPEN_FORECAST_SCORER_VERSION, OpenForecastScorer } from "./scorer.js";
+const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const OPEN_FORECAST_EPISODES = [
+  {
+    name: "synth-28d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-29"),
+    world: { kind: "synth" },
+    description: "Synthetic world, 2026-03-01 \u2192 03-28: binary questions from planted events, news unlocked day by day."
+  },
+  {
+    name: "synth-7d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-08"),
+    world: { kind: "synth" },
+    description: "Short synthetic run, 2026-03-01 \u2192 03-07, for quick checks."
+  },
+  {
+    name: "forecastbench-2026-01-04",
+    sim_start: day("2026-01-04"),
+    sim_end: day("2026-07-17"),
+    world: { kind: "real", builder: "forecastbench-2026-01-04" },
+    description: "ForecastBench question set due 2026-01-04 (500 questions, one per resolution row: 1,214), 2026-01-04 \u2192 07-16; no news: forecasts from question text; market questions show the crowd value at freeze."
+  },
+  {
+    name: "forecastbench-2026-01-18",
+    sim_start: day("2026-01-18"),
+    sim_end: day("2026-07-18"),
+    world: { kind: "real", builder: "forecastbench-2026-01-18" },
+    description: "ForecastBench question set due 2026-01-18 (500 questions), 2026-01-18 \u2192 07-17; no news; market questions show the crowd value at freeze."
+  }
+];
+function hasNews(ctx) {
+  return (ctx.world.manifest.streams.news ?? 0) > 0;
+}
+function searchMode(ctx) {
+  return ctx.params.search_mode === "hybrid" && ctx.world.newsVectors() !== null ? "hybrid" : "bm25";
+}
+function tools(ctx) {
+  const p = ctx.params;
+  const state = runState(ctx);
+  const sleepUntil = ctx.agentClock?.sleepUntil ?? null;
+  return [
+    ...questionTools(ctx.view, p, state),
+    ...forecastTools(ctx.view, p, state),
+    ...hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx)) : [],
+    ...p.memory ? memoryTools(ctx.view, p, state) : [],
+    ...sleepUntil !== null ? [nextDayTool(sleepUntil, state, p.memory && p.memory_phase)] : []
+  ];
+}
+function dayEnds(from, to) {
+  const out = [];
+  for (let t = nextUtcMidnight(from); t <= to; t += DAY_MS) out.push(t);
+  return out;
+}
+const openForecastTask = {
+  id: "open-forecast",
+  version: "1",
+  scorer_version: OPEN_FORECAST_SCORER_VERSION,
+  title: "Open-ended forecasting (FutureSim)",
+  axes: { time_sensitivity: "low", reasoning: "high", recurrence: "daily" },
+  params: OpenForecastParams,
+  episodes: OPEN_FORECAST_EPISODES,
+  defaultEpisode: "synth-28d",
+  budget_usd: 20,
+  baseSchedule: "0 0 * * *",
+  streams: ["question", "question_resolution", "news", "market_price"],
+  instruction: (ctx) => renderInstruction({
+    params: ctx.params,
+    sim_start: ctx.sim_start,
+    sim_end: ctx.sim_end,
+    budget_usd: ctx.budget_usd,
+    trigger: ctx.agentClock?.trigger ?? "sleep",
+    news: hasNews(ctx),
+    nextDay: (ctx.agentClock?.sleepUntil ?? null) !== null
+  }),
+  tools,
+  deadlines: (from, to) => dayEnds(from, to),
+  createScorer: (ctx) => new OpenForecastScorer(ctx),
+  wakeNote: (ctx, wake) => recapNote(ctx, wake),
+  referencePolicies: openForecastPolicies,
+  metrics: {
+    primary: "tw_score",
+    direction: "higher",
+    secondary: [
+      "mean_score",
+      "accuracy",
+      "bss_day0",
+      "bss_final",
+      "questions_scored",
+      "questions_forecast",
+      "forecasts_accepted",
+      "forecasts_ignored",
+      "forecasts_rejected",
+      "judge_matches",
+      "judge_pending"
+    ]
+  }
+};
+export {
+  OPEN_FORECAST_EPISODES,
+  dayEnds,
+  openForecastTask
+};
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,65 @@
+import { isoDay } from "../../kernel/day.js";
+function renderInstruction(o) {
+  const p = o.params;
+  const memory = p.memory;
+  const phase = memory && p.memory_phase && o.nextDay;
+  const days = [];
+  switch (o.trigger) {
+    case "sleep":
+      days.push(
+        o.nextDay ? "- Call `next_day()` when you are done for the day: you sleep until the next 00:00 UTC and wake with the day's recap." : "- Sleep until the next 00:00 UTC when you are done for the day; the first wake of each day carries the day's recap."
+      );
+      if (phase)
+        days.push(
+          "- The first `next_day()` of a day opens a memory phase: save what you learned with the memory tools (forecasts are refused meanwhile), then call `next_day()` again to move to the next day."
+        );
+      break;
+    case "watcher":
+      days.push(
+        "- To end your day, run a program that waits until the next 00:00 UTC (sleep.js with WAKE_AT set to the next midnight); the first wake of each day carries the day's recap."
+      );
+      break;
+    case "cron":
+      days.push(
+        "- Your base schedule wakes you every day at 00:00 UTC; that wake carries the day's recap. There is no next_day: end each episode with done()."
+      );
+      break;
+    default: {
+      const never = o.trigger;
+      throw new Error(`unknown trigger ${String(never)}`);
+    }
+  }
+  days.push(
+    "- The recap tells you how many articles were published and which questions were released since the previous recap, and the answers of questions that resolved (public facts)."
+  );
+  return [
+    "# Open-ended forecasting",
+    "",
+    `You forecast from ${isoDay(o.sim_start)} to ${isoDay(o.sim_end - 1)} (UTC, inclusive). Questions about future events are released on their open dates. ` + (o.news ? "News articles become readable as they are published; you only ever see what is published up to the current simulated time." : "There is no news archive in this episode: forecast from each question's text and background."),
+    `Keep a forecast standing on every open question: probabilities for up to ${p.max_outcomes} possible answers.`,
+    "",
+    "## Scoring",
+    "- Every question is scored on each day it is active (from its open date until it resolves or the run ends) on the forecast standing at that day's end (00:00 UTC): 1 \u2212 \u03A3 (p \u2212 1[the answer is true])\xB2 over the answers you named plus the true answer. {A: 0.65, B: 0.25} with A true scores 0.815; {B: 0.8} with A true scores \u22120.64. No forecast scores 0; probability you leave unassigned is not scored, but a true answer you did not name counts with p = 0.",
+    `- An answer you name matches the truth when it is equal to it, or equal after ignoring case, spaces and punctuation${p.judge_cache !== null ? ", or when the answer judge has ruled the two equivalent" : ""}.`,
+    "- A question's score is the mean of its daily scores; your score is 100 \xD7 the sum over questions.",
+    "",
+    "## Tools",
+    "- `list_questions(status?, offset?)` and `get_question(id)` (free): released questions with status open, closed (past its resolve time, answer not yet public) or resolved (with its answer), the crowd forecast where one exists, and your standing forecast.",
+    `- \`submit_forecasts(question_id, outcomes)\` (free): {answer: probability}, at most ${p.max_outcomes} answers, each p in [0, 1], summing to at most 1. It replaces your previous forecast on the question. Only open questions accept forecasts; invalid forecasts are refused with the reason (free). \`get_forecasts(question_id?)\` (free) shows yours.`,
+    ...o.news ? [
+      `- \`search_news(query, from_date?, to_date?)\` ($${p.search_usd} per call): the ${p.search_k} most relevant articles published up to now (to_date is capped to now); \`read_article(id)\` ($${p.article_usd} per call): the full text.`
+    ] : [],
+    ...memory ? [
+      "- Memory (free): `write_note(question_id, note)` per question, `write_insights(insights)` across questions, `read_memory(question_id?, date?)`. Only today's memory can change; each past day's memory is a read-only snapshot."
+    ] : [],
+    "",
+    "## Days",
+    ...days,
+    "",
+    `Your total budget is $${o.budget_usd.toFixed(2)} for everything (model calls included).`
+  ].join("\n");
+}
+export {
+  renderInstruction
+};
+//# sourceMappingURL=instruction.js.map

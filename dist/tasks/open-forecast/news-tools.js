@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { DAY_MS, isoInstant } from "../../kernel/day.js";
+import { defineTool, ok, reject } from "../../tools/tool.js";
+import { NotVisibleError } from "../../world/as-of-view.js";
+import { SearchQueryError } from "../../world/search-query.js";
+import { parseTimeArg } from "../reddit-tools.js";
+const SEARCH_NEWS_TOOL = "search_news";
+const READ_ARTICLE_TOOL = "read_article";
+const DateArg = z.string().min(1).max(40).describe('a date "YYYY-MM-DD" (UTC, the whole day) or an ISO-8601 instant');
+const SearchNewsArgs = z.object({
+  query: z.string().min(1).max(1e3).describe('words to search for; quoted phrases, AND, OR, NOT and parentheses work ("central bank" OR rates)'),
+  from_date: DateArg.optional().describe(
+    "only articles published at or after this date (a date: from its 00:00 UTC)"
+  ),
+  to_date: DateArg.optional().describe(
+    "only articles published at or before this date (a date: through its end); capped to now"
+  )
+}).strict();
+const ReadArticleArgs = z.object({ id: z.string().min(1).max(200).describe("an article id from search_news") }).strict();
+function parseDateArg(name, v, edge) {
+  const s = v.trim();
+  if (/^\d{4}-\d{2}-\d{2}$/.test(s)) {
+    const t = Date.parse(`${s}T00:00:00Z`);
+    if (!Number.isFinite(t)) return { ok: false, error: `${name}: "${s}" is not a valid date` };
+    return { ok: true, t: edge === "start" ? t : t + DAY_MS - 1 };
+  }
+  return parseTimeArg(name, s);
+}
+function agentError(err) {
+  if (err instanceof NotVisibleError || err instanceof SearchQueryError) return reject(err.message);
+  throw err;
+}
+function newsTools(view, p, mode) {
+  const search = defineTool({
+    name: SEARCH_NEWS_TOOL,
+    description: `$${p.search_usd} per call. The ${p.search_k} most relevant news articles published up to now (${mode === "hybrid" ? "keyword (BM25) and similarity rankings fused" : "keyword (BM25) ranking"}), optionally between from_date and to_date (to_date is capped to now, with a note). Each result has id, title, domain, published time and a snippet; read_article gives the full text.`,
+    args: SearchNewsArgs,
+    kind: "data",
+    domain: "news",
+    price: () => p.search_usd,
+    run(a, c) {
+      const now = c.now();
+      const opts = { limit: p.search_k };
+      if (a.from_date !== void 0) {
+        const f = parseDateArg("from_date", a.from_date, "start");
+        if (!f.ok) return reject(f.error);
+        if (f.t > now)
+          return reject(`from_date ${isoInstant(f.t)} is after now (${isoInstant(now)}): nothing can match`);
+        opts.from = f.t;
+      }
+      let note;
+      if (a.to_date !== void 0) {
+        const t = parseDateArg("to_date", a.to_date, "end");
+        if (!t.ok) return reject(t.error);
+        if (t.t > now) note = `to_date ${a.to_date} reaches past now: results are capped to ${isoInstant(now)}`;
+        opts.to = Math.min(t.t, now);
+      }
+      if (opts.from !== void 0 && opts.to !== void 0 && opts.from > opts.to)
+        return reject("from_date is after to_date: nothing can match");
+      try {
+        const r = mode === "hybrid" ? view.news.hybridSearch(a.query, opts) : view.news.search(a.query, opts);
+        return ok({
+          query: a.query,
+          ...opts.from !== void 0 ? { from: isoInstant(opts.from) } : {},
+          to: isoInstant(r.capped_to),
+          ...note !== void 0 ? { note } : {},
+          results: r.hits.map((h) => ({
+            id: h.id,
+            title: h.title,
+            domain: h.domain,
+            published_at: isoInstant(h.published_at),
+            snippet: h.snippet
+          }))
+        });
+      } catch (err) {
+        return agentError(err);
+      }
+    }
+  });
+  const read = defineTool({
+    name: READ_ARTICLE_TOOL,
+    description: `$${p.article_usd} per call. The full article (title, domain, url, published time, text up to ${p.article_max_chars} characters).`,
+    args: ReadArticleArgs,
+    kind: "data",
+    domain: "news",
+    price: () => p.article_usd,
+    run(a) {
+      try {
+        const n = view.news.get(a.id);
+        const cut = n.text.length > p.article_max_chars;
+        return ok({
+          id: n.id,
+          title: n.title,
+          domain: n.domain,
+          url: n.url,
+          published_at: isoInstant(n.published_at),
+          text: cut ? n.text.slice(0, p.article_max_chars) : n.text,
+          ...cut ? { truncated: true } : {}
+        });
+      } catch (err) {
+        return agentError(err);
+      }
+    }
+  });
+  return [search, read];
+}
+export {
+  READ_ARTICLE_TOOL,
+  ReadArticleArgs,
+  SEARCH_NEWS_TOOL,
+  SearchNewsArgs,
+  newsTools,
+  parseDateArg
+};
+//# sourceMappingURL=news-tools.js.map

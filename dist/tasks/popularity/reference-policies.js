@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { HOUR_MS, MINUTE_MS, parseIsoInstant } from "../../kernel/day.js";
+import { runSteps } from "../policy-steps.js";
+import { PopularityParams } from "./params.js";
+import { PostFacts } from "./post-facts.js";
+import { horizonMs } from "./recommend-rule.js";
+import { RECOMMEND_TOOL, RECOMMENDATIONS_TOOL } from "./recommend-tools.js";
+const Status = z.object({
+  run_start: z.string(),
+  cap: z.object({ remaining: z.number().int().nonnegative() }),
+  recommended: z.array(z.object({ root_id: z.string() }))
+});
+const PostsPage = z.object({
+  posts: z.array(z.object({ id: z.string(), created_utc: z.number(), num_comments: z.number() }))
+});
+async function status(api) {
+  const r = await api.call(RECOMMENDATIONS_TOOL, {});
+  if (!r.ok) throw new Error(`${RECOMMENDATIONS_TOOL} failed: ${r.error}`);
+  return Status.parse(r.value);
+}
+const nextMultiple = (now, stepMs) => (Math.floor(now / stepMs) + 1) * stepMs;
+const silentPolicy = {
+  name: "silent",
+  description: "Never calls a tool and never recommends (the floor: tw_f1 0).",
+  async act() {
+  },
+  nextWake: () => null,
+  cron: []
+};
+const VELOCITY = {
+  /** poll period */
+  pollMinutes: 10,
+  /** posts younger than this are considered */
+  lookbackHours: 2,
+  /** recommend when comments per hour since posting reach this ... */
+  minVelocityPerHour: 30,
+  /** ... and at least this many comments are visible */
+  minComments: 8
+};
+function* velocitySteps(now) {
+  const st = yield { tool: RECOMMENDATIONS_TOOL, args: {} };
+  if (!st.ok) throw new Error(`${RECOMMENDATIONS_TOOL} failed: ${st.error}`);
+  const s = Status.parse(st.value);
+  if (s.cap.remaining === 0) return;
+  const runStart = parseIsoInstant(s.run_start);
+  const page = yield {
+    tool: "list_posts",
+    args: { since: Math.max(runStart, now - VELOCITY.lookbackHours * HOUR_MS), sort: "comments", order: "desc" }
+  };
+  if (!page.ok) return;
+  const done = new Set(s.recommended.map((r) => r.root_id));
+  const picks = PostsPage.parse(page.value).posts.filter((p) => !done.has(p.id) && p.created_utc < now && p.num_comments >= VELOCITY.minComments).map((p) => ({ id: p.id, v: p.num_comments / ((now - p.created_utc) / HOUR_MS) })).filter((x) => x.v >= VELOCITY.minVelocityPerHour).sort((a, b) => b.v - a.v || (a.id < b.id ? -1 : 1));
+  let left = s.cap.remaining;
+  for (const x of picks) {
+    if (left === 0) break;
+    const r = yield { tool: RECOMMEND_TOOL, args: { root_id: x.id } };
+    if (r.ok) left--;
+  }
+}
+const velocityNextWake = (now) => nextMultiple(now, VELOCITY.pollMinutes * MINUTE_MS);
+const velocityPolicy = {
+  name: "velocity",
+  description: `Every ${VELOCITY.pollMinutes} min: list_posts(since = now \u2212 ${VELOCITY.lookbackHours} h, sort = comments) and recommend posts with \u2265 ${VELOCITY.minComments} comments arriving at \u2265 ${VELOCITY.minVelocityPerHour}/h since posting, fastest first, while the cap allows.`,
+  async act(api) {
+    await runSteps(api, velocitySteps(api.now()));
+  },
+  nextWake: velocityNextWake,
+  cron: [`*/${VELOCITY.pollMinutes} * * * *`]
+};
+const ORACLE_STEP_MS = MINUTE_MS;
+const oraclePolicy = {
+  name: "oracle",
+  description: "Reads the untouched world: every minute, recommends the tail posts created since the previous minute, earliest first, while the cap allows.",
+  oracle: {
+    async act(api, env) {
+      const now = api.now();
+      const p = PopularityParams.parse(env.params ?? {});
+      const facts = PostFacts.of(env.world.db, horizonMs(p));
+      const fresh = facts.createdIn(now - ORACLE_STEP_MS + 1, now).filter((x) => x.cascade >= p.tail_threshold && x.visible_at <= now);
+      if (fresh.length === 0) return;
+      const s = await status(api);
+      const runStart = parseIsoInstant(s.run_start);
+      const done = new Set(s.recommended.map((r) => r.root_id));
+      let left = s.cap.remaining;
+      for (const x of fresh) {
+        if (left === 0) break;
+        if (x.created_utc < runStart || done.has(x.id)) continue;
+        const r = await api.call(RECOMMEND_TOOL, { root_id: x.id });
+        if (r.ok) left--;
+      }
+    }
+  },
+  nextWake: (now) => nextMultiple(now, ORACLE_STEP_MS),
+  cron: ["* * * * *"]
+};
+const popularityPolicies = [silentPolicy, oraclePolicy, velocityPolicy];
+export {
+  ORACLE_STEP_MS,
+  VELOCITY,
+  nextMultiple,
+  oraclePolicy,
+  popularityPolicies,
+  silentPolicy,
+  velocityNextWake,
+  velocityPolicy,
+  velocitySteps
+};
+//# sourceMappingURL=reference-policies.js.map

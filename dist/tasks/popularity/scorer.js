@@ -1,0 +1,184 @@
+import { HOUR_MS, utcDayNumber } from "../../kernel/day.js";
+import { PopularityParams } from "./params.js";
+import { PostFacts } from "./post-facts.js";
+import { horizonMs, judgeRecommendation } from "./recommend-rule.js";
+import { RECOMMEND_TOOL, RecommendArgs } from "./recommend-tools.js";
+const POPULARITY_SCORER_VERSION = "popularity-scorer/1";
+function delayCredit(delayMs, creditZeroHours) {
+  return Math.max(0, 1 - delayMs / HOUR_MS / creditZeroHours);
+}
+function f1(precision, recall) {
+  return precision + recall === 0 ? 0 : 2 * precision * recall / (precision + recall);
+}
+function recallDenominator(tailCreated, cap) {
+  const perDay = /* @__PURE__ */ new Map();
+  for (const t of tailCreated) {
+    const d = utcDayNumber(t);
+    perDay.set(d, (perDay.get(d) ?? 0) + 1);
+  }
+  let sum = 0;
+  for (const n of perDay.values()) sum += Math.min(cap, n);
+  return Math.round(sum);
+}
+class PopularityScorer {
+  p;
+  facts;
+  H;
+  sim_start;
+  sim_end;
+  /** in-scope tail posts by reveal order */
+  tails;
+  recs = [];
+  recById = /* @__PURE__ */ new Map();
+  /** recommended in-scope posts below the tail threshold, not yet settled */
+  pendingFalse = [];
+  /** the next in-scope tail post to settle */
+  tailIdx = 0;
+  settled = [];
+  ignored = 0;
+  rejectedCalls = 0;
+  constructor(ctx) {
+    this.p = PopularityParams.parse(ctx.params ?? {});
+    this.H = horizonMs(this.p);
+    this.facts = PostFacts.of(ctx.world.db, this.H);
+    this.sim_start = ctx.sim_start;
+    this.sim_end = ctx.sim_end;
+    this.tails = this.facts.createdIn(ctx.sim_start, ctx.sim_end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
+  }
+  onEvent(e) {
+    switch (e.type) {
+      case "tool_call":
+        if (e.tool === RECOMMEND_TOOL && e.status !== "ok") this.rejectedCalls++;
+        return;
+      case "commitment": {
+        if (e.tool !== RECOMMEND_TOOL) return;
+        const a = RecommendArgs.safeParse(e.args);
+        const post = a.success ? this.facts.get(a.data.root_id) : void 0;
+        if (!post || post.visible_at > e.t || post.created_utc > e.t) {
+          this.ignored++;
+          return;
+        }
+        const verdict = judgeRecommendation(post, e.t, this.sim_start, this.recs, this.p);
+        if (!verdict.ok) {
+          this.ignored++;
+          return;
+        }
+        const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
+        this.recs.push(rec);
+        this.recById.set(post.id, rec);
+        const reveal = post.created_utc + this.H;
+        if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end)
+          this.pendingFalse.push({ post, reveal, rec });
+        return;
+      }
+      case "run_start":
+      case "wake":
+      case "wait":
+      case "outcome":
+      case "daily_brief":
+      case "llm_call":
+      case "llm_rejected":
+      case "note":
+      case "run_end":
+        return;
+      default: {
+        const never = e;
+        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  settle(t) {
+    const due = [];
+    while (this.tailIdx < this.tails.length) {
+      const post = this.tails[this.tailIdx];
+      const reveal = post.created_utc + this.H;
+      if (reveal > t) break;
+      due.push({ post, reveal, rec: this.recById.get(post.id) ?? null });
+      this.tailIdx++;
+    }
+    if (this.pendingFalse.length > 0) {
+      due.push(...this.pendingFalse.filter((u) => u.reveal <= t));
+      this.pendingFalse = this.pendingFalse.filter((u) => u.reveal > t);
+    }
+    due.sort((a, b) => a.reveal - b.reveal || (a.post.id < b.post.id ? -1 : a.post.id > b.post.id ? 1 : 0));
+    const out = due.map((u) => this.outcome(u));
+    this.settled.push(...out);
+    return out;
+  }
+  report() {
+    const settledRecs = this.settled.filter((o) => o.status !== "miss");
+    const hits = this.settled.filter((o) => o.status === "hit");
+    const misses = this.settled.filter((o) => o.status === "miss");
+    const credits = hits.reduce((s, o) => s + (o.credit ?? 0), 0);
+    const denom = recallDenominator(
+      this.tails.map((x) => x.created_utc),
+      this.p.cap
+    );
+    const precision = settledRecs.length === 0 ? 0 : hits.length / settledRecs.length;
+    const notScorable = this.recs.filter((r) => r.created_utc + this.H > this.sim_end).map((r) => ({ key: `post:${r.id}`, reason: "settles after window" }));
+    const recall = denom === 0 ? null : credits / denom;
+    if (denom === 0)
+      notScorable.push({ key: "tw_f1", reason: "no tail post was created in the scored part of the window" });
+    const delays = hits.map((o) => o.detail.delay_hours).sort((a, b) => a - b);
+    const median = delays.length === 0 ? null : delays.length % 2 === 1 ? delays[(delays.length - 1) / 2] : (delays[delays.length / 2 - 1] + delays[delays.length / 2]) / 2;
+    const value = recall === null ? null : f1(precision, recall);
+    return {
+      primary: { name: "tw_f1", value, direction: "higher" },
+      metrics: {
+        tw_f1: value,
+        precision,
+        recall,
+        cov_recall: denom === 0 ? null : hits.length / denom,
+        cov_f1: denom === 0 ? null : f1(precision, hits.length / denom),
+        hits: hits.length,
+        false_alarms: settledRecs.length - hits.length,
+        misses: misses.length,
+        recommendations_settled: settledRecs.length,
+        tail_posts: this.tails.length,
+        recall_denominator: denom,
+        credit_sum: credits,
+        mean_delay_hours: delays.length === 0 ? null : delays.reduce((s, d) => s + d, 0) / delays.length,
+        median_delay_hours: median,
+        recommendations_rejected: this.rejectedCalls,
+        commitments_ignored: this.ignored
+      },
+      not_scorable: notScorable
+    };
+  }
+  outcome(u) {
+    const { post, rec } = u;
+    const tail = post.cascade >= this.p.tail_threshold;
+    const status = rec ? tail ? "hit" : "false_alarm" : "miss";
+    const delay = rec ? rec.t - post.created_utc : null;
+    const credit = status === "hit" && delay !== null ? delayCredit(delay, this.p.credit_zero_hours) : 0;
+    const comments_at = {};
+    for (const h of this.p.feedback_ages_hours)
+      comments_at[`${h}h`] = this.facts.commentsBefore(post.id, post.created_utc + Math.round(h * HOUR_MS));
+    return {
+      t: u.reveal,
+      key: `post:${post.id}`,
+      status,
+      credit,
+      detail: {
+        post_id: post.id,
+        subreddit: post.subreddit,
+        created_utc: post.created_utc,
+        revealed_at: u.reveal,
+        cascade: post.cascade,
+        tail,
+        recommended_at: rec ? rec.t : null,
+        delay_hours: delay === null ? null : delay / HOUR_MS,
+        ...delay === null ? {} : { reaction_h: delay / HOUR_MS },
+        comments_at
+      }
+    };
+  }
+}
+export {
+  POPULARITY_SCORER_VERSION,
+  PopularityScorer,
+  delayCredit,
+  f1,
+  recallDenominator
+};
+//# sourceMappingURL=scorer.js.map

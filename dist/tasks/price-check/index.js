@@ -1,0 +1,87 @@
+import { WorldCandles } from "./candle-series.js";
+import { createPriceCheckEnv } from "./environment.js";
+import { INCIDENT_TABLE_VERSION } from "./incident-table.js";
+import { renderInstruction } from "./instruction.js";
+import { PriceCheckParams } from "./params.js";
+import { medianPollPolicy, oraclePolicy, silentPolicy } from "./policies.js";
+import { PRICE_CHECK_SCORER_VERSION, PriceCheckScorer } from "./scorer.js";
+import { priceCheckTools } from "./tools.js";
+import { resolveSetup } from "./world-setup.js";
+const HOUR_MS = 36e5;
+const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+function envOf(ctx) {
+  return createPriceCheckEnv({
+    params: ctx.params,
+    view: ctx.view,
+    world: ctx.world,
+    env_seed: ctx.env_seed,
+    sim_start: ctx.sim_start,
+    sim_end: ctx.sim_end
+  });
+}
+function hourEnds(from, to) {
+  const out = [];
+  for (let t = Math.ceil(from / HOUR_MS) * HOUR_MS; t < to; t += HOUR_MS) out.push(t);
+  return out;
+}
+const priceCheckTask = {
+  id: "price-check",
+  version: `price-check/1+${INCIDENT_TABLE_VERSION}`,
+  scorer_version: PRICE_CHECK_SCORER_VERSION,
+  title: "Market price check",
+  axes: { time_sensitivity: "high", reasoning: "low", recurrence: "hourly" },
+  params: PriceCheckParams,
+  episodes: [
+    {
+      name: "synth-28d",
+      sim_start: day("2026-03-01"),
+      sim_end: day("2026-03-29"),
+      world: { kind: "synth" },
+      description: "Synthetic 5-minute candles for BTC-USD, ETH-USD, SOL-USD on kraken, binance and coinbase, 2026-03-01 \u2192 03-28."
+    },
+    {
+      name: "svb-2023",
+      sim_start: day("2023-03-01"),
+      sim_end: day("2023-03-22"),
+      world: { kind: "real", builder: "crypto-svb-2023" },
+      description: "Real hourly BTC-USD, BTC-USDT, BTC-USDC on Kraken and Binance.US plus the Binance BTCUSDT index, over the SVB collapse and USDC de-peg, 2023-03-01 \u2192 03-21."
+    }
+  ],
+  defaultEpisode: "synth-28d",
+  budget_usd: 20,
+  baseSchedule: "0 0 * * *",
+  streams: ["candle"],
+  instruction: (ctx) => renderInstruction({
+    params: ctx.params,
+    setup: resolveSetup(new WorldCandles(ctx.world.db).keys(), ctx.params),
+    budget_usd: ctx.budget_usd,
+    sim_start: ctx.sim_start,
+    sim_end: ctx.sim_end
+  }),
+  tools: (ctx) => priceCheckTools(envOf(ctx)),
+  deadlines: (from, to) => hourEnds(from, to),
+  createScorer: (ctx) => new PriceCheckScorer(ctx),
+  referencePolicies: [silentPolicy, oraclePolicy, medianPollPolicy],
+  metrics: {
+    primary: "price_acc",
+    direction: "higher",
+    secondary: [
+      "price_acc_raw",
+      "window_survived",
+      "mean_excess_bps",
+      "mean_bps_error",
+      "abstain_rate",
+      "abstain_constraint_met",
+      "missed_hours",
+      "ok_hours",
+      "priced_hours",
+      "abstained_hours",
+      "symbol_hours"
+    ]
+  }
+};
+export {
+  hourEnds,
+  priceCheckTask
+};
+//# sourceMappingURL=index.js.map

@@ -1,0 +1,119 @@
+import { DAY_MS } from "../../kernel/day.js";
+import { resolveUniverse } from "./daily-closes.js";
+import { RiskPortfolioEnv } from "./environment.js";
+import { renderInstruction } from "./instruction.js";
+import { RiskPortfolioParams } from "./params.js";
+import { riskPortfolioPolicies } from "./policies.js";
+import { RISK_PORTFOLIO_SCORER_VERSION, RiskPortfolioScorer } from "./scorer.js";
+import { riskPortfolioTools } from "./tools.js";
+const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const RISK_PORTFOLIO_EPISODES = [
+  {
+    name: "synth-28d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-29"),
+    world: { kind: "synth" },
+    description: "Synthetic daily closes of BTC-USD, ETH-USD, SOL-USD (kraken, last 5-minute candle of each UTC day), 2026-03-01 \u2192 03-28 (27 books due; the last day's settles after the window)."
+  },
+  {
+    name: "synth-7d",
+    sim_start: day("2026-03-01"),
+    sim_end: day("2026-03-08"),
+    world: { kind: "synth" },
+    description: "Short synthetic run, 2026-03-01 \u2192 03-07 (6 books due), for quick checks."
+  },
+  {
+    name: "svb-2023",
+    sim_start: day("2023-03-01"),
+    sim_end: day("2023-03-22"),
+    world: { kind: "real", builder: "crypto-svb-2023" },
+    description: "Real Kraken daily closes (last hourly close of each UTC day) of BTC-USD, BTC-USDC and BTC-USDT over the SVB collapse and USDC de-peg, 2023-03-01 \u2192 03-21 (20 books due)."
+  }
+];
+function midnights(from, to) {
+  const out = [];
+  for (let t = Math.floor(from / DAY_MS) * DAY_MS + DAY_MS; t < to; t += DAY_MS) out.push(t);
+  return out;
+}
+const envs = /* @__PURE__ */ new WeakMap();
+const riskPortfolioTask = {
+  id: "risk-portfolio",
+  version: "risk-portfolio/1",
+  scorer_version: RISK_PORTFOLIO_SCORER_VERSION,
+  title: "Portfolio with full-book grading",
+  axes: { time_sensitivity: "medium", reasoning: "high", recurrence: "daily" },
+  params: RiskPortfolioParams,
+  episodes: RISK_PORTFOLIO_EPISODES,
+  defaultEpisode: "synth-28d",
+  budget_usd: 20,
+  baseSchedule: "5 0 * * *",
+  streams: ["candle"],
+  instruction: (ctx) => renderInstruction({
+    params: ctx.params,
+    universe: resolveUniverse(ctx.world.db, ctx.params, ctx.sim_start),
+    sim_start: ctx.sim_start,
+    sim_end: ctx.sim_end,
+    budget_usd: ctx.budget_usd
+  }),
+  tools: (ctx) => {
+    let env = envs.get(ctx);
+    if (!env) {
+      env = new RiskPortfolioEnv({
+        params: ctx.params,
+        view: ctx.view,
+        world: ctx.world,
+        sim_start: ctx.sim_start,
+        sim_end: ctx.sim_end
+      });
+      envs.set(ctx, env);
+    }
+    return riskPortfolioTools(env);
+  },
+  deadlines: (from, to) => midnights(from, to),
+  createScorer: (ctx) => new RiskPortfolioScorer(ctx),
+  referencePolicies: riskPortfolioPolicies,
+  metrics: {
+    primary: "risk_score",
+    direction: "higher",
+    secondary: [
+      "performance_score",
+      "books_gate",
+      "books_required",
+      "books_reconciled",
+      "books_mismatched",
+      "books_missing",
+      "accounting_errors",
+      "refused_orders",
+      "final_nav",
+      "net_return",
+      "volatility_ann",
+      "sharpe_ann",
+      "psr",
+      "max_drawdown",
+      "turnover",
+      "var_mean",
+      "var_days_tested",
+      "var_exceedances",
+      "kupiec_lr",
+      "kupiec_p",
+      "kupiec_pass",
+      "commission",
+      "slippage",
+      "borrow",
+      "costs_total",
+      "pnl_long",
+      "pnl_short",
+      "return_long",
+      "return_short",
+      "return_costs",
+      "fills",
+      "traded_notional"
+    ]
+  }
+};
+export {
+  RISK_PORTFOLIO_EPISODES,
+  midnights,
+  riskPortfolioTask
+};
+//# sourceMappingURL=index.js.map

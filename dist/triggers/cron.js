@@ -1,0 +1,172 @@
+import { z } from "zod";
+import { compileCron } from "../kernel/cron.js";
+import { isoInstant } from "../kernel/day.js";
+import { defineTool, ok, reject } from "../tools/tool.js";
+import { agentWakeOf, isDeadlineGuardId, parseInstantArg } from "./trigger.js";
+const DONE_TOOL = "done";
+const BASE_SCHEDULE_ID = "base";
+const CRON_EPISODE_TOOL_CALLS = 30;
+const MAX_PENDING_SCHEDULES = 200;
+const SCHEDULE_ID = /^[a-z0-9_-]{1,64}$/;
+const Id = z.string().describe("schedule id: 1-64 characters of a-z, 0-9, _ and -");
+const When = {
+  at: z.union([z.string(), z.number()]).optional().describe("one-shot: ISO-8601 or epoch ms, after now (removed after it fires)"),
+  cron_expr: z.string().optional().describe('recurring: a cron expression in UTC, e.g. "30 12 * * *" (minute hour day month weekday)'),
+  note: z.string().max(200).optional().describe("what this entry is for (shown by list_schedules)")
+};
+function cronTrigger(o) {
+  const { kernel, actorId } = o;
+  const readOnlyBase = o.base === "readonly";
+  const visible = () => kernel.listTriggers(actorId).filter((t) => !isDeadlineGuardId(t.id));
+  const pending = () => visible().filter((t) => t.next !== null).length;
+  const view = (t) => ({
+    id: t.id,
+    kind: t.kind,
+    ...t.at !== void 0 ? { at: isoInstant(t.at) } : {},
+    ...t.cron !== void 0 ? { cron_expr: t.cron } : {},
+    next: t.next === null ? null : isoInstant(t.next),
+    ...t.note !== void 0 ? { note: t.note } : {},
+    ...t.id === BASE_SCHEDULE_ID && readOnlyBase ? { read_only: true } : {}
+  });
+  const timingOf = (a, now) => {
+    if (a.at === void 0 === (a.cron_expr === void 0))
+      return "give exactly one of `at` (one-shot) or `cron_expr` (recurring)";
+    if (a.at !== void 0) {
+      const t = parseInstantArg(a.at);
+      if (t === null)
+        return `cannot read at=${JSON.stringify(a.at)}; use ISO-8601 like "2026-03-01T12:30:00Z" or epoch ms`;
+      if (!(t > now)) return `at ${isoInstant(t)} is not after now (${isoInstant(now)})`;
+      return { kind: "once", at: t };
+    }
+    try {
+      compileCron(a.cron_expr);
+    } catch (err) {
+      return `${err.message}; use five fields "minute hour day month weekday" in UTC`;
+    }
+    return { kind: "cron", expr: a.cron_expr };
+  };
+  const install = (id, timing, note) => {
+    if (timing.kind === "once") kernel.addOnce(actorId, id, timing.at, note);
+    else kernel.addCron(actorId, id, timing.expr, note);
+  };
+  const badId = (id) => SCHEDULE_ID.test(id) ? null : `invalid schedule id ${JSON.stringify(id)}: use 1-64 characters of a-z, 0-9, _ and -`;
+  const find = (id) => visible().find((t) => t.id === id);
+  const guardBase = (id, what) => id === BASE_SCHEDULE_ID && readOnlyBase ? `${what} rejected: "base" is the task's read-only base schedule` : null;
+  const done = defineTool({
+    name: DONE_TOOL,
+    description: `Free. End this episode (at most ${CRON_EPISODE_TOOL_CALLS} tool calls per firing); you wake at the next scheduled firing.`,
+    args: z.object({ summary: z.string().max(2e3).optional().describe("what you did, for your own record") }).strict(),
+    kind: "meta",
+    run(_a) {
+      o.slot.set({ kind: "next_trigger", tool: DONE_TOOL });
+      return ok({ done: true });
+    }
+  });
+  const list = defineTool({
+    name: "list_schedules",
+    description: "Free. Your schedule entries (the task's base schedule and your own), with their next firing.",
+    args: z.object({}).strict(),
+    kind: "meta",
+    run: () => ok({ schedules: visible().map(view), pending: pending(), max_pending: MAX_PENDING_SCHEDULES })
+  });
+  const create = defineTool({
+    name: "create_schedule",
+    description: `Free. Add a schedule entry: \`at\` (one-shot) or \`cron_expr\` (recurring, UTC). It fires strictly after now; entries never fire while you are awake. At most ${MAX_PENDING_SCHEDULES} pending entries.`,
+    args: z.object({ id: Id, ...When }).strict(),
+    kind: "meta",
+    run(a, ctx) {
+      const bad = badId(a.id);
+      if (bad) return reject(bad);
+      if (find(a.id)) return reject(`schedule "${a.id}" exists; use update_schedule or delete_schedule`);
+      const timing = timingOf(a, ctx.now());
+      if (typeof timing === "string") return reject(`create_schedule rejected: ${timing}`);
+      if (pending() >= MAX_PENDING_SCHEDULES)
+        return reject(
+          `create_schedule rejected: ${MAX_PENDING_SCHEDULES} entries are pending (the maximum); delete some first`
+        );
+      install(a.id, timing, a.note);
+      return ok({ created: view(find(a.id)) });
+    }
+  });
+  const update = defineTool({
+    name: "update_schedule",
+    description: "Free. Replace an entry's timing (`at` or `cron_expr`) and/or note; omitted timing keeps the current one.",
+    args: z.object({ id: Id, ...When }).strict(),
+    kind: "meta",
+    run(a, ctx) {
+      const bad = badId(a.id) ?? guardBase(a.id, "update_schedule");
+      if (bad) return reject(bad);
+      const cur = find(a.id);
+      if (!cur) return reject(`no schedule "${a.id}"; see list_schedules`);
+      let timing;
+      if (a.at === void 0 && a.cron_expr === void 0) {
+        if (cur.kind === "once") timing = { kind: "once", at: cur.at };
+        else timing = { kind: "cron", expr: cur.cron };
+      } else timing = timingOf(a, ctx.now());
+      if (typeof timing === "string") return reject(`update_schedule rejected: ${timing}`);
+      kernel.removeTrigger(actorId, a.id);
+      install(a.id, timing, a.note ?? cur.note);
+      return ok({ updated: view(find(a.id)) });
+    }
+  });
+  const del = defineTool({
+    name: "delete_schedule",
+    description: "Free. Delete one of your schedule entries.",
+    args: z.object({ id: Id }).strict(),
+    kind: "meta",
+    run(a) {
+      const bad = badId(a.id) ?? guardBase(a.id, "delete_schedule");
+      if (bad) return reject(bad);
+      if (!find(a.id)) return reject(`no schedule "${a.id}"; see list_schedules`);
+      kernel.removeTrigger(actorId, a.id);
+      return ok({ deleted: a.id });
+    }
+  });
+  return {
+    kind: "cron",
+    tools: [done, list, create, update, del],
+    waitToolName: DONE_TOOL,
+    maxToolCallsPerWake: CRON_EPISODE_TOOL_CALLS,
+    howYouRun: [
+      "## How you run",
+      "You run on a schedule. Simulated time stands still while you work; each firing of a schedule entry",
+      `wakes you for one episode of at most ${CRON_EPISODE_TOOL_CALLS} tool calls, which \`done(summary)\` ends. A line`,
+      '"(woke at <time> for <reason>)" opens each episode; your earlier episodes stay in the conversation.',
+      `The task's base schedule is entry "base" (cron "${o.baseSchedule}", UTC${readOnlyBase ? ", read-only" : ", editable"}).`,
+      "Add your own entries with create_schedule (one-shot `at` or recurring `cron_expr`), and inspect or change",
+      "them with list_schedules, update_schedule and delete_schedule. With nothing pending you wake at the next",
+      "midnight UTC. If you end a turn without calling a tool you are nudged once, then the episode ends.",
+      "`finish(summary)` ends your participation for good."
+    ].join("\n"),
+    install() {
+      kernel.addCron(
+        actorId,
+        BASE_SCHEDULE_ID,
+        o.baseSchedule,
+        readOnlyBase ? "task base schedule (read-only)" : "task base schedule (editable default)"
+      );
+    },
+    async wait(self, intent) {
+      switch (intent.kind) {
+        case "next_trigger":
+          return agentWakeOf(await self.waitForTrigger());
+        case "sleep":
+        case "program":
+          throw new Error(`the cron trigger cannot ${intent.kind}`);
+        default: {
+          const never = intent;
+          throw new Error(`unknown intent ${JSON.stringify(never)}`);
+        }
+      }
+    }
+  };
+}
+export {
+  BASE_SCHEDULE_ID,
+  CRON_EPISODE_TOOL_CALLS,
+  DONE_TOOL,
+  MAX_PENDING_SCHEDULES,
+  SCHEDULE_ID,
+  cronTrigger
+};
+//# sourceMappingURL=cron.js.map

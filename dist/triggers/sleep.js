@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { isoInstant } from "../kernel/day.js";
+import { defineTool, ok, reject } from "../tools/tool.js";
+import { agentWakeOf, parseInstantArg } from "./trigger.js";
+const SLEEP_TOOL = "sleep";
+const SleepArgs = z.object({
+  until: z.union([z.string(), z.number()]).describe('when to wake: ISO-8601 ("2026-03-01T12:30:00Z") or epoch milliseconds; must be after now')
+}).strict();
+function sleepTool(slot) {
+  return defineTool({
+    name: SLEEP_TOOL,
+    description: "Free. End this wake and sleep until `until` (ISO-8601 or epoch ms, after now). You are woken then, earlier if a scheduled trigger is due (the wake says why), or the experiment ends. Tool calls after sleep in the same reply are not run.",
+    args: SleepArgs,
+    kind: "meta",
+    run(a, ctx) {
+      const t = parseInstantArg(a.until);
+      if (t === null)
+        return reject(
+          `sleep: cannot read until=${JSON.stringify(a.until)}; use ISO-8601 like "2026-03-01T12:30:00Z" or epoch ms`
+        );
+      const now = ctx.now();
+      if (!(t > now)) return reject(`sleep: until ${isoInstant(t)} is not after now (${isoInstant(now)})`);
+      slot.set({ kind: "sleep", until: t });
+      return ok({ sleeping_until: isoInstant(t) });
+    }
+  });
+}
+function sleepTrigger(slot) {
+  return {
+    kind: "sleep",
+    tools: [sleepTool(slot)],
+    waitToolName: SLEEP_TOOL,
+    maxToolCallsPerWake: null,
+    howYouRun: [
+      "## How you run",
+      "Simulated time stands still while you work and moves only while you sleep. Each time you wake, a line",
+      '"(woke at <time> for <reason>)" tells you the time and why. When you are done for now, call',
+      "`sleep(until)` with the time you want to wake next; choose it so you are awake when your work is due.",
+      "If you end a turn without calling a tool you are nudged once, then you wait for the next trigger",
+      "(at the latest the next midnight UTC). `finish(summary)` ends your participation for good."
+    ].join("\n"),
+    install() {
+    },
+    async wait(self, intent) {
+      switch (intent.kind) {
+        case "sleep":
+          return agentWakeOf(await self.sleepUntil(intent.until));
+        case "next_trigger":
+          return agentWakeOf(await self.waitForTrigger());
+        case "program":
+          throw new Error("the sleep trigger cannot run programs");
+        default: {
+          const never = intent;
+          throw new Error(`unknown intent ${JSON.stringify(never)}`);
+        }
+      }
+    }
+  };
+}
+export {
+  SLEEP_TOOL,
+  sleepTool,
+  sleepTrigger
+};
+//# sourceMappingURL=sleep.js.map

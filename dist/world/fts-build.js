@@ -1,0 +1,247 @@
+import { rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { MessageChannel, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { ENGLISH_STOPWORDS, ftsIndexText } from "./fts-text.js";
+const WORKER_SRC = `
+const { workerData } = require("node:worker_threads");
+const Database = require(workerData.sqlite);
+const shared = new Int32Array(workerData.shared);
+const port = workerData.port;
+let db;
+try {
+  db = new Database(workerData.path);
+  if (workerData.fresh) { db.pragma("journal_mode = OFF"); db.pragma("locking_mode = EXCLUSIVE"); }
+  db.pragma("synchronous = OFF");
+  db.pragma("cache_size = -262144");
+  if (workerData.ddl) db.exec(workerData.ddl);
+} catch (e) {
+  port.postMessage(String(e && e.message || e));
+  Atomics.store(shared, 1, 1);
+  Atomics.notify(shared, 0);
+  port.close();
+}
+const ins = db && db.prepare("INSERT INTO news_fts (rowid, title, body) VALUES (?, ?, ?)");
+const batch = db && db.transaction((b) => {
+  const title = b.title.split("\\n");
+  const body = b.body.split("\\n");
+  for (let i = 0; i < b.seq.length; i++) ins.run(b.seq[i], title[i], body[i]);
+});
+port.on("message", (m) => {
+  try {
+    if (m === null || m === "optimize") {
+      if (m === "optimize") db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
+      db.close(); Atomics.store(shared, 2, 1); Atomics.notify(shared, 0); port.close(); return;
+    }
+    batch(m);
+    Atomics.add(shared, 0, 1);
+    Atomics.notify(shared, 0);
+  } catch (e) {
+    port.postMessage(String(e && e.message || e));
+    Atomics.store(shared, 1, 1);
+    Atomics.notify(shared, 0);
+    port.close();
+  }
+});
+`;
+const FTS_BATCH = 5e3;
+const MAX_IN_FLIGHT = 4;
+const joinBatch = (b) => ({ seq: b.seq, title: b.title.join("\n"), body: b.body.join("\n") });
+class FtsWorker {
+  shared = new Int32Array(new SharedArrayBuffer(12));
+  port;
+  worker;
+  sent = 0;
+  closed = false;
+  constructor(path, opts) {
+    const { port1, port2 } = new MessageChannel();
+    this.port = port1;
+    const sqlite = createRequire(import.meta.url).resolve("better-sqlite3");
+    this.worker = new Worker(WORKER_SRC, {
+      eval: true,
+      // plain CommonJS needs no flags, and the parent's would break it: under --input-type=module
+      // the source would be read as ESM (no `require`) and die before it could report
+      execArgv: [],
+      workerData: { sqlite, path, shared: this.shared.buffer, port: port2, fresh: opts.fresh, ddl: opts.ddl },
+      transferList: [port2]
+    });
+  }
+  /** Queues a batch, first waiting while MAX_IN_FLIGHT batches are pending; throws if the worker failed. */
+  send(b) {
+    while (this.sent - Atomics.load(this.shared, 0) >= MAX_IN_FLIGHT) this.waitWhile(0, Atomics.load(this.shared, 0));
+    this.check();
+    this.port.postMessage(joinBatch(b));
+    this.sent++;
+  }
+  /** Waits for every batch, then (optionally after an FTS 'optimize') for the worker to close its db. */
+  close(optimize) {
+    this.request(optimize);
+    this.join();
+  }
+  /** Asks the worker to finish (optionally optimizing) without waiting; `join()` waits. */
+  request(optimize) {
+    this.check();
+    this.port.postMessage(optimize ? "optimize" : null);
+  }
+  join() {
+    try {
+      this.waitWhile(2, 0);
+    } finally {
+      this.dispose();
+    }
+  }
+  dispose() {
+    if (this.closed) return;
+    this.closed = true;
+    this.port.close();
+    void this.worker.terminate();
+  }
+  check() {
+    if (Atomics.load(this.shared, 1) === 1) this.fail();
+  }
+  fail() {
+    const msg = receiveMessageOnPort(this.port)?.message;
+    this.dispose();
+    throw new Error(`FTS build failed: ${String(msg ?? "worker stopped")}`);
+  }
+  waitWhile(index, value) {
+    while (Atomics.load(this.shared, index) === value) {
+      this.check();
+      Atomics.wait(this.shared, 0, Atomics.load(this.shared, 0), 50);
+    }
+  }
+}
+function ftsIndexTextFast(text) {
+  const lower = text.toLowerCase();
+  const out = [];
+  let start = -1;
+  const n = lower.length;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? lower.charCodeAt(i) : 32;
+    if (c > 127) return ftsIndexText(text);
+    if (c >= 97 && c <= 122 || c >= 48 && c <= 57) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      const tok = lower.slice(start, i);
+      start = -1;
+      if (!ENGLISH_STOPWORDS.has(tok)) out.push(tok);
+    }
+  }
+  return out.join(" ");
+}
+function buildNewsFts(db, path) {
+  const worker = new FtsWorker(path, { fresh: false });
+  const read = db.prepare(
+    "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid WHERE o.seq > ? ORDER BY o.seq LIMIT ?"
+  );
+  let last = 0;
+  try {
+    for (; ; ) {
+      const rows = read.all(last, FTS_BATCH);
+      if (rows.length === 0) break;
+      const seq = [];
+      const title = [];
+      const body = [];
+      for (const r of rows) {
+        seq.push(r.seq);
+        title.push(ftsIndexTextFast(r.title));
+        body.push(ftsIndexTextFast(r.text));
+      }
+      last = rows[rows.length - 1]?.seq ?? last;
+      worker.send({ seq, title, body });
+    }
+    worker.close(false);
+  } finally {
+    worker.dispose();
+  }
+}
+function compareText(a, b) {
+  if (a === b) return 0;
+  if (/[\ud800-\uffff]/.test(a) || /[\ud800-\uffff]/.test(b)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  return a < b ? -1 : 1;
+}
+function compareKey(a, b) {
+  return a.vis - b.vis || compareText(a.id, b.id);
+}
+const FTS_REORDER_WINDOW = 1024;
+class NewsFtsStream {
+  path;
+  worker;
+  pending = [];
+  out = { seq: [], title: [], body: [] };
+  order = [];
+  last = null;
+  /** Starts the worker on a new database at `path` created with `ddl` (the news_fts DDL). */
+  constructor(path, ddl) {
+    this.path = path;
+    this.worker = new FtsWorker(path, { fresh: true, ddl });
+  }
+  /** False once the speculation failed or the stream was aborted (the caller builds the index after the load). */
+  get active() {
+    return this.worker !== null;
+  }
+  /** Adds one inserted news row (`rid` = its rowid in `news`); stops the stream if the row arrives too late. */
+  add(rid, visibleAt, id, title, text) {
+    if (this.worker === null) return;
+    const row = { rid, vis: visibleAt, id, title: ftsIndexTextFast(title), body: ftsIndexTextFast(text) };
+    if (this.last !== null && compareKey(row, this.last) <= 0) {
+      this.abort();
+      return;
+    }
+    this.pending.push(row);
+    if (this.pending.length >= 2 * FTS_REORDER_WINDOW) this.release(FTS_REORDER_WINDOW);
+  }
+  /**
+   * Releases every held row and asks the worker to optimize and close (without waiting); returns
+   * the rids in released order (seq = index + 1), or null if the stream is no longer active.
+   */
+  end() {
+    if (this.worker === null) return null;
+    this.release(this.pending.length);
+    if (this.out.seq.length > 0) this.flush();
+    this.worker.request(true);
+    return this.order;
+  }
+  /** Waits until the worker has optimized and closed the side database (after `end()`). */
+  join() {
+    this.worker?.join();
+  }
+  /** Stops the worker and deletes the side database. */
+  abort() {
+    this.worker?.dispose();
+    this.worker = null;
+    this.pending = [];
+    this.order = [];
+    this.discard();
+  }
+  /** Deletes the side database. */
+  discard() {
+    rmSync(this.path, { force: true });
+  }
+  release(count) {
+    this.pending.sort(compareKey);
+    const n = Math.min(count, this.pending.length);
+    for (let i = 0; i < n; i++) {
+      const r = this.pending[i];
+      this.order.push(r.rid);
+      this.out.seq.push(this.order.length);
+      this.out.title.push(r.title);
+      this.out.body.push(r.body);
+      if (this.out.seq.length >= FTS_BATCH) this.flush();
+      this.last = r;
+    }
+    this.pending = this.pending.slice(n);
+  }
+  flush() {
+    const b = this.out;
+    this.out = { seq: [], title: [], body: [] };
+    this.worker?.send(b);
+  }
+}
+export {
+  FTS_BATCH,
+  FTS_REORDER_WINDOW,
+  NewsFtsStream,
+  buildNewsFts,
+  ftsIndexTextFast
+};
+//# sourceMappingURL=fts-build.js.map

@@ -1,0 +1,243 @@
+const WORLD_TABLES_DDL = `
+CREATE TABLE news (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  published_at INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL,
+  domain TEXT NOT NULL,
+  url TEXT NOT NULL,
+  title TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE TABLE market (
+  id TEXT PRIMARY KEY,
+  question TEXT NOT NULL,
+  description TEXT NOT NULL,
+  outcomes TEXT NOT NULL,
+  open INTEGER NOT NULL,
+  scheduled_end INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE market_price (
+  market TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  t INTEGER NOT NULL,
+  p REAL NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE market_resolution (
+  market TEXT NOT NULL,
+  closed_at INTEGER NOT NULL,
+  result TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE reddit_post (
+  id TEXT PRIMARY KEY,
+  subreddit TEXT NOT NULL,
+  author TEXT NOT NULL,
+  title TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_utc INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE reddit_comment (
+  id TEXT PRIMARY KEY,
+  root TEXT NOT NULL,
+  parent TEXT NOT NULL,
+  created_utc INTEGER NOT NULL,
+  author TEXT NOT NULL,
+  body TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE reddit_reveal (
+  post TEXT NOT NULL,
+  descendants_24h INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE candle (
+  venue TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  interval_ms INTEGER NOT NULL,
+  open_time INTEGER NOT NULL,
+  o REAL NOT NULL,
+  h REAL NOT NULL,
+  l REAL NOT NULL,
+  c REAL NOT NULL,
+  v REAL NOT NULL,
+  visible_at INTEGER NOT NULL,
+  UNIQUE (venue, symbol, interval_ms, open_time)
+);
+CREATE TABLE filing (
+  cik TEXT NOT NULL,
+  accession TEXT NOT NULL UNIQUE,
+  form TEXT NOT NULL,
+  items TEXT NOT NULL,
+  filed TEXT NOT NULL,
+  accepted_at INTEGER NOT NULL,
+  report_date TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE xbrl_fact (
+  cik TEXT NOT NULL,
+  taxonomy TEXT NOT NULL,
+  concept TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  start TEXT,
+  "end" TEXT NOT NULL,
+  val REAL NOT NULL,
+  accn TEXT NOT NULL,
+  fy INTEGER,
+  fp TEXT,
+  form TEXT NOT NULL,
+  filed TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE company (
+  cik TEXT PRIMARY KEY,
+  ticker TEXT NOT NULL,
+  name TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE question (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL,
+  background TEXT NOT NULL,
+  criteria TEXT NOT NULL,
+  open INTEGER NOT NULL,
+  resolve INTEGER NOT NULL,
+  answer_type TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE question_resolution (
+  question TEXT PRIMARY KEY,
+  answer TEXT NOT NULL,
+  resolved_at INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE broker_event (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  t INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
+CREATE TABLE world_meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+`;
+const WORLD_INDEXES_DDL = `
+CREATE INDEX news_visible ON news (visible_at);
+
+-- The time index of news: one narrow row per article in (visible_at, id) order, so seq is
+-- monotone in visible_at. seq is the rowid of news_fts.
+CREATE TABLE news_order (
+  seq INTEGER PRIMARY KEY,
+  rid INTEGER NOT NULL UNIQUE,
+  visible_at INTEGER NOT NULL,
+  published_at INTEGER NOT NULL
+);
+INSERT INTO news_order (rid, visible_at, published_at)
+  SELECT rid, visible_at, published_at FROM news ORDER BY visible_at, id;
+CREATE INDEX news_order_visible ON news_order (visible_at);
+CREATE INDEX news_order_published ON news_order (published_at, visible_at);
+CREATE INDEX market_visible ON market (visible_at);
+CREATE INDEX market_price_key ON market_price (market, t, visible_at);
+CREATE INDEX market_price_outcome ON market_price (market, outcome, t);
+CREATE INDEX market_price_visible ON market_price (visible_at);
+CREATE INDEX market_resolution_market ON market_resolution (market, visible_at);
+CREATE INDEX market_resolution_visible ON market_resolution (visible_at);
+CREATE INDEX reddit_post_visible ON reddit_post (visible_at);
+CREATE INDEX reddit_post_created ON reddit_post (created_utc, visible_at);
+CREATE INDEX reddit_post_subreddit ON reddit_post (subreddit, created_utc);
+CREATE INDEX reddit_comment_root ON reddit_comment (root, visible_at);
+CREATE INDEX reddit_comment_root_created ON reddit_comment (root, created_utc);
+CREATE INDEX reddit_comment_visible ON reddit_comment (visible_at);
+CREATE INDEX reddit_reveal_post ON reddit_reveal (post, visible_at);
+CREATE INDEX reddit_reveal_visible ON reddit_reveal (visible_at);
+CREATE INDEX candle_visible ON candle (visible_at);
+CREATE INDEX candle_time ON candle (venue, symbol, open_time);
+CREATE INDEX filing_cik ON filing (cik, accepted_at);
+CREATE INDEX filing_visible ON filing (visible_at);
+CREATE INDEX xbrl_fact_cik ON xbrl_fact (cik, concept, "end");
+CREATE INDEX xbrl_fact_accn ON xbrl_fact (accn);
+CREATE INDEX xbrl_fact_visible ON xbrl_fact (visible_at);
+CREATE INDEX company_visible ON company (visible_at);
+CREATE INDEX question_visible ON question (visible_at);
+CREATE INDEX question_open ON question (open);
+CREATE INDEX question_resolution_visible ON question_resolution (visible_at);
+CREATE INDEX broker_event_t ON broker_event (t, visible_at);
+CREATE INDEX broker_event_kind ON broker_event (kind, t);
+CREATE INDEX broker_event_visible ON broker_event (visible_at);
+
+-- One row per candle series; visible_at is the series' first candle's visible_at, so
+-- venues()/symbols() are index lookups instead of DISTINCT scans over every candle.
+CREATE TABLE candle_series (
+  venue TEXT NOT NULL,
+  symbol TEXT NOT NULL,
+  interval_ms INTEGER NOT NULL,
+  visible_at INTEGER NOT NULL,
+  PRIMARY KEY (venue, symbol, interval_ms)
+);
+INSERT INTO candle_series (venue, symbol, interval_ms, visible_at)
+  SELECT venue, symbol, interval_ms, min(visible_at) FROM candle GROUP BY venue, symbol, interval_ms;
+CREATE INDEX candle_series_visible ON candle_series (visible_at);
+`;
+const NEWS_FTS_DDL = `
+CREATE VIRTUAL TABLE news_fts USING fts5(
+  title, body,
+  content='',
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+INSERT INTO news_fts (news_fts, rank) VALUES ('hashsize', 67108864);
+INSERT INTO news_fts (news_fts, rank) VALUES ('automerge', 0);
+`;
+const TRUTH_DDL = `
+CREATE TABLE breakpoint (
+  id TEXT PRIMARY KEY,
+  market TEXT NOT NULL,
+  t_start INTEGER NOT NULL,
+  t_end INTEGER NOT NULL,
+  size REAL NOT NULL
+);
+CREATE INDEX breakpoint_market ON breakpoint (market, t_start);
+CREATE TABLE attribution (
+  breakpoint TEXT NOT NULL,
+  news_id TEXT NOT NULL,
+  group_id TEXT NOT NULL,
+  confidence REAL NOT NULL
+);
+CREATE INDEX attribution_breakpoint ON attribution (breakpoint, news_id);
+CREATE INDEX attribution_news ON attribution (news_id);
+CREATE TABLE incident (
+  venue TEXT NOT NULL,
+  start INTEGER NOT NULL,
+  "end" INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  params TEXT NOT NULL
+);
+CREATE INDEX incident_venue ON incident (venue, start);
+CREATE TABLE question_answer (
+  question TEXT PRIMARY KEY,
+  answer TEXT NOT NULL,
+  resolved_at INTEGER NOT NULL
+);
+CREATE TABLE label (
+  kind TEXT NOT NULL,
+  key TEXT NOT NULL,
+  t INTEGER,
+  value TEXT NOT NULL
+);
+CREATE INDEX label_kind ON label (kind, key);
+`;
+const META_NEWS_LAG_PUB_OVER_VIS = "news_max_published_minus_visible";
+const META_NEWS_LAG_VIS_OVER_PUB = "news_max_visible_minus_published";
+export {
+  META_NEWS_LAG_PUB_OVER_VIS,
+  META_NEWS_LAG_VIS_OVER_PUB,
+  NEWS_FTS_DDL,
+  TRUTH_DDL,
+  WORLD_INDEXES_DDL,
+  WORLD_TABLES_DDL
+};
+//# sourceMappingURL=schema.js.map

@@ -1,0 +1,511 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { DEFAULT_EMBEDDER_ID, getEmbedder } from "./embedder.js";
+import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
+import { ftsIndexText } from "./fts-text.js";
+import { buildNewsVectors } from "./news-vectors.js";
+import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
+import { RowDigest } from "./row-digest.js";
+import {
+  STREAM_KINDS,
+  STREAM_ROW_SCHEMAS,
+  TRUTH_KINDS,
+  TRUTH_ROW_SCHEMAS
+} from "./row-schemas.js";
+import {
+  META_NEWS_LAG_PUB_OVER_VIS,
+  META_NEWS_LAG_VIS_OVER_PUB,
+  NEWS_FTS_DDL,
+  TRUTH_DDL,
+  WORLD_INDEXES_DDL,
+  WORLD_TABLES_DDL
+} from "./schema.js";
+import { WorldRowError } from "./world-row-error.js";
+const WORLD_DB = "world.db";
+const TRUTH_DB = "truth.db";
+const WORLD_JSON = "world.json";
+const FTS_SIDE_DB = "news-fts.tmp.db";
+const PARALLEL_FTS_MIN_ROWS = 2e4;
+const S = "";
+const STREAM_SPECS = {
+  news: {
+    table: "news",
+    columns: ["id", "published_at", "visible_at", "domain", "url", "title", "text"],
+    params: (r) => [r.id, r.published_at, r.visible_at, r.domain, r.url, r.title, r.text],
+    key: (r) => r.id + S + r.visible_at
+  },
+  market: {
+    table: "market",
+    columns: ["id", "question", "description", "outcomes", "open", "scheduled_end", "visible_at"],
+    params: (r) => [r.id, r.question, r.description, JSON.stringify(r.outcomes), r.open, r.scheduled_end, r.visible_at],
+    key: (r) => r.id + S + r.visible_at
+  },
+  market_price: {
+    table: "market_price",
+    columns: ["market", "outcome", "t", "p", "visible_at"],
+    params: (r) => [r.market, r.outcome, r.t, r.p, r.visible_at],
+    key: (r) => r.market + S + r.outcome + S + r.t + S + r.p + S + r.visible_at
+  },
+  market_resolution: {
+    table: "market_resolution",
+    columns: ["market", "closed_at", "result", "visible_at"],
+    params: (r) => [r.market, r.closed_at, r.result, r.visible_at],
+    key: (r) => r.market + S + r.closed_at + S + r.result + S + r.visible_at
+  },
+  reddit_post: {
+    table: "reddit_post",
+    columns: ["id", "subreddit", "author", "title", "body", "created_utc", "visible_at"],
+    params: (r) => [r.id, r.subreddit, r.author, r.title, r.body, r.created_utc, r.visible_at],
+    key: (r) => r.id + S + r.visible_at
+  },
+  reddit_comment: {
+    table: "reddit_comment",
+    columns: ["id", "root", "parent", "created_utc", "author", "body", "visible_at"],
+    params: (r) => [r.id, r.root, r.parent, r.created_utc, r.author, r.body, r.visible_at],
+    key: (r) => r.id + S + r.visible_at
+  },
+  reddit_reveal: {
+    table: "reddit_reveal",
+    columns: ["post", "descendants_24h", "visible_at"],
+    params: (r) => [r.post, r.descendants_24h, r.visible_at],
+    key: (r) => r.post + S + r.descendants_24h + S + r.visible_at
+  },
+  candle: {
+    table: "candle",
+    columns: ["venue", "symbol", "interval_ms", "open_time", "o", "h", "l", "c", "v", "visible_at"],
+    params: (r) => [r.venue, r.symbol, r.interval_ms, r.open_time, r.o, r.h, r.l, r.c, r.v, r.visible_at],
+    key: (r) => r.venue + S + r.symbol + S + r.interval_ms + S + r.open_time + S + r.c + S + r.visible_at
+  },
+  filing: {
+    table: "filing",
+    columns: ["cik", "accession", "form", "items", "filed", "accepted_at", "report_date", "visible_at"],
+    params: (r) => [r.cik, r.accession, r.form, r.items, r.filed, r.accepted_at, r.report_date, r.visible_at],
+    key: (r) => r.accession + S + r.visible_at
+  },
+  xbrl_fact: {
+    table: "xbrl_fact",
+    columns: [
+      "cik",
+      "taxonomy",
+      "concept",
+      "unit",
+      "start",
+      '"end"',
+      "val",
+      "accn",
+      "fy",
+      "fp",
+      "form",
+      "filed",
+      "visible_at"
+    ],
+    params: (r) => [
+      r.cik,
+      r.taxonomy,
+      r.concept,
+      r.unit,
+      r.start,
+      r.end,
+      r.val,
+      r.accn,
+      r.fy,
+      r.fp,
+      r.form,
+      r.filed,
+      r.visible_at
+    ],
+    key: (r) => r.cik + S + r.concept + S + r.unit + S + r.end + S + r.accn + S + r.val + S + r.visible_at
+  },
+  company: {
+    table: "company",
+    columns: ["cik", "ticker", "name", "visible_at"],
+    params: (r) => [r.cik, r.ticker, r.name, r.visible_at],
+    key: (r) => r.cik + S + r.visible_at
+  },
+  question: {
+    table: "question",
+    columns: ["id", "title", "background", "criteria", "open", "resolve", "answer_type", "visible_at"],
+    params: (r) => [r.id, r.title, r.background, r.criteria, r.open, r.resolve, r.answer_type, r.visible_at],
+    key: (r) => r.id + S + r.visible_at
+  },
+  question_resolution: {
+    table: "question_resolution",
+    columns: ["question", "answer", "resolved_at", "visible_at"],
+    params: (r) => [r.question, r.answer, r.resolved_at, r.visible_at],
+    key: (r) => r.question + S + r.answer + S + r.resolved_at + S + r.visible_at
+  },
+  broker_event: {
+    table: "broker_event",
+    columns: ["id", "kind", "t", "payload", "visible_at"],
+    params: (r) => [r.id, r.kind, r.t, JSON.stringify(r.payload), r.visible_at],
+    key: (r) => r.id + S + r.visible_at
+  }
+};
+const TRUTH_SPECS = {
+  breakpoint: {
+    table: "breakpoint",
+    columns: ["id", "market", "t_start", "t_end", "size"],
+    params: (r) => [r.id, r.market, r.t_start, r.t_end, r.size],
+    key: (r) => r.id + S + r.market + S + r.t_start + S + r.t_end + S + r.size
+  },
+  attribution: {
+    table: "attribution",
+    columns: ["breakpoint", "news_id", "group_id", "confidence"],
+    params: (r) => [r.breakpoint, r.news_id, r.group_id, r.confidence],
+    key: (r) => r.breakpoint + S + r.news_id + S + r.group_id + S + r.confidence
+  },
+  incident: {
+    table: "incident",
+    columns: ["venue", "start", '"end"', "kind", "params"],
+    params: (r) => [r.venue, r.start, r.end, r.kind, JSON.stringify(r.params)],
+    key: (r) => r.venue + S + r.start + S + r.end + S + r.kind + S + JSON.stringify(r.params)
+  },
+  question_answer: {
+    table: "question_answer",
+    columns: ["question", "answer", "resolved_at"],
+    params: (r) => [r.question, r.answer, r.resolved_at],
+    key: (r) => r.question + S + r.answer + S + r.resolved_at
+  },
+  label: {
+    table: "label",
+    columns: ["kind", "key", "t", "value"],
+    params: (r) => [r.kind, r.key, r.t, JSON.stringify(r.value)],
+    key: (r) => r.kind + S + r.key + S + r.t + S + JSON.stringify(r.value)
+  }
+};
+function insertSql(spec) {
+  return `INSERT INTO ${spec.table} (${spec.columns.join(", ")}) VALUES (${spec.columns.map(() => "?").join(", ")})`;
+}
+function openForBuild(path) {
+  const db = new Database(path);
+  db.pragma("synchronous = OFF");
+  db.pragma("journal_mode = WAL");
+  db.pragma("cache_size = -1048576");
+  db.pragma("temp_store = MEMORY");
+  return db;
+}
+function constraintField(message) {
+  const m = /constraint failed: (.+)$/.exec(message);
+  if (!m?.[1]) return null;
+  return m[1].split(",").map((s) => s.trim().replace(/^[^.]*\./, "")).join(",");
+}
+class WorldBuilder {
+  targetDir;
+  tmpDir;
+  meta;
+  world;
+  truth;
+  sources = [];
+  digests = /* @__PURE__ */ new Map();
+  stmts = /* @__PURE__ */ new Map();
+  state = "open";
+  /** Wall-clock milliseconds of each finish() stage (build diagnostics for benchmarks only). */
+  finishTimings = {};
+  options;
+  newsEmbedder;
+  ftsStream = null;
+  constructor(targetDir, meta, options) {
+    this.targetDir = targetDir;
+    this.options = {
+      parallelFtsMinRows: options.parallelFtsMinRows ?? PARALLEL_FTS_MIN_ROWS,
+      streamNewsFts: options.streamNewsFts ?? false
+    };
+    this.newsEmbedder = options.newsEmbedder === void 0 ? getEmbedder(DEFAULT_EMBEDDER_ID) : options.newsEmbedder;
+    this.tmpDir = `${targetDir}.tmp-${process.pid}`;
+    this.meta = { ...meta, window: { ...meta.window } };
+    if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
+    mkdirSync(this.tmpDir, { recursive: true });
+    try {
+      this.world = openForBuild(join(this.tmpDir, WORLD_DB));
+      this.world.exec(WORLD_TABLES_DDL);
+      this.truth = openForBuild(join(this.tmpDir, TRUTH_DB));
+      this.truth.exec(TRUTH_DDL);
+    } catch (e) {
+      rmSync(this.tmpDir, { recursive: true, force: true });
+      throw e;
+    }
+    for (const k of STREAM_KINDS) this.digests.set(k, new RowDigest());
+    for (const k of TRUTH_KINDS) this.digests.set(`truth.${k}`, new RowDigest());
+  }
+  static create(targetDir, meta, options = {}) {
+    if (existsSync(targetDir)) {
+      throw new Error(`world directory ${targetDir} already exists: remove it or choose another target`);
+    }
+    checkWindow(meta.window);
+    return new WorldBuilder(targetDir, meta, options);
+  }
+  /** Sets the window when it is only known after reading the sources (importers). */
+  setWindow(window) {
+    this.assertOpen();
+    checkWindow(window);
+    this.meta.window = { ...window };
+  }
+  /** Validates (zod, `STREAM_ROW_SCHEMAS`) and inserts rows of one stream kind in one transaction; returns the row count. */
+  insert(kind, rows) {
+    const spec = STREAM_SPECS[kind];
+    const schema = STREAM_ROW_SCHEMAS[kind];
+    return this.load(this.world, kind, kind, spec, rows, (row, index) => {
+      const parsed = schema.safeParse(row);
+      if (!parsed.success) throw rowError(kind, index, parsed.error.issues);
+      return parsed.data;
+    });
+  }
+  /**
+   * Inserts rows that the caller has already validated against `STREAM_ROW_SCHEMAS[kind]` (an
+   * importer that checks each raw row once, at its boundary), skipping the second zod pass. The
+   * database still enforces NOT NULL and unique keys. Callers with unchecked rows use `insert`.
+   */
+  insertValidated(kind, rows) {
+    const spec = STREAM_SPECS[kind];
+    return this.load(this.world, kind, kind, spec, rows, (row) => row);
+  }
+  /** Validates and inserts ground-truth rows (truth.db) in one transaction; returns the row count. */
+  insertTruth(kind, rows) {
+    const spec = TRUTH_SPECS[kind];
+    const schema = TRUTH_ROW_SCHEMAS[kind];
+    return this.load(this.truth, `truth.${kind}`, kind, spec, rows, (row, index) => {
+      const parsed = schema.safeParse(row);
+      if (!parsed.success) throw rowError(kind, index, parsed.error.issues);
+      return parsed.data;
+    });
+  }
+  /** Records a source file in the manifest. */
+  addSource(src) {
+    this.assertOpen();
+    this.sources.push({ ...src });
+  }
+  /**
+   * Builds indexes, the news time index (news_order) and the FTS index, runs ANALYZE,
+   * computes the manifest hash, writes world.json and renames the temp dir to the target.
+   *
+   * Manifest hash = sha256 of the canonical JSON of { window, streams (row count per stream kind),
+   * truth (row count per truth kind), digests (per kind: RowDigest over natural key + visible_at) }.
+   */
+  finish() {
+    this.assertOpen();
+    try {
+      const stage = stageTimer(this.finishTimings);
+      const stream = this.ftsStream;
+      const order = stream?.end() ?? null;
+      this.world.exec(WORLD_INDEXES_DDL);
+      stage("indexes");
+      let vectorsBuilt = false;
+      if (stream !== null && this.newsEmbedder !== null) {
+        buildNewsVectors(this.world, this.newsEmbedder);
+        vectorsBuilt = true;
+        stage("news_vectors");
+      }
+      let adopted = false;
+      if (stream !== null) {
+        stream.join();
+        adopted = order !== null && this.adoptStreamedFts(stream, order);
+        stream.discard();
+        this.ftsStream = null;
+        stage("fts_stream_adopt");
+      }
+      const db = this.world;
+      if (!adopted) {
+        db.exec(NEWS_FTS_DDL);
+        if (this.digest("news").rows >= this.options.parallelFtsMinRows) {
+          buildNewsFts(db, join(this.tmpDir, WORLD_DB));
+        } else {
+          db.function("relive_fts_text", { deterministic: true }, (s) => ftsIndexText(String(s)));
+          db.exec(
+            "INSERT INTO news_fts (rowid, title, body) SELECT o.seq, relive_fts_text(n.title), relive_fts_text(n.text) FROM news_order o JOIN news n ON n.rid = o.rid ORDER BY o.seq"
+          );
+        }
+        stage("fts_insert");
+        db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
+        stage("fts_optimize");
+      }
+      if (this.newsEmbedder !== null && !vectorsBuilt) {
+        buildNewsVectors(db, this.newsEmbedder);
+        stage("news_vectors");
+      }
+      const lag = db.prepare(
+        "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news"
+      ).get();
+      const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
+      meta.run(META_NEWS_LAG_PUB_OVER_VIS, String(lag.pv));
+      meta.run(META_NEWS_LAG_VIS_OVER_PUB, String(lag.vp));
+      db.pragma("analysis_limit = 2000");
+      db.exec("ANALYZE");
+      stage("analyze");
+      db.pragma("wal_checkpoint(TRUNCATE)");
+      db.pragma("journal_mode = DELETE");
+      this.truth.exec("ANALYZE");
+      this.truth.pragma("wal_checkpoint(TRUNCATE)");
+      this.truth.pragma("journal_mode = DELETE");
+      const streams = {};
+      for (const k of STREAM_KINDS) streams[k] = this.digest(k).rows;
+      const truthCounts = {};
+      const digests = {};
+      for (const k of TRUTH_KINDS) truthCounts[k] = this.digest(`truth.${k}`).rows;
+      for (const [k, d] of [...this.digests.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
+        digests[k] = d.toString();
+      }
+      const hash = createHash("sha256").update(JSON.stringify({ window: this.meta.window, streams, truth: truthCounts, digests })).digest("hex");
+      const manifest = {
+        name: this.meta.name,
+        window: { ...this.meta.window },
+        streams,
+        sources: this.sources.map((s) => ({ ...s })),
+        builder: this.meta.builder,
+        builder_version: this.meta.builder_version,
+        built_at: (/* @__PURE__ */ new Date()).toISOString(),
+        hash
+      };
+      const lint = this.digest("question").rows > 0 ? lintQuestions(db, this.truth) : null;
+      this.world.close();
+      this.truth.close();
+      if (lint !== null) writeFileSync(join(this.tmpDir, QUESTION_LINT_JSON), `${JSON.stringify(lint, null, 2)}
+`);
+      writeFileSync(join(this.tmpDir, WORLD_JSON), `${JSON.stringify(manifest, null, 2)}
+`);
+      if (existsSync(this.targetDir)) {
+        throw new Error(`world directory ${this.targetDir} appeared during the build: not overwriting it`);
+      }
+      renameSync(this.tmpDir, this.targetDir);
+      stage("close_and_rename");
+      this.state = "finished";
+      return manifest;
+    } catch (e) {
+      this.state = "failed";
+      this.ftsStream?.abort();
+      this.ftsStream = null;
+      throw e;
+    }
+  }
+  /** Closes the databases and deletes the temp dir; the target dir is never created. */
+  abort() {
+    if (this.state === "finished" || this.state === "aborted") return;
+    this.ftsStream?.abort();
+    this.ftsStream = null;
+    if (this.world.open) this.world.close();
+    if (this.truth.open) this.truth.close();
+    rmSync(this.tmpDir, { recursive: true, force: true });
+    this.state = "aborted";
+  }
+  /** The streamed FTS build, started on the first news insert when `streamNewsFts` is set. */
+  newsStream() {
+    if (!this.options.streamNewsFts) return null;
+    if (this.ftsStream === null && this.digest("news").rows === 0) {
+      this.ftsStream = new NewsFtsStream(join(this.tmpDir, FTS_SIDE_DB), NEWS_FTS_DDL);
+    }
+    return this.ftsStream;
+  }
+  /**
+   * Adopts the streamed FTS index if its rows were released in exactly news_order's seq order:
+   * creates news_fts here, replaces its shadow tables with the side database's (contentless FTS5:
+   * data, idx, docsize, config fully define the index), then reopens the connection so no cached
+   * FTS5 state survives. Returns false (caller builds the index) if the order differs.
+   */
+  adoptStreamedFts(stream, order) {
+    const db = this.world;
+    let seq = 0;
+    let same = true;
+    for (const rid of db.prepare("SELECT rid FROM news_order ORDER BY seq").pluck().iterate()) {
+      if (order[seq] !== rid) {
+        same = false;
+        break;
+      }
+      seq++;
+    }
+    if (!same || seq !== order.length) return false;
+    db.exec(NEWS_FTS_DDL);
+    db.prepare("ATTACH DATABASE ? AS fts_side").run(stream.path);
+    db.unsafeMode(true);
+    try {
+      db.transaction(() => {
+        for (const t of ["data", "idx", "docsize", "config"]) {
+          db.exec(
+            `DELETE FROM main.news_fts_${t}; INSERT INTO main.news_fts_${t} SELECT * FROM fts_side.news_fts_${t}`
+          );
+        }
+      })();
+    } finally {
+      db.unsafeMode(false);
+    }
+    db.exec("DETACH DATABASE fts_side");
+    db.close();
+    this.world = openForBuild(join(this.tmpDir, WORLD_DB));
+    return true;
+  }
+  digest(key) {
+    const d = this.digests.get(key);
+    if (!d) throw new Error(`no digest for ${key}`);
+    return d;
+  }
+  assertOpen() {
+    if (this.state !== "open") throw new Error(`world builder for ${this.targetDir} is ${this.state}`);
+  }
+  /** Inserts rows in one transaction; on any error rolls back, marks the builder failed and rethrows. */
+  load(db, digestKey, kind, spec, rows, validate) {
+    this.assertOpen();
+    let stmt = this.stmts.get(digestKey);
+    if (!stmt) {
+      stmt = db.prepare(insertSql(spec));
+      this.stmts.set(digestKey, stmt);
+    }
+    const insertStmt = stmt;
+    const batch = new RowDigest();
+    const stream = digestKey === "news" ? this.newsStream() : null;
+    let index = 0;
+    try {
+      db.transaction(() => {
+        for (const raw of rows) {
+          const row = validate(raw, index);
+          let rid;
+          try {
+            rid = insertStmt.run(spec.params(row)).lastInsertRowid;
+          } catch (e) {
+            const field = e instanceof Error ? constraintField(e.message) : null;
+            if (field !== null) throw new WorldRowError(kind, index, field, "duplicate value (unique key)");
+            throw e;
+          }
+          if (stream?.active) {
+            const n = row;
+            stream.add(Number(rid), n.visible_at, n.id, n.title, n.text);
+          }
+          batch.add(spec.key(row));
+          index++;
+        }
+      })();
+    } catch (e) {
+      this.state = "failed";
+      this.ftsStream?.abort();
+      this.ftsStream = null;
+      throw e;
+    }
+    this.digest(digestKey).merge(batch);
+    return index;
+  }
+}
+function stageTimer(into) {
+  let last = performance.now();
+  return (name) => {
+    const t = performance.now();
+    into[name] = Math.round(t - last);
+    last = t;
+  };
+}
+function checkWindow(w) {
+  if (!Number.isInteger(w.start) || !Number.isInteger(w.end) || w.end < w.start) {
+    throw new Error(`invalid world window ${JSON.stringify(w)}: need integer epoch ms with start <= end`);
+  }
+}
+function rowError(kind, index, issues) {
+  const issue = issues[0];
+  const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
+  return new WorldRowError(kind, index, field, issue?.message ?? "invalid row");
+}
+export {
+  PARALLEL_FTS_MIN_ROWS,
+  TRUTH_DB,
+  WORLD_DB,
+  WORLD_JSON,
+  WorldBuilder
+};
+//# sourceMappingURL=world-builder.js.map

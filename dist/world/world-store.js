@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { z } from "zod";
+import { NewsVectors } from "./news-vectors.js";
+import { META_NEWS_LAG_PUB_OVER_VIS, META_NEWS_LAG_VIS_OVER_PUB } from "./schema.js";
+import { SqliteAsOfView } from "./sqlite-as-of-view.js";
+import { WORLD_DB, WORLD_JSON } from "./world-builder.js";
+const WorldManifestSchema = z.object({
+  name: z.string(),
+  window: z.object({ start: z.number().int(), end: z.number().int() }),
+  streams: z.record(z.string(), z.number().int().nonnegative()),
+  sources: z.array(
+    z.object({ path: z.string(), sha256: z.string(), rows: z.number().int(), rejected: z.number().int() })
+  ),
+  builder: z.string(),
+  builder_version: z.string(),
+  built_at: z.string(),
+  hash: z.string().regex(/^[0-9a-f]{64}$/)
+});
+const HOW_TO_FIX = "rebuild the world (e.g. `relive data build` / `relive data import`) into a fresh directory";
+function readWorldManifest(dir) {
+  const path = join(dir, WORLD_JSON);
+  if (!existsSync(dir)) throw new Error(`world directory ${dir} does not exist: ${HOW_TO_FIX}`);
+  if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_JSON}: ${HOW_TO_FIX}`);
+  let raw;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new Error(`world directory ${dir}: ${WORLD_JSON} is not valid JSON (${e.message}): ${HOW_TO_FIX}`);
+  }
+  const parsed = WorldManifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(
+      `world directory ${dir}: ${WORLD_JSON} is invalid at "${issue?.path.map(String).join(".") ?? ""}": ${issue?.message ?? ""}: ${HOW_TO_FIX}`
+    );
+  }
+  return parsed.data;
+}
+class WorldStore {
+  dir;
+  manifest;
+  db;
+  newsLagPubOverVis;
+  newsLagVisOverPub;
+  stmts = /* @__PURE__ */ new Map();
+  vectors;
+  constructor(dir, manifest, db) {
+    this.dir = dir;
+    this.manifest = manifest;
+    this.db = db;
+    const meta = new Map(
+      db.prepare("SELECT key, value FROM world_meta").all().map((r) => [
+        r.key,
+        Number(r.value)
+      ])
+    );
+    this.newsLagPubOverVis = meta.get(META_NEWS_LAG_PUB_OVER_VIS) ?? 0;
+    this.newsLagVisOverPub = meta.get(META_NEWS_LAG_VIS_OVER_PUB) ?? 0;
+  }
+  static open(dir) {
+    const manifest = readWorldManifest(dir);
+    const path = join(dir, WORLD_DB);
+    if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_DB}: ${HOW_TO_FIX}`);
+    const db = new Database(path, { readonly: true, fileMustExist: true });
+    try {
+      return new WorldStore(dir, manifest, db);
+    } catch (e) {
+      db.close();
+      throw new Error(
+        `world directory ${dir}: ${WORLD_DB} is not a relive world (${e.message}): ${HOW_TO_FIX}`
+      );
+    }
+  }
+  /** A cached prepared statement over world.db. */
+  stmt(sql) {
+    let s = this.stmts.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.stmts.set(sql, s);
+    }
+    return s;
+  }
+  /** The news vectors of hybrid search (opened on first use), or null when the world was built without them. */
+  newsVectors() {
+    if (this.vectors === void 0) {
+      const meta = new Map(
+        this.db.prepare("SELECT key, value FROM world_meta").all().map((r) => [
+          r.key,
+          r.value
+        ])
+      );
+      this.vectors = NewsVectors.open(this.db, meta);
+    }
+    return this.vectors;
+  }
+  /** An as-of view bound to a live clock: every call reads `now()`. */
+  at(now) {
+    return new SqliteAsOfView(this, now);
+  }
+  close() {
+    this.stmts.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+export {
+  WorldManifestSchema,
+  WorldStore,
+  readWorldManifest
+};
+//# sourceMappingURL=world-store.js.map

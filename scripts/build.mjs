@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Builds dist/ from src/: every .ts file transpiled 1:1 to ESM JavaScript by esbuild (no bundling,
+// so relative `import.meta.url` paths stay valid), plus the non-code assets modules read at run
+// time. With --types, tsc also writes the declaration files (used by `npm pack`; a plain
+// `npm install` needs only the JavaScript).
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const src = join(root, "src");
+const out = join(root, "dist");
+const ASSETS = /\.(yaml|json|d\.ts|html|css)$/;
+
+const walk = (dir) =>
+  readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+
+const started = performance.now();
+const files = walk(src);
+const code = files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
+rmSync(out, { recursive: true, force: true });
+await build({
+  entryPoints: code,
+  outdir: out,
+  outbase: src,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  bundle: false,
+  sourcemap: "linked",
+  logLevel: "warning",
+});
+for (const f of files.filter((x) => ASSETS.test(x) && !x.endsWith("README.md"))) {
+  const to = join(out, relative(src, f));
+  mkdirSync(dirname(to), { recursive: true });
+  cpSync(f, to);
+}
+// the newest source mtime this build saw: bin/relive.js runs dist/ only while no source is newer
+writeFileSync(join(out, ".build-stamp"), String(Math.max(...files.map((f) => statSync(f).mtimeMs))));
+if (process.argv.includes("--types"))
+  execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "-p", join(root, "tsconfig.build.json")], {
+    stdio: "inherit",
+  });
+process.stderr.write(
+  `relive: built dist/ (${code.length} modules${process.argv.includes("--types") ? " + declarations" : ""}) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+);
