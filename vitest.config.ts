@@ -1,8 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // examples import relive by its package name: tests run them against the sources
+  resolve: { alias: { relive: fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",

@@ -29,7 +29,9 @@ function buildIsCurrent() {
 if (buildIsCurrent()) await import(compiled);
 else {
   if (existsSync(compiled))
-    process.stderr.write("relive: src/ changed since the last build; running the sources through tsx (npm run build to refresh dist/)\n");
+    process.stderr.write(
+      "relive: src/ changed since the last build; running the sources through tsx (npm run build to refresh dist/)\n",
+    );
   const { register } = await import("tsx/esm/api");
   register();
   await import("../src/cli/main.ts");

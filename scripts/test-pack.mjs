@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// `npm run test:pack`: packs relive, checks the tarball ships no tests, installs it into a fresh
+// consumer project (dependencies from the npm cache: --prefer-offline), and runs the custom-task
+// example (examples/custom-task) through the installed CLI and through the library API.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const work = mkdtempSync(join(tmpdir(), "relive-pack-"));
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const sh = (cmd, args, cwd, opts = {}) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], ...opts });
+const step = (m) => process.stderr.write(`test:pack: ${m}\n`);
+const fail = (m) => {
+  process.stderr.write(`test:pack: FAILED: ${m}\n(work dir kept: ${work})\n`);
+  process.exit(1);
+};
+
+step("npm pack (builds dist/ with declarations)");
+const [packed] = JSON.parse(sh(npm, ["pack", "--json", "--pack-destination", work], root));
+const files = packed.files.map((f) => f.path);
+const bad = files.filter((f) => /(^|\/)test\//.test(f) || /\.test\.[jt]s$/.test(f) || f.startsWith("src/") || f.startsWith("examples/"));
+if (bad.length) fail(`the tarball ships files it must not: ${bad.slice(0, 5).join(", ")}`);
+for (const need of ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "bin/relive.js", "dist/models/prices.yaml"])
+  if (!files.includes(need)) fail(`the tarball lacks ${need}`);
+step(`${packed.filename}: ${files.length} files, ${(packed.size / 1e6).toFixed(1)} MB packed, no tests`);
+
+const app = join(work, "consumer");
+mkdirSync(app);
+writeFileSync(
+  join(app, "package.json"),
+  JSON.stringify({ name: "relive-consumer", private: true, type: "module", dependencies: { relive: `file:${join(work, packed.filename)}` } }, null, 2),
+);
+step("npm install --prefer-offline in a fresh consumer project");
+sh(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], app, { stdio: ["ignore", "inherit", "inherit"] });
+cpSync(join(root, "examples", "custom-task", "post-counter.ts"), join(app, "post-counter.ts"));
+const env = { ...process.env, RELIVE_RUNS_DIR: join(app, "runs"), RELIVE_CACHE_DIR: join(app, ".relive-cache") };
+
+step("library: import { runEpisode, defineTask } from 'relive'");
+writeFileSync(
+  join(app, "library.mts"),
+  `import { defineTask, registerTask, runEpisode } from "relive";
+import { postCounterTask } from "./post-counter.ts";
+if (typeof defineTask !== "function") throw new Error("relive exports no defineTask");
+registerTask(postCounterTask);
+const counter = await runEpisode({ task: "post-counter", agent: { model: "scripted:counter" } });
+const silent = await runEpisode({ task: "post-counter", agent: { model: "scripted:silent" } });
+console.log(JSON.stringify([counter.results.performance.primary.value, silent.results.performance.primary.value]));
+`,
+);
+const lib = JSON.parse(sh(process.execPath, ["--import", "tsx", "library.mts"], app, { env }).trim().split("\n").pop());
+if (lib[0] !== 1 || lib[1] !== 0) fail(`library run: count_acc counter ${lib[0]} (want 1), silent ${lib[1]} (want 0)`);
+
+step("CLI: relive run --task-module ./post-counter.ts");
+rmSync(join(app, "runs"), { recursive: true, force: true });
+const out = JSON.parse(
+  sh(join(app, "node_modules", ".bin", "relive"), ["run", "--task-module", "./post-counter.ts", "--task", "post-counter", "--json", "-q"], app, { env }),
+);
+if (out.performance.primary.value !== 1) fail(`CLI run: count_acc ${out.performance.primary.value} (want 1)`);
+step("ok: the packed relive runs a task defined outside it through the CLI and the library");
+rmSync(work, { recursive: true, force: true });
