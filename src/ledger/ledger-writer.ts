@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 import type { LedgerEvent, NewLedgerEvent } from "./events.js";
 import type { Redactor } from "./redactor.js";
+import { CURRENT_LEDGER_VERSION, type LedgerVersion, ledgerVersionOf, serializeEvent } from "./serialize.js";
 
 /** Thrown when a re-run (resume) regenerates a ledger line that differs from the recorded one. */
 export class LedgerDivergenceError extends Error {
@@ -33,11 +34,14 @@ export class LedgerWriter {
   private seq = 0;
   private readonly listeners: LedgerListener[] = [];
   private redactor: Redactor | null = null;
+  /** the line format: the recorded ledger's when re-running one, else the current version */
+  readonly version: LedgerVersion;
 
   private constructor(
     readonly path: string,
     private readonly recorded: readonly string[],
   ) {
+    this.version = recorded.length ? ledgerVersionOf(recorded[0]) : CURRENT_LEDGER_VERSION;
     this.fd = openSync(path, "a");
   }
 
@@ -73,7 +77,7 @@ export class LedgerWriter {
   append<E extends NewLedgerEvent>(event: E): E & { seq: number } {
     if (this.fd === null) throw new Error(`ledger ${this.path} is closed`);
     const full = { seq: this.seq, ...event } as E & { seq: number };
-    const json = JSON.stringify(full);
+    const json = serializeEvent(full as unknown as LedgerEvent, this.version);
     const line = this.redactor ? this.redactor.redact(json) : json;
     if (this.seq < this.recorded.length) {
       const rec = this.recorded[this.seq]!;

@@ -12,7 +12,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { canonicalJson, sha256Hex } from "../common/canonical-json.js";
 import type { CallContext, GenerateRequest, GenerateResponse, Model } from "./model.js";
 
 export function requestHash(req: GenerateRequest): string {

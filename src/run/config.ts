@@ -126,16 +126,4 @@ export function loadRunConfig(path: string): RunConfig {
   return parseRunConfig(raw, path);
 }
 
-/** Canonical JSON (sorted keys) for hashing. */
-export function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  if (v && typeof v === "object")
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  return JSON.stringify(v);
-}
-
 export const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");

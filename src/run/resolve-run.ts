@@ -6,7 +6,8 @@ import { getTask } from "../tasks/registry.js";
 import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
-import { ConfigError, canonicalJson, type RunConfig, sha256 } from "./config.js";
+import { canonicalJson } from "../common/canonical-json.js";
+import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 

@@ -257,6 +257,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       ledger.append({
         type: "run_start",
         t: sim_start,
+        ...(ledger.version >= 2 ? { ledger_version: ledger.version } : {}),
         run_id: r.runId,
         task: task.id,
         task_version: task.version,

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/models/canonical-json.js";
+import { canonicalJson } from "../../src/common/canonical-json.js";
 import { CassetteMismatchError, CassetteModel, CassetteRecorder, requestHash } from "../../src/models/cassette.js";
 import type { GenerateRequest, GenerateResponse } from "../../src/models/model.js";
 import { OpenAICompatibleModel } from "../../src/models/openai-provider.js";

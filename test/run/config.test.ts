@@ -2,7 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, canonicalJson, loadRunConfig, parseRunConfig } from "../../src/run/config.js";
+import { canonicalJson } from "../../src/common/canonical-json.js";
+import { ConfigError, loadRunConfig, parseRunConfig } from "../../src/run/config.js";
 
 describe("run config", () => {
   it("fills defaults", () => {
