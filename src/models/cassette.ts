@@ -31,14 +31,14 @@ const responseSchema = z.strictObject({
   provider_cost_usd: z.number().optional(),
   finish_reason: z.string().optional(),
 });
-const entrySchema = z.strictObject({
+export const CassetteEntrySchema = z.strictObject({
   actor: z.string().min(1),
   call_index: z.number().int().nonnegative(),
   model: z.string().regex(/^[a-z][a-z0-9-]*:.+$/),
   request_hash: z.string().regex(/^[0-9a-f]{64}$/),
   response: responseSchema,
 });
-export type CassetteEntry = z.infer<typeof entrySchema>;
+export type CassetteEntry = z.infer<typeof CassetteEntrySchema>;
 
 export class CassetteMismatchError extends Error {
   constructor(
@@ -124,7 +124,7 @@ export class CassetteModel implements Model {
         if (isLast && torn) break; // a torn last line: dropped
         throw new Error(`cassette ${path}:${i + 1}: not valid JSON`);
       }
-      const parsed = entrySchema.safeParse(raw);
+      const parsed = CassetteEntrySchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new Error(

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import type { Redactor } from "../ledger/redactor.js";
-import { requestHash } from "../models/cassette.js";
+import { CassetteEntrySchema, requestHash } from "../models/cassette.js";
 import {
   type CallContext,
   type GenerateRequest,
@@ -57,12 +57,19 @@ export function readLlmLog(path: string, o: { repair?: boolean } = {}): LlmLogEn
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line.trim() === "") continue;
+    let raw: unknown;
     try {
-      out.push(JSON.parse(line) as LlmLogEntry);
+      raw = JSON.parse(line);
     } catch (err) {
       if (i === lines.length - 1) break;
       throw new Error(`${path}:${i + 1}: not valid JSON (${(err as Error).message})`);
     }
+    const entry = CassetteEntrySchema.safeParse(raw);
+    if (!entry.success)
+      throw new Error(
+        `${path}:${i + 1}: not an llm.jsonl entry: ${entry.error.issues.map((x) => `${x.path.join(".") || "(root)"}: ${x.message}`).join("; ")}`,
+      );
+    out.push(entry.data);
   }
   return out;
 }

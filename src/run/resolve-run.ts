@@ -1,4 +1,5 @@
 import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import { canonicalJson } from "../common/canonical-json.js";
 import type { ModelSettings } from "../models/model.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable, type PriceTable } from "../models/price-table.js";
 import { type CreatedModel, createModel } from "../models/resolve-model.js";
@@ -6,7 +7,6 @@ import { getTask } from "../tasks/registry.js";
 import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
-import { canonicalJson } from "../common/canonical-json.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";

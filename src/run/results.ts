@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 
 const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
@@ -86,3 +87,19 @@ export const ResultsSchema = z.object({
 export type Results = z.infer<typeof ResultsSchema>;
 
 export const resultsJsonSchema = () => z.toJSONSchema(ResultsSchema, { target: "draft-2020-12" });
+
+/** Reads a run's results.json back through its schema; a bad file is named with what is wrong. */
+export function readResultsFile(path: string): Results {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(`${path}: not readable JSON (${(err as Error).message})`);
+  }
+  const parsed = ResultsSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(
+      `${path}: not a relive results file:\n${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`).join("\n")}`,
+    );
+  return parsed.data;
+}

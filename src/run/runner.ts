@@ -37,7 +37,7 @@ import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.j
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
 import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
-import type { Results } from "./results.js";
+import { type Results, readResultsFile } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { loadConfigTaskModule } from "./task-module.js";
 import type { WorldLocation } from "./world-resolver.js";
@@ -83,7 +83,7 @@ export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunO
   if (existsSync(join(r.runDir, "results.json")))
     return {
       runDir: r.runDir,
-      results: JSON.parse(readFileSync(join(r.runDir, "results.json"), "utf8")),
+      results: readResultsFile(join(r.runDir, "results.json")),
       cached: true,
     };
   if (existsSync(r.runDir))
@@ -110,7 +110,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const r = { ...resolveRun(saved.config, o), runDir };
   assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
-    return { runDir, results: JSON.parse(readFileSync(join(runDir, "results.json"), "utf8")), cached: true };
+    return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
   const ledgerPath = join(runDir, "ledger.jsonl");
   // killed between creating the directory and the ledger: nothing was acknowledged yet
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
