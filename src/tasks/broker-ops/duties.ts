@@ -1,5 +1,6 @@
+import type { AsOfView } from "../../world/as-of-view.js";
 import type { WorldStore } from "../../world/world-store.js";
-import { bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
+import { type BookEvent, bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
 import type { BrokerOpsParams } from "./params.js";
 
 /** A protective stop is due for every fill; a funding instruction for every margin call. */
@@ -10,17 +11,11 @@ export type Duty =
 const byDeadline = (a: Duty, b: Duty) =>
   a.deadline - b.deadline || a.t - b.t || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-/**
- * The duty roster of an episode: every fill and margin call of the world's PM book with t in
- * [sim_start, sim_end), ordered by deadline (fill + stop window, call + funding window). The agent
- * cannot change the book, so the roster is the same for every run of the episode. Scorer side
- * (and the deadline guard): it reads the untouched world, never an agent path.
- */
-export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
-  const view = world.at(() => simEnd - 1);
+/** The duties of the book events with t in [from, to), ordered by deadline. */
+export function dutiesOfEvents(events: readonly BookEvent[], p: BrokerOpsParams, from: number, to: number): Duty[] {
   const out: Duty[] = [];
-  for (const e of bookEvents(view.broker.events({ since: simStart }))) {
-    if (e.t < simStart || e.t >= simEnd) continue;
+  for (const e of events) {
+    if (e.t < from || e.t >= to) continue;
     if (e.kind === "fill")
       out.push({ kind: "stop", key: `stop:${e.id}`, t: e.t, deadline: e.t + p.stop_window_ms, fill: e });
     if (e.kind === "margin_call")
@@ -33,4 +28,24 @@ export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: numb
       });
   }
   return out.sort(byDeadline);
+}
+
+/**
+ * The duty roster of an episode: every fill and margin call of the world's PM book with t in
+ * [sim_start, sim_end), ordered by deadline (fill + stop window, call + funding window). The agent
+ * cannot change the book, so the roster is the same for every run of the episode. Scorer and
+ * oracle side only: it reads the untouched world, never an agent path (the deadline guard uses
+ * `visibleDuties`).
+ */
+export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
+  const view = world.at(() => simEnd - 1);
+  return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
+}
+
+/**
+ * The duties the agent can know of now: those of the fills and margin calls with t in
+ * [simStart, simEnd) that `view` shows now (never a future fill or call).
+ */
+export function visibleDuties(view: AsOfView, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
+  return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
 }

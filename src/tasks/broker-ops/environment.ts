@@ -22,6 +22,8 @@ export interface BrokerOpsEnv {
   records: DeskRecords;
   outbox: Outbox;
   tools: ToolDef[];
+  /** closes the browser (idempotent): the run's `dispose` */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -32,8 +34,8 @@ export interface BrokerOpsEnv {
  * instructions) lives only here and is rebuilt by re-running the episode. The password and every
  * one-time code are registered as the run's secrets (`ctx.secrets`: the ledger and llm.jsonl show
  * `[redacted:<name>]` wherever the agent typed them); the site also redacts those form fields from
- * its request logs (`BROKER_REDACT`). The browser closes at the kernel's end or when the run ends
- * otherwise (`ctx.onDispose`).
+ * its request logs (`BROKER_REDACT`). The browser closes at the kernel's end, or by `dispose` (the
+ * task run's `dispose`, also called when the run fails before its end).
  */
 export function createBrokerOpsEnv(ctx: TaskRunContext<BrokerOpsParams>): BrokerOpsEnv {
   const p = ctx.params;
@@ -56,7 +58,6 @@ export function createBrokerOpsEnv(ctx: TaskRunContext<BrokerOpsParams>): Broker
     browser_usd: p.browser_call_usd,
     closeAt: ctx.kernel,
   });
-  ctx.onDispose?.(() => web.dispose());
   const tools = browser ? web.tools : [...web.tools, ...siteApiTools(web.hosts, { price_usd: p.browser_call_usd })];
-  return { web, book, desk, records, outbox, tools };
+  return { web, book, desk, records, outbox, tools, dispose: () => web.dispose() };
 }

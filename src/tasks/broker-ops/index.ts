@@ -1,9 +1,10 @@
-import type { Episode, TaskDefinition } from "../task.js";
-import { dutyRoster } from "./duties.js";
+import { defineTask, type Episode } from "../task.js";
+import { visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
 import { renderInstruction } from "./instruction.js";
 import { BrokerOpsParams } from "./params.js";
 import { brokerOpsPolicies } from "./policies.js";
+import { deskObservations, openDutyState } from "./run-view.js";
 import { BROKER_OPS_SCORER_VERSION, BrokerOpsScorer } from "./scorer.js";
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -27,7 +28,7 @@ export const BROKER_OPS_EPISODES: Episode[] = [
   },
 ];
 
-export const brokerOpsTask: TaskDefinition<BrokerOpsParams> = {
+export const brokerOpsTask = defineTask<BrokerOpsParams>({
   id: "broker-ops",
   version: "broker-ops/1",
   scorer_version: BROKER_OPS_SCORER_VERSION,
@@ -39,19 +40,29 @@ export const brokerOpsTask: TaskDefinition<BrokerOpsParams> = {
   budget_usd: 20,
   baseSchedule: "0 */2 * * *",
   streams: ["broker_event", "candle"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => createBrokerOpsEnv(ctx).tools,
-  // the duty roster comes from the world's PM book (identical across runs: the agent cannot move positions)
-  deadlines: (from, to, params, world) =>
-    dutyRoster(world, params, from, to)
-      .map((d) => d.deadline)
-      .filter((t) => t >= from && t < to),
+  open(ctx) {
+    // per run: the book view, the sign-in desk, the site's records and outbox, the browser session
+    const env = createBrokerOpsEnv(ctx);
+    const p = ctx.params;
+    return {
+      instruction: () =>
+        renderInstruction({
+          params: p,
+          sim_start: ctx.sim_start,
+          sim_end: ctx.sim_end,
+          budget_usd: ctx.budget_usd,
+        }),
+      tools: () => env.tools,
+      // duties of the fills and margin calls visible at the view's time (never a future one)
+      deadlines: (view, until) =>
+        visibleDuties(view, p, ctx.sim_start, ctx.sim_end)
+          .map((d) => d.deadline)
+          .filter((t) => t >= view.now() && t < until),
+      state: () => openDutyState(visibleDuties(ctx.view, p, ctx.sim_start, ctx.sim_end), env.records, ctx.view.now()),
+      observations: (since, now) => deskObservations(ctx.view, env.outbox, p.mailbox, since, now),
+      dispose: () => env.dispose(),
+    };
+  },
   createScorer: (ctx) => new BrokerOpsScorer(ctx),
   referencePolicies: brokerOpsPolicies,
   metrics: {
@@ -71,4 +82,4 @@ export const brokerOpsTask: TaskDefinition<BrokerOpsParams> = {
       "funding_submitted",
     ],
   },
-};
+});

@@ -1,8 +1,8 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
 import { effectsOfCommitment } from "../../tools/browser/browser-tools.js";
 import type { AsOfView } from "../../world/as-of-view.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { markOf } from "./book-view.js";
 import { type Duty, dutyRoster } from "./duties.js";
 import {
@@ -66,7 +66,8 @@ export function stopProblem(
  * (credit 1), `wrong` (an instruction for it came in time but did not qualify) or `missed`;
  * duties whose deadline is after sim_end are not scorable. Primary `routine_score` = met / scored.
  */
-export class BrokerOpsScorer implements Scorer {
+export class BrokerOpsScorer extends ScorerBase {
+  protected readonly watchedTools: ReadonlySet<string> = new Set<string>();
   private readonly p: BrokerOpsParams;
   private readonly scored: Duty[];
   private readonly late: NotScorable[];
@@ -78,6 +79,7 @@ export class BrokerOpsScorer implements Scorer {
   private readonly view: AsOfView;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = BrokerOpsParams.parse(ctx.params ?? {});
     const roster = dutyRoster(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
     this.scored = roster.filter((d) => d.deadline <= ctx.sim_end);
@@ -105,8 +107,7 @@ export class BrokerOpsScorer implements Scorer {
     if (parsed.success) this.funding.push({ ...parsed.data, t });
   }
 
-  onEvent(e: LedgerEvent): void {
-    if (e.type !== "commitment") return;
+  protected override onCommitment(e: CommitmentEvent): void {
     if (e.tool === PLACE_STOP_TOOL) {
       this.addStop(e.args, e.t);
       return;

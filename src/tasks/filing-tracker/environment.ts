@@ -11,13 +11,16 @@ export interface FilingTrackerEnv {
   web: WebToolSet;
   portal: PortalStore;
   tools: ToolDef[];
+  /** closes the browser (idempotent): the run's `dispose` */
+  dispose(): Promise<void>;
 }
 
 /**
  * One run's web: the SEC replay and the blotter (read-only, from the as-of view), the portal
  * (writable by the browser, or by the API tools in `portal_mode: "api"`), `http_get`, and the
  * browser tools (browser mode) or `record_filing` / `list_filings` (API mode). The browser is
- * launched on the first browser call and closed at the kernel's end.
+ * launched on the first browser call and closed at the kernel's end, and by `dispose` (the task
+ * run's `dispose`, also called when a run fails before its end).
  */
 export function createFilingTrackerEnv(ctx: TaskRunContext<FilingTrackerParams>): FilingTrackerEnv {
   const p = ctx.params;
@@ -31,8 +34,6 @@ export function createFilingTrackerEnv(ctx: TaskRunContext<FilingTrackerParams>)
     browser_usd: p.browser_call_usd,
     closeAt: ctx.kernel,
   });
-  // a run that fails before its end still closes the browser
-  ctx.onDispose?.(() => web.dispose());
   const tools = browser ? web.tools : [...web.tools, ...portalApiTools(web.hosts)];
-  return { web, portal, tools };
+  return { web, portal, tools, dispose: () => web.dispose() };
 }

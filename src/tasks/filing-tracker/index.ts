@@ -1,10 +1,11 @@
-import type { Episode, TaskDefinition } from "../task.js";
+import { defineTask, type Episode } from "../task.js";
 import { createFilingTrackerEnv } from "./environment.js";
+import { recordKey } from "./filing-record.js";
 import { renderInstruction } from "./instruction.js";
-import { nyseOpensIn } from "./nyse-calendar.js";
 import { FilingTrackerParams } from "./params.js";
 import { filingTrackerPolicies } from "./policies.js";
 import { FILING_TRACKER_SCORER_VERSION, FilingTrackerScorer } from "./scorer.js";
+import { filingObservations, openDutyLines, visibleDeadlines } from "./visible-duties.js";
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
 
@@ -37,7 +38,7 @@ export const FILING_TRACKER_EPISODES: Episode[] = [
   },
 ];
 
-export const filingTrackerTask: TaskDefinition<FilingTrackerParams> = {
+export const filingTrackerTask = defineTask<FilingTrackerParams>({
   id: "filing-tracker",
   version: "1",
   scorer_version: FILING_TRACKER_SCORER_VERSION,
@@ -49,15 +50,30 @@ export const filingTrackerTask: TaskDefinition<FilingTrackerParams> = {
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["company", "filing", "xbrl_fact", "broker_event"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => createFilingTrackerEnv(ctx).tools,
-  deadlines: (from, to) => nyseOpensIn(from, to),
+  open(ctx) {
+    // per run: the SEC replay, blotter and portal hosts, the browser session and the tools over them
+    const env = createFilingTrackerEnv(ctx);
+    return {
+      instruction: () =>
+        renderInstruction({
+          params: ctx.params,
+          sim_start: ctx.sim_start,
+          sim_end: ctx.sim_end,
+          budget_usd: ctx.budget_usd,
+        }),
+      tools: () => env.tools,
+      // the NYSE open after each duty filing visible now (never a filing not yet visible)
+      deadlines: (view, until) => visibleDeadlines(view, until),
+      state: () => [
+        {
+          title: "filings to record (visible, not yet saved in the portal)",
+          lines: openDutyLines(ctx.view, new Set(env.portal.list().map((s) => recordKey(s.record)))),
+        },
+      ],
+      observations: (since, now) => filingObservations(ctx.view, since, now),
+      dispose: () => env.dispose(),
+    };
+  },
   createScorer: (ctx) => new FilingTrackerScorer(ctx),
   referencePolicies: filingTrackerPolicies,
   metrics: {
@@ -77,4 +93,4 @@ export const filingTrackerTask: TaskDefinition<FilingTrackerParams> = {
       "sec_reads",
     ],
   },
-};
+});

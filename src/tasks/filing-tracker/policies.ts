@@ -1,7 +1,7 @@
 import { isoInstant } from "../../kernel/day.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
+import type { OracleEnv, ReferencePolicy } from "../task.js";
 import {
-  type ClientState,
   drive,
   httpGetAll,
   newClientState,
@@ -15,17 +15,6 @@ import { FilingDuties, type FilingDuty } from "./filing-duties.js";
 import type { FilingRecordInput } from "./filing-record.js";
 import { FilingTrackerParams } from "./params.js";
 import { SEC_HOST } from "./web/sec-host.js";
-
-/** per-run state, keyed by the run's PolicyApi object (never shared across runs) */
-const states = new WeakMap<PolicyApi, ClientState>();
-function stateOf(api: PolicyApi): ClientState {
-  let s = states.get(api);
-  if (!s) {
-    s = newClientState();
-    states.set(api, s);
-  }
-  return s;
-}
 
 /** The gold row of a duty (what a perfect record says). */
 export function goldRecord(d: FilingDuty): FilingRecordInput {
@@ -49,12 +38,13 @@ function dutiesOf(env: OracleEnv, from: number, to: number): FilingDuty[] {
 const RECENT_MS = 10 * 86_400_000;
 
 /** silent: never acts (every duty is a miss). */
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never acts: every filing is a miss (filing_score 0).",
+  async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
 /**
  * perfect-client (honest, tools only): at every sweep (09:29 New York time on trading days, 22:05 on
@@ -67,9 +57,12 @@ export const perfectClientPolicy: ReferencePolicy = {
   name: "perfect-client",
   description:
     "Sweeps at 09:29 New York time on trading days and 22:05 on weekdays: reads the blotter and each company's SEC submissions, then saves every due filing with figures from companyconcept.",
-  act: (api) => drive(api, perfectClientSweep(api.now(), stateOf(api))),
-  nextWake: nextSweep,
   cron: [...SWEEP_CRON],
+  start(api) {
+    // per run: the rows it has saved
+    const state = newClientState();
+    return { act: () => drive(api, perfectClientSweep(api.now(), state)), nextWake: nextSweep };
+  },
 };
 
 /**
@@ -79,22 +72,26 @@ export const perfectClientPolicy: ReferencePolicy = {
 export const oraclePolicy: ReferencePolicy = {
   name: "oracle",
   description: "Saves each due filing's gold row (read from the untouched world) at the sweeps, after a SEC read.",
-  oracle: {
-    act(api: PolicyApi, env: OracleEnv) {
-      const now = api.now();
-      const state = stateOf(api);
-      const due = dutiesOf(env, now - RECENT_MS, now + 1).filter((d) => d.deadline > now && !state.saved.has(d.key));
-      function* steps(): Steps {
-        for (const d of due) {
-          yield* httpGetAll(SEC_HOST, `/submissions/CIK${d.cik}.json`);
-          yield* saveRecord(state, goldRecord(d));
-        }
-      }
-      return drive(api, steps());
-    },
-  },
-  nextWake: nextSweep,
+  oracle: true,
   cron: [...SWEEP_CRON],
+  start(api, oracle) {
+    const env = requireOracle("oracle", oracle);
+    const state = newClientState();
+    return {
+      act() {
+        const now = api.now();
+        const due = dutiesOf(env, now - RECENT_MS, now + 1).filter((d) => d.deadline > now && !state.saved.has(d.key));
+        function* steps(): Steps {
+          for (const d of due) {
+            yield* httpGetAll(SEC_HOST, `/submissions/CIK${d.cik}.json`);
+            yield* saveRecord(state, goldRecord(d));
+          }
+        }
+        return drive(api, steps());
+      },
+      nextWake: nextSweep,
+    };
+  },
 };
 
 /**
@@ -105,23 +102,26 @@ export const oraclePolicy: ReferencePolicy = {
 export const prematureClientPolicy: ReferencePolicy = {
   name: "premature-client",
   description: "Saves each filing's gold row at the sweep before its acceptance (every duty premature).",
-  oracle: {
-    act(api: PolicyApi, env: OracleEnv) {
-      const now = api.now();
-      const next = nextSweep(now);
-      const state = stateOf(api);
-      const early = dutiesOf(env, now + 1, next + 1);
-      function* steps(): Steps {
-        for (const d of early) {
-          yield* httpGetAll(SEC_HOST, `/submissions/CIK${d.cik}.json`);
-          yield* saveRecord(state, goldRecord(d));
-        }
-      }
-      return drive(api, steps());
-    },
-  },
-  nextWake: nextSweep,
+  oracle: true,
   cron: [...SWEEP_CRON],
+  start(api, oracle) {
+    const env = requireOracle("premature-client", oracle);
+    const state = newClientState();
+    return {
+      act() {
+        const now = api.now();
+        const early = dutiesOf(env, now + 1, nextSweep(now) + 1);
+        function* steps(): Steps {
+          for (const d of early) {
+            yield* httpGetAll(SEC_HOST, `/submissions/CIK${d.cik}.json`);
+            yield* saveRecord(state, goldRecord(d));
+          }
+        }
+        return drive(api, steps());
+      },
+      nextWake: nextSweep,
+    };
+  },
 };
 
 export const filingTrackerPolicies: ReferencePolicy[] = [

@@ -1,8 +1,8 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
 import { HTTP_GET_TOOL } from "../../tools/browser/http-get-tool.js";
 import { effectsOfCommitment } from "../../tools/browser/web-effects.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { FilingDuties, type FilingDuty } from "./filing-duties.js";
 import { type FilingRecord, parseRecord, parseRecordForm, recordKey } from "./filing-record.js";
 import { FilingTrackerParams } from "./params.js";
@@ -59,7 +59,8 @@ interface Verdict {
  * SEC reads are ok `http_get` calls on sec and browser requests to sec, matched to companies by
  * path. Status order: miss → premature → wrong → no_evidence → ok (credit 1, else 0).
  */
-export class FilingTrackerScorer implements Scorer {
+export class FilingTrackerScorer extends ScorerBase {
+  protected readonly watchedTools: ReadonlySet<string> = new Set([HTTP_GET_TOOL]);
   private readonly p: FilingTrackerParams;
   private readonly scored: FilingDuty[];
   private readonly late: NotScorable[];
@@ -72,6 +73,7 @@ export class FilingTrackerScorer implements Scorer {
   private readonly results: Verdict[] = [];
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = FilingTrackerParams.parse(ctx.params ?? {});
     const duties = new FilingDuties(ctx.world.db, this.p).duties(ctx.sim_start, ctx.sim_end);
     this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
@@ -80,45 +82,27 @@ export class FilingTrackerScorer implements Scorer {
       .map((d) => ({ key: d.key, reason: "settles after window" }));
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "tool_call": {
-        if (e.tool !== HTTP_GET_TOOL || e.status !== "ok") return;
-        const a = e.args as { host?: unknown; path?: unknown } | null;
-        if (a && a.host === SEC_HOST && typeof a.path === "string") this.read(a.path, e.t);
-        return;
-      }
-      case "commitment": {
-        if (e.tool === RECORD_FILING_TOOL) {
-          const r = parseRecord(e.args);
-          if (r.ok) this.save(r.record, e.t, "api");
-          else this.invalidSaves++;
-          return;
-        }
-        for (const x of effectsOfCommitment(e)) {
-          if (x.kind !== "request") continue;
-          if (x.host === SEC_HOST && (x.method === "GET" || x.method === "HEAD")) this.read(x.path, e.t);
-          else if (x.host === PORTAL_HOST && x.method === "POST" && x.path === PORTAL_FORM_PATH) {
-            const r = x.status < 400 && x.body !== undefined ? parseRecordForm(new URLSearchParams(x.body)) : null;
-            if (r?.ok) this.save(r.record, e.t, "browser");
-            else this.invalidSaves++;
-          }
-        }
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+  /** an accepted `http_get` of a SEC company path is an evidence read */
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") return;
+    const a = e.args as { host?: unknown; path?: unknown } | null;
+    if (a && a.host === SEC_HOST && typeof a.path === "string") this.read(a.path, e.t);
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool === RECORD_FILING_TOOL) {
+      const r = parseRecord(e.args);
+      if (r.ok) this.save(r.record, e.t, "api");
+      else this.invalidSaves++;
+      return;
+    }
+    for (const x of effectsOfCommitment(e)) {
+      if (x.kind !== "request") continue;
+      if (x.host === SEC_HOST && (x.method === "GET" || x.method === "HEAD")) this.read(x.path, e.t);
+      else if (x.host === PORTAL_HOST && x.method === "POST" && x.path === PORTAL_FORM_PATH) {
+        const r = x.status < 400 && x.body !== undefined ? parseRecordForm(new URLSearchParams(x.body)) : null;
+        if (r?.ok) this.save(r.record, e.t, "browser");
+        else this.invalidSaves++;
       }
     }
   }

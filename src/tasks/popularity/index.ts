@@ -1,11 +1,11 @@
 import { isoInstant } from "../../kernel/day.js";
-import type { RateLimiter } from "../../kernel/rate-limiter.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
-import type { Episode, TaskDefinition, TaskRunContext } from "../task.js";
+import { defineTask, type Episode, type Outcome } from "../task.js";
 import { renderInstruction } from "./instruction.js";
 import { PopularityParams } from "./params.js";
 import { RecommendationBook, recommendTools } from "./recommend-tools.js";
 import { popularityPolicies } from "./reference-policies.js";
+import { postObservations, recommendationState } from "./run-view.js";
 import { POPULARITY_SCORER_VERSION, PopularityScorer } from "./scorer.js";
 import { selfLabels } from "./self-feedback.js";
 
@@ -29,30 +29,27 @@ export const POPULARITY_EPISODES: Episode[] = [
   },
 ];
 
-interface RunState {
-  limiters: Record<string, RateLimiter>;
-  book: RecommendationBook;
+/** the `self` feedback's description (tasks.md §3) */
+const SELF_DESCRIPTION =
+  "for each of your recommendations whose post has been revealed, the comment counts visible at reveal " +
+  "(at the feedback ages and in total) and whether it reached the threshold.";
+
+/** the oracle payload of a settled post: the outcome's detail with its instants as ISO strings */
+function oraclePayload(o: Outcome): Record<string, unknown> {
+  const { created_utc, revealed_at, recommended_at, ...rest } = o.detail as Record<string, unknown>;
+  const iso = (v: unknown) => (typeof v === "number" ? isoInstant(v) : v);
+  return {
+    key: o.key,
+    status: o.status,
+    credit: o.credit,
+    ...rest,
+    created: iso(created_utc),
+    revealed_at: iso(revealed_at),
+    recommended_at: iso(recommended_at),
+  };
 }
 
-/**
- * Per-run state shared by `limiters(ctx)`, `tools(ctx)` and the `self` feedback: the runtime's
- * limiter instances (read by `quota`) and the book of accepted recommendations. All three must be
- * called with the same context object (the runner does).
- */
-const stateByRun = new WeakMap<object, RunState>();
-function runState(ctx: TaskRunContext<PopularityParams>): RunState {
-  let s = stateByRun.get(ctx);
-  if (!s) {
-    s = {
-      limiters: redditLimiters({ limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms }),
-      book: new RecommendationBook(),
-    };
-    stateByRun.set(ctx, s);
-  }
-  return s;
-}
-
-export const popularityTask: TaskDefinition<PopularityParams> = {
+export const popularityTask = defineTask<PopularityParams>({
   id: "popularity",
   version: "1",
   scorer_version: POPULARITY_SCORER_VERSION,
@@ -64,48 +61,34 @@ export const popularityTask: TaskDefinition<PopularityParams> = {
   budget_usd: 20,
   baseSchedule: "0 * * * *",
   streams: ["reddit_post", "reddit_comment", "reddit_reveal"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => {
-    const s = runState(ctx);
-    return [
-      ...redditDataTools({
-        view: ctx.view,
-        callUsd: ctx.params.reddit_call_usd,
-        limiter: s.limiters[REDDIT_LIMITER]!,
-        rate: { limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms },
-      }),
-      ...recommendTools({ view: ctx.view, params: ctx.params, sim_start: ctx.sim_start, book: s.book }),
-    ];
+  selfFeedback: { description: SELF_DESCRIPTION },
+  open(ctx) {
+    const p = ctx.params;
+    // per run: the runtime's limiter instances (read by `quota`) and the book of accepted recommendations
+    const limiters = redditLimiters({ limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms });
+    const book = new RecommendationBook();
+    return {
+      instruction: () =>
+        renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...redditDataTools({
+          view: ctx.view,
+          callUsd: p.reddit_call_usd,
+          limiter: limiters[REDDIT_LIMITER]!,
+          rate: { limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms },
+        }),
+        ...recommendTools({ view: ctx.view, params: p, sim_start: ctx.sim_start, book }),
+      ],
+      limiters: () => limiters,
+      state: () => recommendationState(book, ctx.view.now(), p),
+      observations: (since, now) => postObservations(ctx.view, since, now),
+      feedback: {
+        oracle: oraclePayload,
+        self: (since) => selfLabels(ctx.view, book.accepted, p, since),
+      },
+    };
   },
-  limiters: (ctx) => runState(ctx).limiters,
   createScorer: (ctx) => new PopularityScorer(ctx),
-  feedback: {
-    oracle: (o) => {
-      const { created_utc, revealed_at, recommended_at, ...rest } = o.detail as Record<string, unknown>;
-      const iso = (v: unknown) => (typeof v === "number" ? isoInstant(v) : v);
-      return {
-        key: o.key,
-        status: o.status,
-        credit: o.credit,
-        ...rest,
-        created: iso(created_utc),
-        revealed_at: iso(revealed_at),
-        recommended_at: iso(recommended_at),
-      };
-    },
-    self: {
-      description:
-        "for each of your recommendations whose post has been revealed, the comment counts visible at reveal " +
-        "(at the feedback ages and in total) and whether it reached the threshold.",
-      labels: (ctx, since) => selfLabels(ctx.view, runState(ctx).book.accepted, ctx.params, since),
-    },
-  },
   referencePolicies: popularityPolicies,
   metrics: {
     primary: "tw_f1",
@@ -128,4 +111,4 @@ export const popularityTask: TaskDefinition<PopularityParams> = {
       "commitments_ignored",
     ],
   },
-};
+});

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { HOUR_MS, MINUTE_MS, parseIsoInstant } from "../../kernel/day.js";
 import { runSteps, type StepScript } from "../policy-steps.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
+import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { PopularityParams } from "./params.js";
 import { PostFacts } from "./post-facts.js";
 import { horizonMs } from "./recommend-rule.js";
@@ -29,13 +30,13 @@ async function status(api: PolicyApi): Promise<Status> {
 export const nextMultiple = (now: number, stepMs: number) => (Math.floor(now / stepMs) + 1) * stepMs;
 
 /** Floor: never recommends (tw_f1 0). */
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never recommends (the floor: tw_f1 0).",
   async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
 /** Settings of the early-velocity forecaster (policy constants, not task parameters). */
 export const VELOCITY = {
@@ -84,7 +85,7 @@ export function* velocitySteps(now: number): StepScript {
 
 export const velocityNextWake = (now: number) => nextMultiple(now, VELOCITY.pollMinutes * MINUTE_MS);
 
-export const velocityPolicy: ReferencePolicy = {
+export const velocityPolicy: ReferencePolicy = statelessPolicy({
   name: "velocity",
   description:
     `Every ${VELOCITY.pollMinutes} min: list_posts(since = now − ${VELOCITY.lookbackHours} h, sort = comments) and recommend ` +
@@ -94,7 +95,7 @@ export const velocityPolicy: ReferencePolicy = {
   },
   nextWake: velocityNextWake,
   cron: [`*/${VELOCITY.pollMinutes} * * * *`],
-};
+});
 
 /** the oracle's wake grid */
 export const ORACLE_STEP_MS = MINUTE_MS;
@@ -108,29 +109,33 @@ export const oraclePolicy: ReferencePolicy = {
   name: "oracle",
   description:
     "Reads the untouched world: every minute, recommends the tail posts created since the previous minute, earliest first, while the cap allows.",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const now = api.now();
-      const p = PopularityParams.parse(env.params ?? {});
-      const facts = PostFacts.of(env.world.db, horizonMs(p));
-      const fresh = facts
-        .createdIn(now - ORACLE_STEP_MS + 1, now)
-        .filter((x) => x.cascade >= p.tail_threshold && x.visible_at <= now);
-      if (fresh.length === 0) return;
-      const s = await status(api);
-      const runStart = parseIsoInstant(s.run_start);
-      const done = new Set(s.recommended.map((r) => r.root_id));
-      let left = s.cap.remaining;
-      for (const x of fresh) {
-        if (left === 0) break;
-        if (x.created_utc < runStart || done.has(x.id)) continue;
-        const r = await api.call(RECOMMEND_TOOL, { root_id: x.id });
-        if (r.ok) left--;
-      }
-    },
-  },
-  nextWake: (now) => nextMultiple(now, ORACLE_STEP_MS),
+  oracle: true,
   cron: ["* * * * *"],
+  start(api, oracle) {
+    const env = requireOracle("oracle", oracle);
+    const p = PopularityParams.parse(env.params ?? {});
+    const facts = PostFacts.of(env.world.db, horizonMs(p));
+    return {
+      nextWake: (now) => nextMultiple(now, ORACLE_STEP_MS),
+      async act() {
+        const now = api.now();
+        const fresh = facts
+          .createdIn(now - ORACLE_STEP_MS + 1, now)
+          .filter((x) => x.cascade >= p.tail_threshold && x.visible_at <= now);
+        if (fresh.length === 0) return;
+        const s = await status(api);
+        const runStart = parseIsoInstant(s.run_start);
+        const done = new Set(s.recommended.map((r) => r.root_id));
+        let left = s.cap.remaining;
+        for (const x of fresh) {
+          if (left === 0) break;
+          if (x.created_utc < runStart || done.has(x.id)) continue;
+          const r = await api.call(RECOMMEND_TOOL, { root_id: x.id });
+          if (r.ok) left--;
+        }
+      },
+    };
+  },
 };
 
 export const popularityPolicies: ReferencePolicy[] = [silentPolicy, oraclePolicy, velocityPolicy];

@@ -1,6 +1,6 @@
 import { HOUR_MS, utcDayNumber } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { PopularityParams } from "./params.js";
 import { type PostFact, PostFacts } from "./post-facts.js";
 import { horizonMs, judgeRecommendation, type Recommendation } from "./recommend-rule.js";
@@ -50,7 +50,8 @@ interface Unit {
  * (credit 0); each unrecommended in-scope tail post settles then as `miss` (credit 0). A
  * recommendation of a post that reveals after sim_end is `not_scorable` ("settles after window").
  */
-export class PopularityScorer implements Scorer {
+export class PopularityScorer extends ScorerBase {
+  protected readonly watchedTools = new Set([RECOMMEND_TOOL]);
   private readonly p: PopularityParams;
   private readonly facts: PostFacts;
   private readonly H: number;
@@ -69,6 +70,7 @@ export class PopularityScorer implements Scorer {
   private rejectedCalls = 0;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = PopularityParams.parse(ctx.params ?? {});
     this.H = horizonMs(this.p);
     this.facts = PostFacts.of(ctx.world.db, this.H);
@@ -79,47 +81,28 @@ export class PopularityScorer implements Scorer {
       .filter((x) => x.cascade >= this.p.tail_threshold);
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === RECOMMEND_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== RECOMMEND_TOOL) return;
-        const a = RecommendArgs.safeParse(e.args);
-        const post = a.success ? this.facts.get(a.data.root_id) : undefined;
-        if (!post || post.visible_at > e.t || post.created_utc > e.t) {
-          this.ignored++;
-          return;
-        }
-        const verdict = judgeRecommendation(post, e.t, this.sim_start, this.recs, this.p);
-        if (!verdict.ok) {
-          this.ignored++;
-          return;
-        }
-        const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
-        this.recs.push(rec);
-        this.recById.set(post.id, rec);
-        const reveal = post.created_utc + this.H;
-        if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end)
-          this.pendingFalse.push({ post, reveal, rec });
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool !== RECOMMEND_TOOL) return;
+    const a = RecommendArgs.safeParse(e.args);
+    const post = a.success ? this.facts.get(a.data.root_id) : undefined;
+    if (!post || post.visible_at > e.t || post.created_utc > e.t) {
+      this.ignored++;
+      return;
     }
+    const verdict = judgeRecommendation(post, e.t, this.sim_start, this.recs, this.p);
+    if (!verdict.ok) {
+      this.ignored++;
+      return;
+    }
+    const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
+    this.recs.push(rec);
+    this.recById.set(post.id, rec);
+    const reveal = post.created_utc + this.H;
+    if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end) this.pendingFalse.push({ post, reveal, rec });
   }
 
   settle(t: number): Outcome[] {

@@ -1,27 +1,16 @@
-import type { TaskDefinition, TaskRunContext } from "../task.js";
-import { WorldCandles } from "./candle-series.js";
+import { defineTask } from "../task.js";
+import { candleObservations } from "./candle-observations.js";
 import { createPriceCheckEnv } from "./environment.js";
+import { HourBook } from "./hour-book.js";
 import { INCIDENT_TABLE_VERSION } from "./incident-table.js";
 import { renderInstruction } from "./instruction.js";
 import { PriceCheckParams } from "./params.js";
 import { medianPollPolicy, oraclePolicy, silentPolicy } from "./policies.js";
 import { PRICE_CHECK_SCORER_VERSION, PriceCheckScorer } from "./scorer.js";
 import { priceCheckTools } from "./tools.js";
-import { resolveSetup } from "./world-setup.js";
 
 const HOUR_MS = 3_600_000;
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
-
-function envOf(ctx: TaskRunContext<PriceCheckParams>) {
-  return createPriceCheckEnv({
-    params: ctx.params,
-    view: ctx.view,
-    world: ctx.world,
-    env_seed: ctx.env_seed,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-  });
-}
 
 /** every hour's end (a multiple of 1 h) in [from, to) */
 export function hourEnds(from: number, to: number): number[] {
@@ -30,7 +19,7 @@ export function hourEnds(from: number, to: number): number[] {
   return out;
 }
 
-export const priceCheckTask: TaskDefinition<PriceCheckParams> = {
+export const priceCheckTask = defineTask<PriceCheckParams>({
   id: "price-check",
   version: `price-check/1+${INCIDENT_TABLE_VERSION}`,
   scorer_version: PRICE_CHECK_SCORER_VERSION,
@@ -59,16 +48,33 @@ export const priceCheckTask: TaskDefinition<PriceCheckParams> = {
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["candle"],
-  instruction: (ctx) =>
-    renderInstruction({
+  open(ctx) {
+    // per run: the venue replay (incident trace, limits, bans) and the book of this hour's commitments
+    const env = createPriceCheckEnv({
       params: ctx.params,
-      setup: resolveSetup(new WorldCandles(ctx.world.db).keys(), ctx.params),
-      budget_usd: ctx.budget_usd,
+      view: ctx.view,
+      world: ctx.world,
+      env_seed: ctx.env_seed,
       sim_start: ctx.sim_start,
       sim_end: ctx.sim_end,
-    }),
-  tools: (ctx) => priceCheckTools(envOf(ctx)),
-  deadlines: (from, to) => hourEnds(from, to),
+    });
+    const book = new HourBook();
+    return {
+      instruction: () =>
+        renderInstruction({
+          params: ctx.params,
+          setup: env.setup,
+          budget_usd: ctx.budget_usd,
+          sim_start: ctx.sim_start,
+          sim_end: ctx.sim_end,
+        }),
+      tools: () => priceCheckTools(env, book),
+      // every hour end is a deadline, known at any time
+      deadlines: (view, until) => hourEnds(view.now(), until),
+      state: () => book.state(ctx.view.now(), env.setup.symbols),
+      observations: (since, now) => candleObservations(ctx.view, env.setup, since, now),
+    };
+  },
   createScorer: (ctx) => new PriceCheckScorer(ctx),
   referencePolicies: [silentPolicy, oraclePolicy, medianPollPolicy],
   metrics: {
@@ -88,4 +94,4 @@ export const priceCheckTask: TaskDefinition<PriceCheckParams> = {
       "symbol_hours",
     ],
   },
-};
+});

@@ -1,4 +1,5 @@
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
+import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { WorldCandles } from "./candle-series.js";
 import { PriceCheckParams } from "./params.js";
 import { median, PriceTruth } from "./truth.js";
@@ -16,11 +17,12 @@ export function nextPollAfter(now: number): number {
 }
 
 /** silent: never acts (the floor: every symbol-hour is a miss). */
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never acts: every symbol-hour is a miss (price_acc 0).",
+  async act() {},
   nextWake: () => null,
-};
+});
 
 /**
  * oracle (tests and calibration only): at every HH:50 (and at its start wake) it reports, per
@@ -30,25 +32,26 @@ export const silentPolicy: ReferencePolicy = {
 export const oraclePolicy: ReferencePolicy = {
   name: "oracle",
   description: "Reports the truth price read from untouched world data at HH:50 (tests and calibration only).",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const params = PriceCheckParams.parse(env.params ?? {});
-      const candles = new WorldCandles(env.world.db);
-      const setup = resolveSetup(candles.keys(), params);
-      const truth = new PriceTruth(candles, setup);
-      for (const symbol of setup.symbols) {
-        const p = truth.at(symbol, api.now());
-        if (p) await api.call("report", { symbol, price: p.price });
-        else await api.call("abstain", { symbol, reason: "no completed candle yet" });
-      }
-    },
-  },
-  nextWake: nextPollAfter,
+  oracle: true,
   cron: ["50 * * * *"],
+  start(api, oracle) {
+    const env = requireOracle("oracle", oracle);
+    const params = PriceCheckParams.parse(env.params ?? {});
+    const candles = new WorldCandles(env.world.db);
+    const setup = resolveSetup(candles.keys(), params);
+    const truth = new PriceTruth(candles, setup);
+    return {
+      async act() {
+        for (const symbol of setup.symbols) {
+          const p = truth.at(symbol, api.now());
+          if (p) await api.call("report", { symbol, price: p.price });
+          else await api.call("abstain", { symbol, reason: "no completed candle yet" });
+        }
+      },
+      nextWake: nextPollAfter,
+    };
+  },
 };
-
-/** per-run state of median-poll, keyed by the run's PolicyApi object (never shared across runs) */
-const backoffs = new WeakMap<PolicyApi, Map<string, number>>();
 
 /** With ≥ 3 closes, drops those more than OUTLIER_BPS from their median; fewer are kept as they are. */
 export function dropOutliers(closes: readonly number[]): number[] {
@@ -70,41 +73,42 @@ export const medianPollPolicy: ReferencePolicy = {
   name: "median-poll",
   description:
     "Polls every truth venue at HH:50 through http_fetch, drops errors, stale feeds and outliers, reports the median (abstains below 2 usable venues).",
-  async act(api: PolicyApi) {
-    const got = await api.call("get_exchange_docs", {});
-    if (!got.ok) throw new Error(`get_exchange_docs failed: ${got.error}`);
-    const docs = ExchangeDocs.parse(got.value);
-    let backoff = backoffs.get(api);
-    if (!backoff) {
-      backoff = new Map();
-      backoffs.set(api, backoff);
-    }
-    const now = api.now();
-    const I = docs.truth.interval_ms;
-    for (const symbol of docs.symbols) {
-      const closes: number[] = [];
-      for (const venue of docs.truth.venues[symbol] ?? []) {
-        const doc = docs.venues[venue];
-        const pair = doc?.symbols[symbol];
-        if (!doc || !pair) continue;
-        if (now < (backoff.get(venue) ?? Number.NEGATIVE_INFINITY)) continue;
-        const req = recentCandlesRequest(doc.api, pair, I, now);
-        const r = await api.call("http_fetch", { venue, path: req.path, params: req.params, timeout_s: 5 });
-        if (!r.ok) continue;
-        const res = HttpResult.parse(r.value);
-        const retryAfter = Number(res.headers["retry-after"]);
-        if (Number.isFinite(retryAfter) && retryAfter > 0) backoff.set(venue, now + retryAfter * 1000);
-        if (res.status !== 200) continue;
-        const last = lastCandle(doc.api, res.body, doc.result_keys?.[symbol] ?? pair);
-        if (!last || !Number.isFinite(last.close) || last.close <= 0) continue;
-        if (now - (last.open_time + I) >= I) continue;
-        closes.push(last.close);
-      }
-      const usable = dropOutliers(closes);
-      if (usable.length >= 2) await api.call("report", { symbol, price: median(usable) });
-      else await api.call("abstain", { symbol, reason: `only ${usable.length} usable venue(s)` });
-    }
-  },
-  nextWake: nextPollAfter,
   cron: ["50 * * * *"],
+  start(api) {
+    // per run: venue → the instant its Retry-After passes
+    const backoff = new Map<string, number>();
+    return { act: () => medianPollWake(api, backoff), nextWake: nextPollAfter };
+  },
 };
+
+/** one median-poll wake; `backoff` (venue → end of its Retry-After) is the run's state */
+async function medianPollWake(api: PolicyApi, backoff: Map<string, number>): Promise<void> {
+  const got = await api.call("get_exchange_docs", {});
+  if (!got.ok) throw new Error(`get_exchange_docs failed: ${got.error}`);
+  const docs = ExchangeDocs.parse(got.value);
+  const now = api.now();
+  const I = docs.truth.interval_ms;
+  for (const symbol of docs.symbols) {
+    const closes: number[] = [];
+    for (const venue of docs.truth.venues[symbol] ?? []) {
+      const doc = docs.venues[venue];
+      const pair = doc?.symbols[symbol];
+      if (!doc || !pair) continue;
+      if (now < (backoff.get(venue) ?? Number.NEGATIVE_INFINITY)) continue;
+      const req = recentCandlesRequest(doc.api, pair, I, now);
+      const r = await api.call("http_fetch", { venue, path: req.path, params: req.params, timeout_s: 5 });
+      if (!r.ok) continue;
+      const res = HttpResult.parse(r.value);
+      const retryAfter = Number(res.headers["retry-after"]);
+      if (Number.isFinite(retryAfter) && retryAfter > 0) backoff.set(venue, now + retryAfter * 1000);
+      if (res.status !== 200) continue;
+      const last = lastCandle(doc.api, res.body, doc.result_keys?.[symbol] ?? pair);
+      if (!last || !Number.isFinite(last.close) || last.close <= 0) continue;
+      if (now - (last.open_time + I) >= I) continue;
+      closes.push(last.close);
+    }
+    const usable = dropOutliers(closes);
+    if (usable.length >= 2) await api.call("report", { symbol, price: median(usable) });
+    else await api.call("abstain", { symbol, reason: `only ${usable.length} usable venue(s)` });
+  }
+}

@@ -1,5 +1,5 @@
-import type { LedgerEvent } from "../../ledger/events.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { WorldCandles } from "./candle-series.js";
 import { PriceCheckParams } from "./params.js";
 import { ABSTAIN_TOOL, AbstainArgs, isoHour, REPORT_TOOL, ReportArgs } from "./tools.js";
@@ -45,7 +45,7 @@ export function classify(bps: number, okBps: number, capBps: number): { status: 
  * symbol-hours and `abstain_constraint_met` (1/0); `missed_hours`, `ok_hours`, `priced_hours`,
  * `abstained_hours`, `symbol_hours`, `mean_bps_error`.
  */
-export class PriceCheckScorer implements Scorer {
+export class PriceCheckScorer extends ScorerBase {
   readonly params: PriceCheckParams;
   readonly setup: PriceCheckSetup;
   private readonly truth: PriceTruth;
@@ -54,10 +54,11 @@ export class PriceCheckScorer implements Scorer {
   private readonly late: NotScorable[] = [];
   private readonly actions = new Map<string, Action>();
   private readonly results = new Map<string, Outcome>();
-  private firstRejected: number | null = null;
+  protected readonly watchedTools: ReadonlySet<string> = new Set<string>();
   private emittedHours = 0;
 
   constructor(private readonly ctx: ScorerContext) {
+    super();
     this.params = PriceCheckParams.parse(ctx.params ?? {});
     const candles = new WorldCandles(ctx.world.db);
     this.setup = resolveSetup(candles.keys(), this.params);
@@ -68,30 +69,20 @@ export class PriceCheckScorer implements Scorer {
     }
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "llm_rejected":
-        if (this.firstRejected === null) this.firstRejected = e.t;
-        return;
-      case "commitment": {
-        if (e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
-        if (e.tool === REPORT_TOOL) {
-          const a = ReportArgs.safeParse(e.args);
-          if (a.success && this.setup.symbols.includes(a.data.symbol))
-            this.actions.set(key(a.data.symbol, e.t), { t: e.t, kind: "report", price: a.data.price });
-        } else if (e.tool === ABSTAIN_TOOL) {
-          const a = AbstainArgs.safeParse(e.args);
-          if (a.success && this.setup.symbols.includes(a.data.symbol))
-            this.actions.set(key(a.data.symbol, e.t), {
-              t: e.t,
-              kind: "abstain",
-              ...(a.data.reason !== undefined ? { reason: a.data.reason } : {}),
-            });
-        }
-        return;
-      }
-      default:
-        return;
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
+    if (e.tool === REPORT_TOOL) {
+      const a = ReportArgs.safeParse(e.args);
+      if (a.success && this.setup.symbols.includes(a.data.symbol))
+        this.actions.set(key(a.data.symbol, e.t), { t: e.t, kind: "report", price: a.data.price });
+    } else if (e.tool === ABSTAIN_TOOL) {
+      const a = AbstainArgs.safeParse(e.args);
+      if (a.success && this.setup.symbols.includes(a.data.symbol))
+        this.actions.set(key(a.data.symbol, e.t), {
+          t: e.t,
+          kind: "abstain",
+          ...(a.data.reason !== undefined ? { reason: a.data.reason } : {}),
+        });
     }
   }
 
@@ -172,7 +163,7 @@ export class PriceCheckScorer implements Scorer {
     let bpsSum = 0;
     let survivedHours = 0;
     for (const h of this.hours) {
-      const survived = this.firstRejected === null || h < this.firstRejected;
+      const survived = this.budgetExhaustedAt === null || h < this.budgetExhaustedAt;
       if (survived) survivedHours++;
       for (const s of this.setup.symbols) {
         const o = this.evaluate(s, h);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import type { PriceCheckEnv } from "./environment.js";
 import { exchangeDocs } from "./exchange-docs.js";
+import type { HourBook } from "./hour-book.js";
 
 export const REPORT_TOOL = "report";
 export const ABSTAIN_TOOL = "abstain";
@@ -15,12 +16,12 @@ export function isoHour(t: number): string {
 }
 
 /**
- * The agent tools of price-check: `get_exchange_docs` (free, meta), `http_fetch` (data, priced per
+ * The agent tools of price-check (accepted commitments are recorded in the run's `book`): `get_exchange_docs` (free, meta), `http_fetch` (data, priced per
  * call), `report` and `abstain` (commitments, free). Rejections (free, with a reason): unknown
  * venue, a path not starting with "/", unknown symbol, a non-positive or non-finite price. A
  * venue's own 4xx/5xx/429 answers are normal responses, not rejections.
  */
-export function priceCheckTools(env: PriceCheckEnv): ToolDef[] {
+export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
   const { params, setup } = env;
   const venues = env.api.venues();
   const docs = exchangeDocs(env);
@@ -66,6 +67,7 @@ export function priceCheckTools(env: PriceCheckEnv): ToolDef[] {
       if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
       if (!Number.isFinite(a.price) || a.price <= 0)
         return reject(`price must be a positive finite number, got ${a.price}`);
+      book.record(a.symbol, { t: ctx.now(), kind: "report", price: a.price });
       return ok({ accepted: true, symbol: a.symbol, price: a.price, hour: isoHour(ctx.now()) });
     },
   });
@@ -78,6 +80,7 @@ export function priceCheckTools(env: PriceCheckEnv): ToolDef[] {
     kind: "commit",
     run: (a, ctx) => {
       if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
+      book.record(a.symbol, { t: ctx.now(), kind: "abstain" });
       return ok({ accepted: true, symbol: a.symbol, abstained: true, hour: isoHour(ctx.now()) });
     },
   });

@@ -103,6 +103,11 @@ export class RiskPortfolioEnv {
     return [...this.filings.keys()].sort();
   }
 
+  /** the filed books by day, with the instant each was filed */
+  filed(): { day: string; t: number }[] {
+    return this.filedDays().map((day) => ({ day, t: (this.filings.get(day) as { t: number }).t }));
+  }
+
   /** books whose filing window is open now and that are not filed yet */
   booksDue(): { day: string; deadline: number }[] {
     const now = this.now();

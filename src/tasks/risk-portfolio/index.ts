@@ -1,10 +1,11 @@
 import { DAY_MS } from "../../kernel/day.js";
-import type { Episode, TaskDefinition } from "../task.js";
-import { resolveUniverse } from "./daily-closes.js";
+import { defineTask, type Episode } from "../task.js";
+import { ViewCloses } from "./daily-closes.js";
 import { RiskPortfolioEnv } from "./environment.js";
 import { renderInstruction } from "./instruction.js";
 import { RiskPortfolioParams } from "./params.js";
 import { riskPortfolioPolicies } from "./policies.js";
+import { bookState, closeObservations } from "./run-view.js";
 import { RISK_PORTFOLIO_SCORER_VERSION, RiskPortfolioScorer } from "./scorer.js";
 import { riskPortfolioTools } from "./tools.js";
 
@@ -45,10 +46,7 @@ export function midnights(from: number, to: number): number[] {
   return out;
 }
 
-/** one environment per run context (tools and instruction share it) */
-const envs = new WeakMap<object, RiskPortfolioEnv>();
-
-export const riskPortfolioTask: TaskDefinition<RiskPortfolioParams> = {
+export const riskPortfolioTask = defineTask<RiskPortfolioParams>({
   id: "risk-portfolio",
   version: "risk-portfolio/1",
   scorer_version: RISK_PORTFOLIO_SCORER_VERSION,
@@ -60,29 +58,33 @@ export const riskPortfolioTask: TaskDefinition<RiskPortfolioParams> = {
   budget_usd: 20,
   baseSchedule: "5 0 * * *",
   streams: ["candle"],
-  instruction: (ctx) =>
-    renderInstruction({
+  open(ctx) {
+    // per run: the market and account (orders, filed books); the tools and the hooks share it
+    const env = new RiskPortfolioEnv({
       params: ctx.params,
-      universe: resolveUniverse(ctx.world.db, ctx.params, ctx.sim_start),
+      view: ctx.view,
+      world: ctx.world,
       sim_start: ctx.sim_start,
       sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => {
-    let env = envs.get(ctx);
-    if (!env) {
-      env = new RiskPortfolioEnv({
-        params: ctx.params,
-        view: ctx.view,
-        world: ctx.world,
-        sim_start: ctx.sim_start,
-        sim_end: ctx.sim_end,
-      });
-      envs.set(ctx, env);
-    }
-    return riskPortfolioTools(env);
+    });
+    // observations read their own closes cache, so asking never changes what the tools see
+    const observed = new ViewCloses(ctx.view, env.universe);
+    return {
+      instruction: () =>
+        renderInstruction({
+          params: ctx.params,
+          universe: env.universe,
+          sim_start: ctx.sim_start,
+          sim_end: ctx.sim_end,
+          budget_usd: ctx.budget_usd,
+        }),
+      tools: () => riskPortfolioTools(env),
+      // every midnight in [now, until) is a close and a book deadline: a fixed schedule
+      deadlines: (view, until) => midnights(view.now() - 1, until),
+      state: () => bookState(env),
+      observations: (since, now) => closeObservations(observed, since, now),
+    };
   },
-  deadlines: (from, to) => midnights(from, to),
   createScorer: (ctx) => new RiskPortfolioScorer(ctx),
   referencePolicies: riskPortfolioPolicies,
   metrics: {
@@ -123,4 +125,4 @@ export const riskPortfolioTask: TaskDefinition<RiskPortfolioParams> = {
       "traded_notional",
     ],
   },
-};
+});

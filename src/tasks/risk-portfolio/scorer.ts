@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { DAY_MS, HOUR_MS, startOfUtcDay } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { type BookDay, type Order, orderId, type Rebuilt, rebuildBooks } from "./book-engine.js";
 import { dayStart } from "./book-schema.js";
 import { type CloseDay, resolveUniverse, type Universe, worldCloseDays } from "./daily-closes.js";
@@ -54,7 +54,8 @@ export function rebuiltView(b: BookDay) {
  * `portfolio` at sim_end: `scored` (every book reconciled), `zeroed` (accounting errors: risk_score 0)
  * or `not_scorable` (no required day), credit = risk_score.
  */
-export class RiskPortfolioScorer implements Scorer {
+export class RiskPortfolioScorer extends ScorerBase {
+  protected readonly watchedTools: ReadonlySet<string> = new Set<string>();
   readonly params: RiskPortfolioParams;
   readonly universe: Universe;
   private readonly closes: CloseDay[];
@@ -68,6 +69,7 @@ export class RiskPortfolioScorer implements Scorer {
   private finalEmitted = false;
 
   constructor(private readonly ctx: ScorerContext) {
+    super();
     this.params = RiskPortfolioParams.parse(ctx.params ?? {});
     this.universe = resolveUniverse(ctx.world.db, this.params, ctx.sim_start);
     this.closes = worldCloseDays(ctx.world.db, this.universe, ctx.sim_end);
@@ -85,8 +87,8 @@ export class RiskPortfolioScorer implements Scorer {
     return dayStart(date) + DAY_MS + this.params.filing_window_hours * HOUR_MS;
   }
 
-  onEvent(e: LedgerEvent): void {
-    if (e.type !== "commitment" || e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
     if (e.tool === SUBMIT_ORDERS_TOOL) {
       const a = OrdersCommitment.safeParse(e.args);
       if (!a.success) return;

@@ -90,7 +90,7 @@ export function brokerEnv(
     },
     ledgerText: () => readFileSync(ledgerPath, "utf8"),
     close: async () => {
-      await env.web.dispose();
+      await env.dispose();
       ledger.close();
       world.close();
     },

@@ -316,14 +316,23 @@ describe("instruction, credentials, deadlines", () => {
     expect(docs).toContain('"password"');
   });
 
-  it("deadlines() lists the duty deadlines of the run's world", () => {
+  it("deadlines() lists only the duty deadlines of fills and margin calls visible at the view's time", async () => {
     const h = env();
+    const run = brokerOpsTask.open(h.ctx);
     const roster = dutyRoster(h.world, h.ctx.params, START, END);
-    expect(brokerOpsTask.deadlines!(START, END, h.ctx.params, h.world)).toEqual(
-      roster.map((d) => d.deadline).filter((t) => t < END),
-    );
-    expect(
-      brokerOpsTask.deadlines!(T("2026-03-04T00:00:00Z"), T("2026-03-04T06:00:00Z"), h.ctx.params, h.world),
-    ).toEqual([T("2026-03-04T04:25:00Z")]);
+    const H = 3_600_000;
+    for (let now = START; now < END; now += H) {
+      h.setNow(now);
+      const expected = roster
+        .filter((d) => d.t <= now && d.deadline >= now && d.deadline < now + 6 * H)
+        .map((d) => d.deadline);
+      expect(run.deadlines(h.ctx.view, now + 6 * H), new Date(now).toISOString()).toEqual(expected);
+    }
+    // a fill at 02:25 is due at 04:25: unknown at 00:00 (the old roster-wide guard saw it), known from 02:25
+    h.setNow(T("2026-03-04T00:00:00Z"));
+    expect(run.deadlines(h.ctx.view, T("2026-03-04T06:00:00Z"))).toEqual([]);
+    h.setNow(T("2026-03-04T02:25:00Z"));
+    expect(run.deadlines(h.ctx.view, T("2026-03-04T06:00:00Z"))).toEqual([T("2026-03-04T04:25:00Z")]);
+    await run.dispose();
   });
 });

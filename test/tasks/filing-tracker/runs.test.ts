@@ -74,7 +74,8 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
         view: world.at(() => START),
         budget_usd: 20,
       } as unknown as TaskRunContext<FilingTrackerParams>;
-      const text = filingTrackerTask.instruction(ctx) + JSON.stringify(h.runtime.docs());
+      const text =
+        filingTrackerTask.open(ctx as TaskRunContext<unknown>).instruction() + JSON.stringify(h.runtime.docs());
       h.close();
       world.close();
       return text;
@@ -88,12 +89,19 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
     const res = await run({ ...API, feedback: "oracle", agent: { model: "scripted:perfect-client" } });
     const events: LedgerEvent[] = readLedger(join(res.runDir, "ledger.jsonl"));
     let now = Date.parse("2026-03-03T00:00:00Z");
+    const fbWorld = WorldStore.open(worldDir);
     const ctx = {
       params: FilingTrackerParams.parse({ portal_mode: "api" }),
       feedback: "oracle",
       oracleFeedback: oracleFeedbackOf(events, () => now),
-    } as unknown as TaskRunContext<FilingTrackerParams>;
-    const tool = feedbackTool("oracle", filingTrackerTask, ctx);
+      sim_start: START,
+      sim_end: END,
+      view: fbWorld.at(() => now),
+      budget_usd: 20,
+      world: fbWorld,
+    } as unknown as TaskRunContext<unknown>;
+    const fbRun = filingTrackerTask.open(ctx);
+    const tool = feedbackTool("oracle", filingTrackerTask, fbRun, ctx);
     const items = async () => {
       const r = await tool.invoke({}, { now: () => now, actor: "agent" });
       if (!r.ok) throw new Error(r.error);
@@ -107,6 +115,8 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
     expect(mid[0]).toMatchObject({ ticker: "BWR", form: "8-K", evidence: true, mismatched: [] });
     now = END;
     expect(await items()).toHaveLength(7);
+    await fbRun.dispose();
+    fbWorld.close();
   }, 60_000);
 
   it("an LLM agent playing the perfect client through the OpenAI test server scores what the script scores", async () => {

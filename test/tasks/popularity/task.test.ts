@@ -8,6 +8,7 @@ import { runSteps } from "../../../src/tasks/policy-steps.js";
 import { popularityTask } from "../../../src/tasks/popularity/index.js";
 import { PopularityParams } from "../../../src/tasks/popularity/params.js";
 import { nextMultiple, velocityPolicy, velocitySteps } from "../../../src/tasks/popularity/reference-policies.js";
+import { statelessPolicy } from "../../../src/tasks/reference-policy.js";
 import { getTask } from "../../../src/tasks/registry.js";
 import type { PolicyApi, ReferencePolicy } from "../../../src/tasks/task.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
@@ -27,7 +28,7 @@ describe("popularityTask definition", () => {
     expect(popularityTask.budget_usd).toBe(20);
     expect(popularityTask.baseSchedule).toBe("0 * * * *");
     expect(popularityTask.metrics.primary).toBe("tw_f1");
-    expect(popularityTask.referencePolicies.map((p) => [p.name, p.oracle !== undefined])).toEqual([
+    expect(popularityTask.referencePolicies.map((p) => [p.name, p.oracle === true])).toEqual([
       ["silent", false],
       ["oracle", true],
       ["velocity", false],
@@ -64,16 +65,15 @@ describe("popularity feedback conditions (hand-worked world)", () => {
   it("blind (`none`): no feedback tool, and neither the instruction nor any tool text mentions feedback", () => {
     const h = toolsAt(popularityTask, world, { sim_start: START, sim_end: END });
     expect(h.names()).not.toContain("get_feedback");
-    const text =
-      popularityTask.instruction(h.ctx) + JSON.stringify(popularityTask.tools(h.ctx).map((t) => t.description));
+    const text = h.run.instruction() + JSON.stringify(h.run.tools().map((t) => t.description));
     expect(text.toLowerCase()).not.toContain("feedback");
-    expect(popularityTask.instruction(h.ctx)).toContain("$20.00");
-    expect(popularityTask.instruction(h.ctx)).toContain("at most 10 accepted recommendations in any rolling 24 hours");
+    expect(h.run.instruction()).toContain("$20.00");
+    expect(h.run.instruction()).toContain("at most 10 accepted recommendations in any rolling 24 hours");
     h.close();
   });
 
   /** recommends a1 (tail) and a3 (not) early, then only reads feedback at fixed instants */
-  const probePolicy: ReferencePolicy = {
+  const probePolicy: ReferencePolicy = statelessPolicy({
     name: "probe",
     description: "test",
     async act(api) {
@@ -88,7 +88,7 @@ describe("popularity feedback conditions (hand-worked world)", () => {
       );
       return at.find((t) => t > now) ?? null;
     },
-  };
+  });
   const feedbackAt = async (api: PolicyApi, seen: Record<string, unknown>) => {
     const r = await api.call("get_feedback", {});
     seen[new Date(api.now()).toISOString()] = r.ok ? r.value : r.error;
@@ -215,12 +215,12 @@ describe("popularity end to end on the synthetic world (seed 1)", () => {
   it("an LLM agent (test server replaying the velocity steps every 8 h, 2 days) scores like the same policy scripted", async () => {
     const window = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-03T00:00:00Z" };
     const every8h = (now: number) => nextMultiple(now, 8 * HOUR_MS);
-    const scripted: ReferencePolicy = {
+    const scripted: ReferencePolicy = statelessPolicy({
       name: "velocity-8h",
       description: "test",
       act: (api) => runSteps(api, velocitySteps(api.now())),
       nextWake: every8h,
-    };
+    });
     const ref = await driven(scripted, window.sim_end);
     const res = await runWithServer(
       { task: "popularity", ...window, world: { dir }, agent: { trigger: "sleep", context_tokens: 8_000 } },

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createPriceCheckEnv, type PriceCheckEnv } from "../../../src/tasks/price-check/environment.js";
+import { HourBook } from "../../../src/tasks/price-check/hour-book.js";
 import type { PriceCheckParams } from "../../../src/tasks/price-check/params.js";
 import { PriceCheckScorer } from "../../../src/tasks/price-check/scorer.js";
 import { priceCheckTools } from "../../../src/tasks/price-check/tools.js";
@@ -80,8 +81,9 @@ export function makeEnv(world: WorldStore, params: PriceCheckParams, window: { s
     sim_start: window.start,
     sim_end: window.end,
   });
-  const tools = new Map(priceCheckTools(env).map((t) => [t.name, t]));
-  return { clock, env, tools };
+  const book = new HourBook();
+  const tools = new Map(priceCheckTools(env, book).map((t) => [t.name, t]));
+  return { clock, env, tools, book };
 }
 
 /**
@@ -115,13 +117,11 @@ export async function runPolicy(
       return r;
     },
   };
-  const act = async () => {
-    if (policy.oracle) await policy.oracle.act(api, { truth: noTruth, world, params });
-    else await policy.act?.(api);
-  };
+  const run = policy.start(api, policy.oracle ? { truth: noTruth, world, params } : null);
+  const act = () => run.act();
   await act();
   for (;;) {
-    const next = policy.nextWake(clock.now);
+    const next = run.nextWake(clock.now);
     if (next === null || next >= window.end) break;
     outcomes.push(...scorer.settle(next));
     clock.now = next;

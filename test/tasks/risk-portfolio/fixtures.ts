@@ -179,13 +179,11 @@ export async function runPolicy(
       return r.ok ? { ok: true, value: JSON.parse(JSON.stringify(r.value)) } : r;
     },
   };
-  const act = async () => {
-    if (policy.oracle) await policy.oracle.act(api, { truth: noTruth, world, params });
-    else await policy.act?.(api);
-  };
+  const run = policy.start(api, policy.oracle ? { truth: noTruth, world, params } : null);
+  const act = () => run.act();
   await act();
   for (;;) {
-    const next = policy.nextWake(clock.now);
+    const next = run.nextWake(clock.now);
     if (next === null || next >= window.end) break;
     outcomes.push(...scorer.settle(next));
     clock.now = next;

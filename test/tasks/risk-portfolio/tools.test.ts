@@ -296,14 +296,14 @@ describe("submit_books and validate_books", () => {
 });
 
 describe("task definition", () => {
-  function ctx(feedback: "none" | "oracle"): TaskRunContext<RiskPortfolioParams> {
+  function ctx(feedback: "none" | "oracle", clock = { now: TEST_WINDOW.start }): TaskRunContext<RiskPortfolioParams> {
     return {
       params,
       feedback,
       oracleFeedback: null,
       sim_start: TEST_WINDOW.start,
       sim_end: TEST_WINDOW.end,
-      view: world.at(() => TEST_WINDOW.start),
+      view: world.at(() => clock.now),
       kernel: undefined as unknown as Kernel,
       budget_usd: 20,
       env_seed: 0,
@@ -326,8 +326,10 @@ describe("task definition", () => {
       ["svb-2023", D("2023-03-01"), D("2023-03-22"), { kind: "real", builder: "crypto-svb-2023" }],
     ]);
     expect(t.referencePolicies.map((p) => p.name)).toEqual(["silent", "oracle", "momentum-risk-parity", "hold-cash"]);
-    expect(t.deadlines?.(D("2026-03-01"), D("2026-03-04"), params, world)).toEqual([D("2026-03-02"), D("2026-03-03")]);
-    expect(t.feedback?.self).toBeUndefined();
+    const c = ctx("none", { now: D("2026-03-01") + 1 });
+    expect(t.open(c).deadlines(c.view, D("2026-03-04"))).toEqual([D("2026-03-02"), D("2026-03-03")]);
+    expect(t.selfFeedback).toBeUndefined();
+    expect(t.open(c).feedback.self).toBeNull();
   });
 
   it("params: spec defaults, strict", () => {
@@ -346,14 +348,14 @@ describe("task definition", () => {
 
   it("the same tools and instruction in every condition, rendered with the real rules; no feedback anywhere", () => {
     const blind = ctx("none");
-    const text = riskPortfolioTask.instruction(blind);
+    const text = riskPortfolioTask.open(blind).instruction();
     expect(text).toContain("BTC-USD, ETH-USD, SOL-USD (daily closes from kraken) from 2026-03-01 to 2026-03-10");
     expect(text).toContain("10,000,000");
     expect(text).toContain("commission 5 bps and slippage 1 bp");
     expect(text).toContain("Borrow: 4% a year, ACT/365");
     expect(text).toContain("$20.00");
     expect(text.toLowerCase()).not.toContain("feedback");
-    const tools = riskPortfolioTask.tools(blind);
+    const tools = riskPortfolioTask.open(blind).tools();
     expect(tools.map((t) => t.name)).toEqual([
       "get_prices",
       "get_account",
@@ -362,8 +364,67 @@ describe("task definition", () => {
       "validate_books",
     ]);
     expect(JSON.stringify(tools.map((t) => t.description)).toLowerCase()).not.toContain("feedback");
-    expect(riskPortfolioTask.instruction(ctx("oracle"))).toBe(text);
-    expect(riskPortfolioTask.tools(ctx("oracle")).map((t) => t.description)).toEqual(tools.map((t) => t.description));
+    expect(riskPortfolioTask.open(ctx("oracle")).instruction()).toBe(text);
+    expect(
+      riskPortfolioTask
+        .open(ctx("oracle"))
+        .tools()
+        .map((t) => t.description),
+    ).toEqual(tools.map((t) => t.description));
     expect(TEST_SYMBOLS.every((s) => text.includes(s))).toBe(true);
+  });
+
+  it("run hooks: books due and filed, daily closes observed, nothing past the view's clock", async () => {
+    const clock = { now: T("2026-03-02T00:30:00Z") };
+    const c = ctx("none", clock);
+    const run = riskPortfolioTask.open(c);
+    const tools = new Map(run.tools().map((x) => [x.name, x]));
+    const value = async (name: string, args: unknown) => {
+      const r = await tools.get(name)!.invoke(args, { now: () => clock.now, actor: "agent" });
+      if (!r.ok) throw new Error(`${name} rejected: ${r.error}`);
+      return r.value as Record<string, unknown>;
+    };
+    const due = "books due (filing window open, not filed)";
+    const filed = "books filed (final)";
+    expect(run.state()).toEqual([
+      { title: due, lines: ["2026-03-01: due before 2026-03-03T00:00:00.000Z"] },
+      { title: filed, lines: [] },
+    ]);
+    const a = AccountView.parse(await value("get_account", {}));
+    const p = PricesView.parse(await value("get_prices", { from: "2026-02-20" }));
+    const [b1] = computeAgentBooks({ days: p.days, executions: a.executions, rules: a.rules });
+    await value("submit_books", { day: "2026-03-01", book: b1!.book });
+    expect(run.state()).toEqual([
+      { title: due, lines: [] },
+      { title: filed, lines: ["2026-03-01: filed 2026-03-02T00:30:00.000Z"] },
+    ]);
+    clock.now = T("2026-03-04T12:00:00Z");
+    expect(run.state()[0]!.lines).toEqual(["2026-03-03: due before 2026-03-05T00:00:00.000Z"]);
+    // the deadlines are the midnights in [now, until)
+    expect(run.deadlines(c.view, D("2026-03-07"))).toEqual([D("2026-03-05"), D("2026-03-06")]);
+    clock.now = D("2026-03-05");
+    expect(run.deadlines(c.view, D("2026-03-06") + 1)).toEqual([D("2026-03-05"), D("2026-03-06")]);
+    clock.now = T("2026-03-04T12:00:00Z");
+    const obs = run.observations(D("2026-03-01"), clock.now);
+    expect(obs.map((o) => [o.kind, o.id, o.t])).toEqual([
+      ["daily_close", "2026-03-01", D("2026-03-02")],
+      ["daily_close", "2026-03-02", D("2026-03-03")],
+      ["daily_close", "2026-03-03", D("2026-03-04")],
+    ]);
+    const close1 = p.days.find((d) => d.day === "2026-03-01")!;
+    expect(obs[0]!.summary).toBe(
+      `close of 2026-03-01: ${TEST_SYMBOLS.map((s) => `${s} ${close1.closes[s]}`).join(", ")}`,
+    );
+    // since exclusive: 02-28's close (known at 03-01 00:00) is in (03-01 − 1 ms, …]
+    expect(run.observations(D("2026-03-01") - 1, clock.now)[0]!.id).toBe("2026-02-28");
+    // asking past the clock: only closes known now
+    expect(run.observations(D("2026-03-01"), D("2026-03-10")).map((o) => o.id)).toEqual([
+      "2026-03-01",
+      "2026-03-02",
+      "2026-03-03",
+    ]);
+    // 03-04 has no close (a non-trading day): nothing becomes visible at 03-05 00:00
+    clock.now = T("2026-03-05T01:00:00Z");
+    expect(run.observations(D("2026-03-04"), clock.now)).toEqual([]);
   });
 });
