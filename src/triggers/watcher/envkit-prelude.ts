@@ -169,7 +169,7 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   // Symbol.toPrimitive; only property descriptors and prototypes (a Proxy's traps do run; the host
   // gives them a small poll budget and switches envkit off meanwhile). Its result is built from
   // null-prototype objects and primitive strings, so polluted prototypes cannot change it.
-  const clip = (x, n) => (x.length > n ? apply(stringSlice, x, [0, n]) + "…" : x);
+  const clip = (x, n) => (x.length > n ? apply(stringSlice, x, [0, n]) + "… (" + x.length + " characters)" : x);
   const prim = (v) => {
     const t = typeof v;
     if (t === "string") return stringify(v);

@@ -2,7 +2,12 @@ import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRunt
 import { z } from "zod";
 import type { ToolResult } from "../../tools/tool.js";
 import { ENVKIT_PRELUDE, ENVKIT_PRELUDE_FILE } from "./envkit-prelude.js";
-import { linearMemoryPages, newSandboxInstance, type SandboxInstance } from "./quickjs-instance.js";
+import {
+  linearMemoryPages,
+  MIN_LINEAR_MEMORY_BYTES,
+  newSandboxInstance,
+  type SandboxInstance,
+} from "./quickjs-instance.js";
 import { type Workspace, WorkspaceError } from "./workspace.js";
 
 /**
@@ -23,7 +28,7 @@ export const MAX_STACK_CAP_BYTES = 256 * 1024;
 export const ZERO_ADVANCE_WAIT_POLLS = 1;
 /** polls the host's error description may use (it runs only Proxy traps of the program) */
 const DESCRIBE_POLLS = 20;
-const MAX_MESSAGE_CHARS = 2000;
+const MAX_MESSAGE_CHARS = 2100;
 
 export interface SessionOptions {
   mode: "run" | "validate";
@@ -102,7 +107,9 @@ export class SandboxSession {
   ) {
     this.budgetAt = o.now();
     this.rt = instance.module.newRuntime();
-    this.rt.setMemoryLimit(o.memoryLimitBytes);
+    // The cap is the linear memory's maximum (real bytes). QuickJS's own allocation count misses
+    // typed arrays and strings, so it is used only below the build's 16 MiB minimum.
+    if (o.memoryLimitBytes < MIN_LINEAR_MEMORY_BYTES) this.rt.setMemoryLimit(o.memoryLimitBytes);
     this.rt.setMaxStackSize(o.maxStackBytes);
     this.rt.setInterruptHandler(() => {
       if (this.describing) return ++this.describePolls > DESCRIBE_POLLS;
@@ -176,17 +183,23 @@ export class SandboxSession {
   /** Whether the program has ended, and how (null while it is suspended on a request). */
   end(): SessionEnd | null {
     const e = this.endRaw();
-    if (e?.kind !== "error" || /out of memory/.test(e.error) || !this.memoryExhausted()) return e;
-    // the linear memory is at its cap: allocation failures surface oddly (a thrown null, an abort)
-    return {
-      kind: "error",
-      error: `InternalError: out of memory (memory cap ${MB(this.o.memoryLimitBytes)}): the sandbox's memory is exhausted; the program then ended with: ${e.error}`,
-    };
-  }
-
-  /** Whether the instance's linear memory has grown to its cap (it never shrinks). */
-  memoryExhausted(): boolean {
-    return this.instance.memory.buffer.byteLength >= linearMemoryPages(this.o.memoryLimitBytes) * 65536;
+    if (e?.kind !== "error" || /out of memory/.test(e.error)) return e;
+    // Allocation failures can surface oddly (a thrown null, an undescribable value, a trap):
+    // say so when the linear memory is at, or well on the way to, its cap (it never shrinks).
+    const used = this.instance.memory.buffer.byteLength;
+    const cap = linearMemoryPages(this.o.memoryLimitBytes) * 65536;
+    if (used > cap - 1024 * 1024)
+      return {
+        kind: "error",
+        // (what the failing allocation then looked like varies, so it is not reported: the text stays reproducible)
+        error: `InternalError: out of memory (memory cap ${MB(this.o.memoryLimitBytes)}): the sandbox's memory is exhausted`,
+      };
+    if (used >= cap / 2 && /(not an Error\): null$|threw an unknown|^sandbox failure)/.test(e.error))
+      return {
+        kind: "error",
+        error: `${e.error} (the sandbox's memory had grown to ${MB(used)} of its ${MB(cap)} cap: probably out of memory)`,
+      };
+    return e;
   }
 
   private endRaw(): SessionEnd | null {
@@ -379,7 +392,7 @@ export class SandboxSession {
     }
     if (d === null) {
       const t = this.ctx.typeof(error);
-      d = { thrown: t, shown: "(a value that could not be inspected)" };
+      d = { thrown: t, shown: "(a value that could not be inspected, perhaps a Proxy)" };
     }
     return this.formatThrown(d);
   }
@@ -387,7 +400,7 @@ export class SandboxSession {
   private formatThrown(d: Described): string {
     if ("thrown" in d) {
       const article = /^[aeiou]/.test(d.thrown) ? "an" : "a";
-      return `uncaught exception: the program threw ${article} ${d.thrown} (not an Error): ${d.shown === "" ? "(empty)" : d.shown}`;
+      return `uncaught exception: the program threw ${article} ${d.thrown} (not an Error): ${d.shown === "" ? "(empty)" : clip(d.shown, 300)}`;
     }
     const frames = d.stack
       .split("\n")
@@ -401,7 +414,8 @@ export class SandboxSession {
       }, [])
       .slice(0, 6)
       .map(({ frame, n }) => clip(n > 1 ? `${frame} (×${n})` : frame, 200));
-    let msg = `${clip(d.name, 100)}: ${clip(d.message, MAX_MESSAGE_CHARS)}`;
+    // the prelude already clipped these (name 100, message 2,000 characters); this is a backstop
+    let msg = `${clip(d.name, 200)}: ${clip(d.message, MAX_MESSAGE_CHARS)}`;
     if (/out of memory/i.test(d.message)) msg += ` (memory cap ${MB(this.o.memoryLimitBytes)})`;
     if (/stack overflow/i.test(d.message)) msg = `stack overflow: ${msg} (stack cap ${KB(this.o.maxStackBytes)})`;
     return frames.length > 0 ? `${msg}\n    ${frames.join("\n    ")}` : `${msg} (in ${this.o.path})`;
@@ -447,8 +461,10 @@ export class SandboxSession {
           "TypeError",
           `envkit.wait(until): until must be an epoch-ms number (e.g. Date.parse("2026-03-02T09:00:00Z")), got ${h === undefined ? "undefined" : ctx.typeof(h)}`,
         );
-      const until = ctx.getNumber(h);
-      if (!Number.isFinite(until)) return fail("TypeError", `envkit.wait(until): until must be finite, got ${until}`);
+      const asked = ctx.getNumber(h);
+      if (!Number.isFinite(asked)) return fail("TypeError", `envkit.wait(until): until must be finite, got ${asked}`);
+      // whole milliseconds: a fractional step below the clock's resolution would not move it
+      const until = Math.ceil(asked);
       const now = this.o.now();
       if (until < now)
         return fail(
