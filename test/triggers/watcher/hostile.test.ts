@@ -16,6 +16,8 @@ interface Case {
   /** extra assertions on the run */
   check?: (r: Awaited<ReturnType<typeof drive>>) => void;
   opts?: Parameters<typeof drive>[1];
+  /** QuickJS aborts in JS_FreeRuntime after this program (contained: reported, instance dropped) */
+  releaseMayFail?: boolean;
 }
 
 const CASES: Case[] = [
@@ -296,6 +298,7 @@ const CASES: Case[] = [
       error:
         /^(InternalError: out of memory \(memory cap 64 MB\)|.*\(the sandbox.s memory had grown to [\d.]+ MB of its 64 MB cap: probably out of memory\)$)/,
     },
+    releaseMayFail: true,
   },
   {
     name: "async recursion without await",
@@ -769,7 +772,8 @@ describe("R3: hostile watcher programs are contained", () => {
   });
 
   it.each(CASES)("$name", async (c) => {
-    const r = await drive(c.source, { days: 2, ...c.opts });
+    const releaseFailures: string[] = [];
+    const r = await drive(c.source, { days: 2, ...c.opts, onReleaseFailure: (m) => releaseFailures.push(m) });
     if ("error" in c.expect) {
       expect(r.end.kind, JSON.stringify(r.end)).toBe("error");
       const error = r.end.kind === "error" ? r.end.error : "";
@@ -783,6 +787,8 @@ describe("R3: hostile watcher programs are contained", () => {
       expect(r.end).toEqual({ kind: "handover", payload: c.expect.payload });
     }
     c.check?.(r);
+    // every handle was released (QuickJS asserts on leaks), except where QuickJS itself cannot release
+    if (!c.releaseMayFail) expect(releaseFailures).toEqual([]);
     // the host is untouched ...
     expect(Object.prototype).not.toHaveProperty("polluted");
     expect((globalThis as Record<string, unknown>).envkit).toBeUndefined();
