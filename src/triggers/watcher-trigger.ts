@@ -156,6 +156,7 @@ export function watcherTrigger(o: WatcherTriggerOptions): AgentTrigger {
             workspace: ws,
             ...(o.stepBudget ? { stepBudget: o.stepBudget } : {}),
             ...(o.memoryLimitBytes ? { memoryLimitBytes: o.memoryLimitBytes } : {}),
+            onReleaseFailure: (m) => o.note("sandbox_release_failed", `${intent.path}: ${m}`),
           });
           switch (end.kind) {
             case "handover":

@@ -1,6 +1,6 @@
 import type { Actor, Wake } from "../../kernel/kernel.js";
 import type { ToolResult } from "../../tools/tool.js";
-import { SandboxSession, type SessionOptions } from "./sandbox-session.js";
+import { MAX_STACK_CAP_BYTES, SandboxSession, type SessionOptions } from "./sandbox-session.js";
 import type { Workspace } from "./workspace.js";
 
 /**
@@ -37,14 +37,16 @@ export interface RunProgramOptions {
   workspace: Workspace;
   /** interrupt-handler polls (about 10,000 operations each) allowed between consecutive waits; default 200 */
   stepBudget?: number;
-  /** default 64 MB */
+  /** default 64 MB: the sandbox's linear memory (all its allocations, typed arrays and strings included) never exceeds it (nor 16 MiB, the build's minimum, if smaller) */
   memoryLimitBytes?: number;
-  /** QuickJS stack cap; default 192 KB (see README: larger values let recursion reach the host's native stack first) */
+  /** QuickJS stack cap; default 192 KB, at most 256 KiB (see README: larger values let recursion reach the host's native stack first) */
   maxStackBytes?: number;
-  /** envkit.tools calls allowed between consecutive waits; default 200 (the agent's runaway guard) */
+  /** envkit.tools calls allowed at one simulated instant (between waits that move the clock); default 200 (the agent's runaway guard) */
   maxCallsBetweenWaits?: number;
   /** seed of the sandbox's Math.random; default 1 */
   randomSeed?: number;
+  /** told when releasing the sandbox failed after the program ended (the end stands; the instance is dropped) */
+  onReleaseFailure?: (message: string) => void;
 }
 
 export interface ValidateProgramOptions {
@@ -76,10 +78,15 @@ function positiveInt(what: string, v: number | undefined, dflt: number): number 
 }
 
 function limits(o: { stepBudget?: number; memoryLimitBytes?: number; maxStackBytes?: number }) {
+  const maxStackBytes = positiveInt("maxStackBytes", o.maxStackBytes, DEFAULT_MAX_STACK_BYTES);
+  if (maxStackBytes > MAX_STACK_CAP_BYTES)
+    throw new RangeError(
+      `maxStackBytes must be at most ${MAX_STACK_CAP_BYTES} (256 KiB), got ${maxStackBytes}: larger caps let recursion exhaust the host's native stack before QuickJS's own check`,
+    );
   return {
     stepBudget: positiveInt("stepBudget", o.stepBudget, DEFAULT_STEP_BUDGET),
     memoryLimitBytes: positiveInt("memoryLimitBytes", o.memoryLimitBytes, DEFAULT_MEMORY_LIMIT_BYTES),
-    maxStackBytes: positiveInt("maxStackBytes", o.maxStackBytes, DEFAULT_MAX_STACK_BYTES),
+    maxStackBytes,
   };
 }
 
@@ -142,6 +149,7 @@ export async function runProgram(o: RunProgramOptions): Promise<ProgramEnd> {
     }
   } finally {
     session.dispose();
+    if (session.releaseFailure !== null) o.onReleaseFailure?.(session.releaseFailure);
   }
 }
 

@@ -1,25 +1,34 @@
-import type {
-  QuickJSContext,
-  QuickJSDeferredPromise,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from "quickjs-emscripten";
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
+import { z } from "zod";
 import type { ToolResult } from "../../tools/tool.js";
 import { ENVKIT_PRELUDE, ENVKIT_PRELUDE_FILE } from "./envkit-prelude.js";
-import { quickjsInstance, retireInstance } from "./quickjs-instance.js";
+import {
+  linearMemoryPages,
+  MIN_LINEAR_MEMORY_BYTES,
+  newSandboxInstance,
+  type SandboxInstance,
+} from "./quickjs-instance.js";
 import { type Workspace, WorkspaceError } from "./workspace.js";
 
 /**
- * One watcher program inside its own QuickJS runtime and context: installs `envkit`, evaluates
- * the program as an ES module (top-level await allowed), queues the program's asynchronous
- * requests (data tool calls, waits) for the driver (`run-program.ts`), and enforces the step
- * budget, the wrapper-call cap and the memory and stack caps. The driver decides what each
- * request does; this class only talks to the VM. Every handle it creates is disposed in
- * `dispose()`; after a host-level failure (see `quickjs-instance.ts`) the runtime is abandoned.
+ * One watcher program inside its own QuickJS instance, runtime and context: installs `envkit`,
+ * evaluates the program as an ES module (top-level await allowed), queues the program's
+ * asynchronous requests (data tool calls, waits) for the driver (`run-program.ts`), and enforces
+ * the step budget, the per-instant call cap and the memory and stack caps. The driver decides
+ * what each request does; this class only talks to the VM. Every handle it creates is disposed in
+ * `dispose()`. Any failure of the VM itself (a host exception out of a WebAssembly call: native
+ * stack exhausted, an abort, also at dispose) is contained: the program ends with an error, the
+ * instance is abandoned and never touched again (see `quickjs-instance.ts`).
  */
 
 export const HANDOVER_MAX_BYTES = 16 * 1024;
+/** stack caps above this make QuickJS overrun the host's native stack before its own check fires */
+export const MAX_STACK_CAP_BYTES = 256 * 1024;
+/** interrupt polls a wait that does not move the clock costs (so a loop of them meets the step budget) */
+export const ZERO_ADVANCE_WAIT_POLLS = 1;
+/** polls the host's error description may use (it runs only Proxy traps of the program) */
+const DESCRIBE_POLLS = 20;
+const MAX_MESSAGE_CHARS = 2100;
 
 export interface SessionOptions {
   mode: "run" | "validate";
@@ -70,24 +79,40 @@ export class SandboxSession {
   private wait: PendingWait | null = null;
   private polls = 0;
   private callsSinceWait = 0;
+  /** the simulated instant the current step budget and call cap started (the last wait that moved the clock) */
+  private budgetAt: number;
+  /** waits since budgetAt that did not move the clock */
+  private zeroWaits = 0;
+  private describing = false;
+  private describePolls = 0;
   private budgetExceeded = false;
   private halt: Halt | null = null;
   private hostFailure: string | null = null;
   private jobError: string | null = null;
   private disposed = false;
+  /** why releasing the VM failed (the program's end was already decided; the instance is dropped anyway) */
+  releaseFailure: string | null = null;
 
   static async open(o: SessionOptions): Promise<SandboxSession> {
-    return new SandboxSession(await quickjsInstance(), o);
+    if (o.maxStackBytes > MAX_STACK_CAP_BYTES)
+      throw new RangeError(
+        `maxStackBytes must be at most ${MAX_STACK_CAP_BYTES} (256 KiB), got ${o.maxStackBytes}: larger caps let recursion exhaust the host's native stack first`,
+      );
+    return new SandboxSession(await newSandboxInstance(o.memoryLimitBytes), o);
   }
 
   private constructor(
-    private readonly module: QuickJSWASMModule,
+    private readonly instance: SandboxInstance,
     private readonly o: SessionOptions,
   ) {
-    this.rt = module.newRuntime();
-    this.rt.setMemoryLimit(o.memoryLimitBytes);
+    this.budgetAt = o.now();
+    this.rt = instance.module.newRuntime();
+    // The cap is the linear memory's maximum (real bytes). QuickJS's own allocation count misses
+    // typed arrays and strings, so it is used only below the build's 16 MiB minimum.
+    if (o.memoryLimitBytes < MIN_LINEAR_MEMORY_BYTES) this.rt.setMemoryLimit(o.memoryLimitBytes);
     this.rt.setMaxStackSize(o.maxStackBytes);
     this.rt.setInterruptHandler(() => {
+      if (this.describing) return ++this.describePolls > DESCRIBE_POLLS;
       if (this.halt !== null) return true;
       this.polls += 1;
       if (this.polls > this.o.stepBudget) {
@@ -157,6 +182,27 @@ export class SandboxSession {
 
   /** Whether the program has ended, and how (null while it is suspended on a request). */
   end(): SessionEnd | null {
+    const e = this.endRaw();
+    if (e?.kind !== "error" || /out of memory/.test(e.error)) return e;
+    // Allocation failures can surface oddly (a thrown null, an undescribable value, a trap):
+    // say so when the linear memory is at, or well on the way to, its cap (it never shrinks).
+    const used = this.instance.memory.buffer.byteLength;
+    const cap = linearMemoryPages(this.o.memoryLimitBytes) * 65536;
+    if (used > cap - 1024 * 1024)
+      return {
+        kind: "error",
+        // (what the failing allocation then looked like varies, so it is not reported: the text stays reproducible)
+        error: `InternalError: out of memory (memory cap ${MB(this.o.memoryLimitBytes)}): the sandbox's memory is exhausted`,
+      };
+    if (used >= cap / 2 && /(not an Error\): null$|threw an unknown|^sandbox failure)/.test(e.error))
+      return {
+        kind: "error",
+        error: `${e.error} (the sandbox's memory had grown to ${MB(used)} of its ${MB(cap)} cap: probably out of memory)`,
+      };
+    return e;
+  }
+
+  private endRaw(): SessionEnd | null {
     if (this.hostFailure !== null) return { kind: "error", error: this.hostFailure };
     if (this.halt !== null) {
       switch (this.halt.kind) {
@@ -175,7 +221,10 @@ export class SandboxSession {
     if (this.budgetExceeded)
       return {
         kind: "error",
-        error: `step budget exceeded: ${this.o.stepBudget} interrupt polls (about ${this.o.stepBudget * 10_000} operations) without an envkit.wait; a watcher must wait between checks`,
+        error:
+          this.zeroWaits > 0
+            ? `step budget exceeded: ${this.o.stepBudget} interrupt polls (about ${this.o.stepBudget * 10_000} operations) without an envkit.wait that moves time forward (${this.zeroWaits} waits at ${iso(this.budgetAt)} did not; each costs ${ZERO_ADVANCE_WAIT_POLLS} poll); wait for a later time, e.g. envkit.wait(envkit.now() + 60000)`
+            : `step budget exceeded: ${this.o.stepBudget} interrupt polls (about ${this.o.stepBudget * 10_000} operations) without an envkit.wait; a watcher must wait between checks`,
       };
     if (this.jobError !== null) return { kind: "error", error: this.jobError };
     const main = this.main;
@@ -223,17 +272,33 @@ export class SandboxSession {
     this.settle(call.deferred, json);
   }
 
-  /** The wait is over at `at`: reset the per-wait budgets and resume the program with the time. */
+  /**
+   * The wait is over at `at`. A wait that moved the clock resets the step budget and the call cap;
+   * one that did not (a wait until now) costs polls instead, and the call cap keeps counting, so
+   * no program can spin or issue unbounded calls at one instant.
+   */
   resumeAfterWait(w: PendingWait, at: number): void {
-    this.polls = 0;
-    this.callsSinceWait = 0;
+    if (at > this.budgetAt) {
+      this.budgetAt = at;
+      this.polls = 0;
+      this.callsSinceWait = 0;
+      this.zeroWaits = 0;
+    } else {
+      this.zeroWaits += 1;
+      this.polls += ZERO_ADVANCE_WAIT_POLLS;
+      if (this.polls > this.o.stepBudget) {
+        this.budgetExceeded = true;
+        return; // left unsettled: end() reports the budget, dispose() frees the promise
+      }
+    }
     this.settle(w.deferred, JSON.stringify(at));
   }
 
+  /** Release the VM. Never throws: a failure here (QuickJS can abort at dispose) is recorded in `releaseFailure`. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.hostFailure !== null) return; // abandoned with its (retired) instance
+    if (this.hostFailure !== null) return; // abandoned with its instance
     try {
       for (const d of this.deferreds) if (d.alive) d.dispose();
       this.deferreds.clear();
@@ -246,10 +311,7 @@ export class SandboxSession {
       this.ctx.dispose();
       this.rt.dispose();
     } catch (e) {
-      void retireInstance(this.module);
-      throw new Error(`watcher sandbox could not be released cleanly: ${e instanceof Error ? e.message : String(e)}`, {
-        cause: e,
-      });
+      this.releaseFailure = `watcher sandbox could not be released cleanly (instance abandoned): ${e instanceof Error ? e.message : String(e)}`;
     }
   }
 
@@ -257,19 +319,23 @@ export class SandboxSession {
 
   /**
    * Run `fn`, which calls into the VM. A host exception escaping the WebAssembly call (native stack
-   * exhausted, an abort) ends the program and retires the instance.
+   * exhausted, an abort, anything else) ends the program; its instance is abandoned.
    */
   private guard(fn: () => void): void {
     if (this.hostFailure !== null) return;
     try {
       fn();
     } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
+      let msg: string;
+      try {
+        msg = e instanceof Error ? e.message : String(e);
+      } catch {
+        msg = "an unprintable host exception";
+      }
       this.hostFailure =
         e instanceof RangeError && /call stack/i.test(msg)
           ? "stack overflow: the program exhausted the sandbox's native stack (deep recursion through built-ins, deeply nested data or expressions); the sandbox was reset"
-          : `sandbox failure: ${msg}; the sandbox was reset`;
-      void retireInstance(this.module);
+          : `sandbox failure: ${clip(msg, 500)}; the sandbox was reset`;
     }
   }
 
@@ -301,33 +367,40 @@ export class SandboxSession {
     return h;
   }
 
-  /** A readable message (with the program's line numbers) for a thrown value. */
+  /**
+   * A readable message (with the program's line numbers) for a thrown value. The prelude's
+   * `describe` reads it without running program code (no getters, toString or toJSON; only a
+   * Proxy's traps, under a small poll budget, with envkit switched off), and its answer is checked
+   * here; anything unexpected falls back to the value's type.
+   */
   private describe(error: QuickJSHandle): string {
     const helpers = this.helpers;
-    let json: string | null = null;
+    let d: Described | null = null;
     if (helpers !== null) {
-      const r = this.ctx.callFunction(helpers.describe, this.ctx.undefined, error);
-      if (r.error) r.error.dispose();
-      else {
-        if (this.ctx.typeof(r.value) === "string") json = this.ctx.getString(r.value);
-        r.value.dispose();
+      this.describing = true;
+      this.describePolls = 0;
+      try {
+        const r = this.ctx.callFunction(helpers.describe, this.ctx.undefined, error);
+        if (r.error) r.error.dispose();
+        else {
+          if (this.ctx.typeof(r.value) === "string") d = parseDescribed(this.ctx.getString(r.value));
+          r.value.dispose();
+        }
+      } finally {
+        this.describing = false;
       }
     }
-    if (json === null) {
-      const d = this.ctx.dump(error) as { name?: unknown; message?: unknown; stack?: unknown } | null;
-      json = JSON.stringify(
-        d !== null && typeof d === "object"
-          ? { name: String(d.name ?? "Error"), message: String(d.message ?? ""), stack: String(d.stack ?? "") }
-          : { thrown: typeof d, shown: String(d) },
-      );
+    if (d === null) {
+      const t = this.ctx.typeof(error);
+      d = { thrown: t, shown: "(a value that could not be inspected, perhaps a Proxy)" };
     }
-    return this.formatThrown(JSON.parse(json) as Described);
+    return this.formatThrown(d);
   }
 
   private formatThrown(d: Described): string {
     if ("thrown" in d) {
       const article = /^[aeiou]/.test(d.thrown) ? "an" : "a";
-      return `uncaught exception: the program threw ${article} ${d.thrown} (not an Error): ${d.shown}`;
+      return `uncaught exception: the program threw ${article} ${d.thrown} (not an Error): ${d.shown === "" ? "(empty)" : clip(d.shown, 300)}`;
     }
     const frames = d.stack
       .split("\n")
@@ -340,8 +413,9 @@ export class SandboxSession {
         return acc;
       }, [])
       .slice(0, 6)
-      .map(({ frame, n }) => (n > 1 ? `${frame} (×${n})` : frame));
-    let msg = `${d.name}: ${d.message}`;
+      .map(({ frame, n }) => clip(n > 1 ? `${frame} (×${n})` : frame, 200));
+    // the prelude already clipped these (name 100, message 2,000 characters); this is a backstop
+    let msg = `${clip(d.name, 200)}: ${clip(d.message, MAX_MESSAGE_CHARS)}`;
     if (/out of memory/i.test(d.message)) msg += ` (memory cap ${MB(this.o.memoryLimitBytes)})`;
     if (/stack overflow/i.test(d.message)) msg = `stack overflow: ${msg} (stack cap ${KB(this.o.maxStackBytes)})`;
     return frames.length > 0 ? `${msg}\n    ${frames.join("\n    ")}` : `${msg} (in ${this.o.path})`;
@@ -378,15 +452,19 @@ export class SandboxSession {
     def("now", () => ctx.newNumber(this.o.now()));
     def("deadline", () => (this.o.deadline === null ? ctx.null : ctx.newNumber(this.o.deadline)));
 
+    const OFF = () => fail("Error", "envkit is unavailable while the sandbox describes an exception");
     def("wait", (h) => {
+      if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       if (h === undefined || ctx.typeof(h) !== "number")
         return fail(
           "TypeError",
           `envkit.wait(until): until must be an epoch-ms number (e.g. Date.parse("2026-03-02T09:00:00Z")), got ${h === undefined ? "undefined" : ctx.typeof(h)}`,
         );
-      const until = ctx.getNumber(h);
-      if (!Number.isFinite(until)) return fail("TypeError", `envkit.wait(until): until must be finite, got ${until}`);
+      const asked = ctx.getNumber(h);
+      if (!Number.isFinite(asked)) return fail("TypeError", `envkit.wait(until): until must be finite, got ${asked}`);
+      // whole milliseconds: a fractional step below the clock's resolution would not move it
+      const until = Math.ceil(asked);
       const now = this.o.now();
       if (until < now)
         return fail(
@@ -406,6 +484,7 @@ export class SandboxSession {
     });
 
     def("call", (nameH, argsH) => {
+      if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const name = str(nameH);
       if (name === null || !this.o.toolNames.includes(name))
@@ -421,7 +500,7 @@ export class SandboxSession {
       if (this.callsSinceWait > this.o.maxCallsBetweenWaits) {
         this.halt = {
           kind: "fatal",
-          error: `wrapper flood: more than ${this.o.maxCallsBetweenWaits} envkit.tools calls without an envkit.wait (last: ${name}); a watcher must wait between checks`,
+          error: `wrapper flood: more than ${this.o.maxCallsBetweenWaits} envkit.tools calls without an envkit.wait that moves time forward (all at ${iso(this.budgetAt)}; last: ${name}); a watcher must wait between checks`,
         };
         return HALT();
       }
@@ -432,6 +511,7 @@ export class SandboxSession {
     });
 
     def("handover", (h) => {
+      if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const json = str(h);
       if (json === null) return fail("TypeError", "envkit.handover: payload must be JSON-serializable");
@@ -447,18 +527,21 @@ export class SandboxSession {
     });
 
     def("wsRead", (p) => {
+      if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const path = str(p);
       if (path === null) return fail("TypeError", "envkit.workspace.read(path): path must be a string");
       return ws("read", () => this.o.workspace.readText(path));
     });
     def("wsList", (p) => {
+      if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const path = str(p);
       if (path === null) return fail("TypeError", "envkit.workspace.list(path?): path must be a string");
       return ws("list", () => this.o.workspace.ls(path));
     });
     def("wsWrite", (p, c) => {
+      if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const path = str(p);
       const content = str(c);
@@ -472,3 +555,20 @@ export class SandboxSession {
 }
 
 type Described = { name: string; message: string; stack: string } | { thrown: string; shown: string };
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}… (${s.length} characters)` : s);
+
+const DescribedSchema = z.union([
+  z.object({ name: z.string(), message: z.string(), stack: z.string() }).strict(),
+  z.object({ thrown: z.string(), shown: z.string() }).strict(),
+]);
+
+/** The prelude's description of a thrown value, or null if it is not one (it comes from the guest). */
+function parseDescribed(json: string): Described | null {
+  try {
+    const r = DescribedSchema.safeParse(JSON.parse(json));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+}

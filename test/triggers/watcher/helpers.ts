@@ -74,6 +74,7 @@ export async function drive(source: string, o: DriveOptions = {}): Promise<Drive
       ...(o.maxStackBytes !== undefined ? { maxStackBytes: o.maxStackBytes } : {}),
       ...(o.maxCallsBetweenWaits !== undefined ? { maxCallsBetweenWaits: o.maxCallsBetweenWaits } : {}),
       ...(o.randomSeed !== undefined ? { randomSeed: o.randomSeed } : {}),
+      ...(o.onReleaseFailure !== undefined ? { onReleaseFailure: o.onReleaseFailure } : {}),
     });
     endedAt = actor.now();
   });

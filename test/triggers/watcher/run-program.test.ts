@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { Kernel } from "../../../src/kernel/kernel.js";
 import { type ProgramEnd, runProgram, validateProgram } from "../../../src/triggers/watcher/run-program.js";
 import { DAY, drive, errorOf, HOUR, MIN, payloadOf, START, tmpWorkspace } from "./helpers.js";
@@ -254,7 +254,7 @@ describe("runProgram with a real kernel", () => {
     );
   });
 
-  it("1,000 runs in one kernel (every kind of ending) leak nothing and leave the sandbox usable", async () => {
+  it("240 runs in one kernel (every kind of ending) release cleanly and leave the sandbox usable", async () => {
     const kinds = [
       "envkit.handover({ i: envkit.now() });",
       "await envkit.tools.quote({}); const x = 1;",
@@ -268,8 +268,9 @@ describe("runProgram with a real kernel", () => {
     const k = new Kernel({ start: START, end: START + 30 * DAY });
     const ws = tmpWorkspace();
     const counts: Record<string, number> = {};
+    const releaseFailures: string[] = [];
     k.spawn("agent", async (actor) => {
-      for (let i = 0; i < 1000; i++) {
+      for (let i = 0; i < 240; i++) {
         const end = await runProgram({
           source: kinds[i % kinds.length] as string,
           path: `p${i}.js`,
@@ -277,12 +278,15 @@ describe("runProgram with a real kernel", () => {
           deadline: null,
           wrappers: { quote: async () => ({ ok: true, value: 1 }) },
           workspace: ws,
+          onReleaseFailure: (m) => releaseFailures.push(m),
         });
         counts[end.kind] = (counts[end.kind] ?? 0) + 1;
       }
     });
     await k.run();
-    expect(counts).toEqual({ handover: 125, returned: 250, error: 625 });
+    expect(counts).toEqual({ handover: 30, returned: 60, error: 150 });
+    // every handle was disposed: QuickJS's runtime release asserts that no object is left
+    expect(releaseFailures).toEqual([]);
     const after = await drive("await envkit.wait(envkit.now() + 1000);\nenvkit.handover('fine');");
     expect(payloadOf(after.end)).toBe("fine");
   }, 60_000);
@@ -369,5 +373,84 @@ describe("validateProgram", () => {
       workspace: ws,
     });
     expect(r).toEqual({ ok: true });
+  });
+});
+
+describe("failures of the sandbox runtime are contained", () => {
+  it("an async function recursing through await, stopped by the step budget: QuickJS aborts at release; the end stands, nothing is printed, the next program runs", async () => {
+    const failures: string[] = [];
+    const printed: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => {
+      printed.push(a.map(String).join(" "));
+    });
+    const spyW = vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array) => {
+      printed.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write);
+    try {
+      const r = await drive("async function f(n) { await null; return f(n + 1); }\nawait f(0);", {
+        stepBudget: 20,
+        onReleaseFailure: (m) => failures.push(m),
+      });
+      expect(errorOf(r.end)).toMatch(/^step budget exceeded: 20 interrupt polls/);
+      expect(failures).toHaveLength(1);
+      expect(failures[0]).toMatch(
+        /^watcher sandbox could not be released cleanly \(instance abandoned\): Aborted\(Assertion failed: list_empty\(&rt->gc_obj_list\)/,
+      );
+    } finally {
+      spy.mockRestore();
+      spyW.mockRestore();
+    }
+    expect(printed.filter((l) => /Aborted|Assertion/.test(l))).toEqual([]);
+    const after = await drive("await envkit.wait(envkit.now() + 1000);\nenvkit.handover('fine');");
+    expect(payloadOf(after.end)).toBe("fine");
+  });
+
+  it("every program gets its own instance: an out-of-memory program leaves the next one a whole, fresh memory", async () => {
+    const cap = 16 * 1024 * 1024;
+    const bomb = await drive("const a = [];\nfor (;;) a.push(new Uint8Array(1e6));", { memoryLimitBytes: cap });
+    expect(errorOf(bomb.end)).toMatch(/^InternalError: out of memory \(memory cap 16 MB\)/);
+    // 8 MB fits in a fresh 16 MiB sandbox (it would not in the exhausted one)
+    const next = await drive("const b = new Uint8Array(8e6);\nb[0] = 1;\nenvkit.handover(b.length);", {
+      memoryLimitBytes: cap,
+    });
+    expect(payloadOf(next.end)).toBe(8e6);
+  });
+
+  it("a stack cap above 256 KiB is refused (QuickJS would overrun the host's native stack first)", async () => {
+    await expect(drive("1;", { maxStackBytes: 512 * 1024 })).rejects.toThrow(/maxStackBytes must be at most 262144/);
+  });
+});
+
+describe("simulated time must advance", () => {
+  it("a wait until now costs the step budget; a wait that moves the clock resets it", async () => {
+    // 150 zero-advance waits, then a real one, then 150 more: within budget (200) each time
+    const ok = await drive(
+      "for (let i = 0; i < 150; i++) await envkit.wait(envkit.now());\nawait envkit.wait(envkit.now() + 1);\nfor (let i = 0; i < 150; i++) await envkit.wait(envkit.now());\nenvkit.handover(envkit.now());",
+    );
+    expect(payloadOf(ok.end)).toBe(START + 1);
+    // 250 in a row: stopped at the 201st
+    const stuck = await drive(
+      "for (let i = 0; i < 250; i++) await envkit.wait(envkit.now());\nenvkit.handover('never');",
+    );
+    expect(errorOf(stuck.end)).toMatch(
+      /without an envkit\.wait that moves time forward \(201 waits at 2026-03-01T00:00:00\.000Z did not/,
+    );
+    expect(stuck.sleeps).toHaveLength(201);
+  });
+
+  it("the call cap counts per instant: zero-advance waits do not reset it", async () => {
+    const r = await drive(
+      "for (let k = 0; k < 3; k++) { for (let i = 0; i < 150; i++) await envkit.tools.quote({ k, i }); await envkit.wait(envkit.now()); }",
+    );
+    expect(errorOf(r.end)).toMatch(
+      /^wrapper flood: more than 200 envkit\.tools calls without an envkit\.wait that moves time forward/,
+    );
+    expect(r.calls).toHaveLength(200);
+    const moving = await drive(
+      "for (let k = 0; k < 3; k++) { for (let i = 0; i < 150; i++) await envkit.tools.quote({ k, i }); await envkit.wait(envkit.now() + 1000); }\nenvkit.handover('ok');",
+    );
+    expect(payloadOf(moving.end)).toBe("ok");
+    expect(moving.calls).toHaveLength(450);
   });
 });
