@@ -270,7 +270,7 @@ data
   .description(
     `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS)
       .map(([k, v]) => `${k} (${v.describe})`)
-      .join("; ")}`,
+      .join("; ")}; forecastbench-<due>[-human] (any ForecastBench set under <raw>/forecastbench/)`,
   )
   .option("--raw <dir>", "raw source folder", defaultRawDir())
   .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
