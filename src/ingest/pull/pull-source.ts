@@ -35,6 +35,6 @@ export interface PullSource<O = unknown> {
 }
 
 /** A source with its option type erased (the registry's element type). */
-export type AnyPullSource = PullSource<any>;
+export type AnyPullSource = PullSource<unknown>;
 
 export const definePullSource = <O>(s: PullSource<O>): PullSource<O> => s;
