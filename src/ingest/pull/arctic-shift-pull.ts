@@ -8,7 +8,7 @@ import { definePullSource } from "./pull-source.js";
  * `{data: [...]}`. Pages are walked forward by `created_utc`: the next page starts one second
  * before the last item's (so items sharing its second are not lost, whether `after` is inclusive or
  * not; ids of the previous page are dropped), always moving forward, until a page comes back short
- * (a full page of one second with nothing new moves past that second, logged). Each page is written as NDJSON, one object per line
+ * (a full page within one or two seconds cannot be paged past by time: it moves on, logged). Each page is written as NDJSON, one object per line
  * exactly as served (the dump format the Reddit importer reads):
  * `arctic-shift/<subreddit>/<posts|comments>/<after>.ndjson`.
  */
@@ -84,11 +84,14 @@ export const arcticShiftPull = definePullSource({
           const m = got?.meta as { n: number; fresh: number; last: number | null; ids: string[] };
           if (m.n < o.limit || m.last === null) break;
           const last = Math.floor(m.last);
-          if (m.fresh === 0)
-            ctx.log(`arctic-shift: ${sub} ${kind}: over ${o.limit} items at ${last}: moving past that second`);
           // re-ask from the second before the last item's (items sharing it are not lost; repeats are dropped),
           // always moving forward
           const next = m.fresh === 0 ? last + 1 : Math.max(last - 1, after + 1);
+          if (next > last - 1)
+            ctx.log(
+              `arctic-shift: ${sub} ${kind}: a full page of ${o.limit} within seconds ${after}–${last}: ` +
+                `items of second ${last} beyond it may be missed (use a larger --limit)`,
+            );
           if (next >= o.before) break;
           after = next;
           prev = new Set(m.ids);

@@ -1,7 +1,6 @@
-import { createWriteStream, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { SlidingWindowLimiter } from "../../kernel/rate-limiter.js";
 
 /**
@@ -131,10 +130,20 @@ export class PullHttp {
     if (!res) return null;
     if (!res.body) throw new PullHttpError(`GET ${url}: empty body`, url, res.status);
     const append = have > 0 && res.status === 206;
-    await pipeline(
-      Readable.fromWeb(res.body as import("node:stream/web").ReadableStream),
-      createWriteStream(part, { flags: append ? "a" : "w" }),
-    );
+    // synchronous writes per chunk: whatever arrived is on disk when the connection breaks
+    const fd = openSync(part, append ? "a" : "w");
+    try {
+      for await (const chunk of Readable.fromWeb(res.body as import("node:stream/web").ReadableStream))
+        writeSync(fd, chunk as Uint8Array);
+    } catch (e) {
+      throw new PullHttpError(
+        `GET ${url}: the download broke off after ${statSync(part).size} bytes (${(e as Error).message}); run the pull again to continue it`,
+        url,
+        res.status,
+      );
+    } finally {
+      closeSync(fd);
+    }
     const size = statSync(part).size;
     const total = Number(res.headers.get("content-length"));
     if (Number.isFinite(total) && total > 0 && size !== (append ? have + total : total))

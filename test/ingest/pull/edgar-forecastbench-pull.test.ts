@@ -42,6 +42,7 @@ describe.skipIf(!have)("relive data pull edgar (real payload replays)", () => {
       userAgent: UA,
       baseUrls: { sec: server.url },
       http: fast,
+      rate: 10,
       progress: { grow: () => {}, tick: (l: string) => ticks.push(l) },
     };
     const r = await runPull("edgar", { cik: ["1318605", "717423"], facts: true, pages: true }, o);
@@ -89,7 +90,7 @@ describe.skipIf(!have)("relive data pull edgar (real payload replays)", () => {
           : { body: raw("edgar-edgartools/company_facts.json") },
     });
     const out = mkdtempSync(join(tmpdir(), "relive-pull-edgar-"));
-    const o = { outDir: out, userAgent: UA, baseUrls: { sec: server.url }, http: fast };
+    const o = { outDir: out, userAgent: UA, baseUrls: { sec: server.url }, http: fast, rate: 10 };
     const args = { cik: ["1318605"], facts: true, pages: false };
     await expect(runPull("edgar", args, o)).rejects.toThrow(
       /companyfacts\/CIK0001318605\.json failed: HTTP 403: Request Rate Threshold Exceeded/,
@@ -112,7 +113,7 @@ describe.skipIf(!have)("relive data pull edgar (real payload replays)", () => {
       runPull(
         "edgar",
         { cik: ["42"], facts: false, pages: false },
-        { outDir: out, userAgent: UA, baseUrls: { sec: server.url }, http: fast },
+        { outDir: out, userAgent: UA, baseUrls: { sec: server.url }, http: fast, rate: 10 },
       ),
     ).rejects.toThrow(/\/submissions\/CIK0000000042\.json: not an EDGAR submissions payload/);
     expect(existsSync(join(out, "edgar"))).toBe(false);
@@ -160,7 +161,7 @@ describe.skipIf(!have)("relive data pull forecastbench (real payload replays)", 
     const r = await runPull(
       "forecastbench",
       { due: ["2026-01-04"] },
-      { outDir: out, baseUrls: { datasets: server.url }, http: fast },
+      { outDir: out, baseUrls: { datasets: server.url }, http: fast, rate: 10 },
     );
     expect(r.counts).toMatchObject({ fetched: 2 });
     expect(server.requests[0]!.headers["user-agent"]).toBe("relive-data-pull/0.1");
@@ -176,7 +177,7 @@ describe.skipIf(!have)("relive data pull forecastbench (real payload replays)", 
       runPull(
         "forecastbench",
         { due: ["2026-01-18"] },
-        { outDir: out, baseUrls: { datasets: server.url }, http: fast },
+        { outDir: out, baseUrls: { datasets: server.url }, http: fast, rate: 10 },
       ),
     ).rejects.toThrow(/2026-01-18-llm\.json: forecast_due_date is 2026-01-04, expected 2026-01-18/);
     // a set not published is a 404 naming the URL
@@ -184,7 +185,7 @@ describe.skipIf(!have)("relive data pull forecastbench (real payload replays)", 
       runPull(
         "forecastbench",
         { due: ["2030-01-06"] },
-        { outDir: out, baseUrls: { datasets: server.url }, http: fast },
+        { outDir: out, baseUrls: { datasets: server.url }, http: fast, rate: 10 },
       ),
     ).rejects.toThrow(/GET http:\/\/127\.0\.0\.1:\d+\/datasets\/question_sets\/2030-01-06-llm\.json: 404 not found/);
   });

@@ -13,6 +13,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** answer Range requests with 206 */
   range?: boolean;
+  /** send only this many bytes of the body (headers announce all of it), then drop the connection */
+  cut?: number;
 }
 
 export type Route = Reply | ((req: IncomingMessage, n: number) => Reply);
@@ -46,6 +48,10 @@ export async function startReplayServer(routes: Record<string, Route> = {}): Pro
       status = 206;
     }
     res.writeHead(status, { "Content-Length": String(body.length), ...r.headers });
+    if (r.cut !== undefined) {
+      res.write(body.subarray(0, r.cut), () => res.socket?.end());
+      return;
+    }
     res.end(body);
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
