@@ -17,6 +17,7 @@ import { TASKS } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
+import { registerPullCommand } from "./pull-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
 
@@ -248,6 +249,7 @@ program
   });
 
 const data = program.command("data").description("build and inspect worlds");
+registerPullCommand(data);
 data
   .command("import <files...>")
   .description("import generic JSONL news (one {url, title, text, published_at} object per line) into a new world")

@@ -100,7 +100,8 @@ export class PullHttp {
       last = `HTTP ${res.status}${text ? `: ${text}` : ""}`;
       if (!RETRY_STATUS.has(res.status)) throw new PullHttpError(`GET ${url} failed: ${last}`, url, res.status);
       if (attempt < retries) {
-        const after = Number(res.headers.get("retry-after"));
+        const header = res.headers.get("retry-after");
+        const after = header === null || header.trim() === "" ? Number.NaN : Number(header);
         await this.sleep(Number.isFinite(after) && after >= 0 ? after * 1000 : backoff * 2 ** attempt);
       }
     }
