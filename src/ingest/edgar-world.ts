@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrokerEventRow, CompanyRow, FilingRow, LabelRow, WorldManifest, XbrlFactRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
-import { parseEdgarCompanyFacts, parseEdgarSubmissions, parseEdgarSubmissionsPage } from "./edgar.js";
+import { padCik, parseEdgarCompanyFacts, parseEdgarSubmissions, parseEdgarSubmissionsPage } from "./edgar.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 
 /**
@@ -21,6 +21,27 @@ export interface EdgarCompanyFiles {
   pages?: readonly string[];
   /** the XBRL companyfacts; without it the company's filings carry no facts (see XBRL_FACTS_UNAVAILABLE_LABEL) */
   companyfacts?: string;
+}
+
+/**
+ * The files `relive data pull edgar` wrote for one CIK under a raw dir, as `buildEdgarWorld` takes
+ * them: `edgar/CIK##########.json`, the older pages it lists that are present, and the companyfacts
+ * when present (the SEC answers 404 for a company without XBRL facts).
+ */
+export function pulledEdgarCompany(rawDir: string, cik: string | number): EdgarCompanyFiles {
+  const name = `CIK${padCik(cik)}.json`;
+  const submissions = `edgar/${name}`;
+  if (!existsSync(join(rawDir, submissions)))
+    throw new Error(
+      `no pulled submissions for CIK ${padCik(cik)} at ${join(rawDir, submissions)} (run \`relive data pull edgar --cik ${cik}\`)`,
+    );
+  const { pages } = parseEdgarSubmissions(readFileSync(join(rawDir, submissions), "utf8"), submissions);
+  const facts = `edgar/companyfacts/${name}`;
+  return {
+    submissions,
+    pages: pages.map((p) => `edgar/${p}`).filter((p) => existsSync(join(rawDir, p))),
+    ...(existsSync(join(rawDir, facts)) ? { companyfacts: facts } : {}),
+  };
 }
 
 export interface EdgarWorldSpec {

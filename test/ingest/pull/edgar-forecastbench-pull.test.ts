@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { buildEdgarWorld } from "../../../src/ingest/edgar-world.js";
+import { buildEdgarWorld, pulledEdgarCompany } from "../../../src/ingest/edgar-world.js";
 import { listForecastBenchSets } from "../../../src/ingest/forecastbench-sets.js";
 import { PullConfigError, runPull } from "../../../src/ingest/pull/run-pull.js";
 import { ensureRealWorld } from "../../../src/run/world-resolver.js";
@@ -66,15 +66,21 @@ describe.skipIf(!have)("relive data pull edgar (real payload replays)", () => {
     expect(again.counts).toMatchObject({ fetched: 0, skipped: 6 });
     expect(server.requests).toHaveLength(6);
     // the pulled files are the importer's input, with and without facts
+    expect(pulledEdgarCompany(out, 717423)).toEqual({ submissions: "edgar/CIK0000717423.json", pages: [] });
+    expect(pulledEdgarCompany(out, 1318605)).toEqual({
+      submissions: "edgar/CIK0001318605.json",
+      pages: [],
+      companyfacts: "edgar/companyfacts/CIK0001318605.json",
+    });
+    expect(() => pulledEdgarCompany(out, 42)).toThrow(
+      /no pulled submissions for CIK 0000000042 .*relive data pull edgar --cik 42/,
+    );
     const rep = buildEdgarWorld(out, join(mkdtempSync(join(tmpdir(), "relive-pull-w-")), "w"), {
       name: "pulled",
       builder: "pulled",
       builder_version: "1",
       window: { start: Date.parse("2022-04-01T00:00:00Z"), end: Date.parse("2022-12-01T00:00:00Z") },
-      companies: [
-        { submissions: "edgar/CIK0001318605.json", companyfacts: "edgar/companyfacts/CIK0001318605.json" },
-        { submissions: "edgar/CIK0000717423.json" },
-      ],
+      companies: [pulledEdgarCompany(out, 1318605), pulledEdgarCompany(out, "717423")],
     });
     expect(rep.manifest.streams).toMatchObject({ company: 2, filing: 2006, xbrl_fact: 17_718 });
     expect(rep.withoutFacts).toEqual(["0000717423"]);
