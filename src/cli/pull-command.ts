@@ -48,7 +48,7 @@ function progressBar(quiet: boolean): { progress: PullProgress; stop(): void } {
   };
 }
 
-const COMMON = new Set(["out", "baseUrl", "rate", "userAgent", "quiet"]);
+const COMMON = new Set(["out", "baseUrl", "rate", "userAgent", "refresh", "quiet"]);
 
 /** `relive data pull <source> …`: one subcommand per pull source, its options from the source. */
 export function registerPullCommand(data: Command): void {
@@ -73,6 +73,7 @@ export function registerPullCommand(data: Command): void {
         "--user-agent <ua>",
         `User-Agent header (default $RELIVE_PULL_USER_AGENT${s.contactUserAgent ? "; required: a name and contact e-mail" : ""})`,
       )
+      .option("--refresh", "fetch everything again (a newer snapshot), ignoring what earlier runs did")
       .option("-q, --quiet", "no progress bar");
     for (const opt of s.options)
       if (opt.repeatable) c.option(opt.flags, opt.description, collect, []);
@@ -88,6 +89,7 @@ export function registerPullCommand(data: Command): void {
           baseUrls: baseUrls(o.baseUrl as string[], Object.keys(s.endpoints), s.name),
           ...(o.rate !== undefined ? { rate: o.rate as number } : {}),
           ...(o.userAgent !== undefined ? { userAgent: o.userAgent as string } : {}),
+          refresh: Boolean(o.refresh),
           progress: bar.progress,
           log: (m) => process.stderr.write(`${pc.dim(m)}\n`),
         });

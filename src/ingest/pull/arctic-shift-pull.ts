@@ -63,7 +63,7 @@ export const arcticShiftPull = definePullSource({
           ctx.progress.grow(1);
           const skip = prev;
           const got = await ctx.item(
-            `${sub}/${kind}/${after}-${o.before}`,
+            `${sub}/${kind}/${after}-${o.before}/${o.limit}`,
             `${ctx.base("api")}/api/${kind}/search?subreddit=${sub}&after=${after}&before=${o.before}&limit=${o.limit}&sort=asc`,
             `arctic-shift/${sub}/${kind}/${after}.ndjson`,
             (body, url) => {

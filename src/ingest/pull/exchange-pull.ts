@@ -81,7 +81,7 @@ export const krakenPull = definePullSource({
       for (;;) {
         ctx.progress.grow(1);
         const got = await ctx.item(
-          `${pair}/${iv.kraken}/${since}`,
+          `${pair}/${iv.kraken}/${since}/${o.start}-${o.end}`,
           `${ctx.base("api")}/0/public/OHLC?pair=${pair}&interval=${iv.kraken}&since=${since}`,
           `exchanges/kraken/${pair}_${iv.kraken}-${since}.csv`,
           (body, url) => {
@@ -144,7 +144,7 @@ export const binancePull = definePullSource({
             ? `${ctx.base("futures")}/fapi/v1/indexPriceKlines?pair=${sym}`
             : `${ctx.base("spot")}/api/v3/klines?symbol=${sym}`;
         const got = await ctx.item(
-          `${o.kind}/${sym}/${iv.binance}/${start}`,
+          `${o.kind}/${sym}/${iv.binance}/${start}-${o.end}`,
           `${path}&interval=${iv.binance}&startTime=${start}&endTime=${o.end - 1}&limit=1000`,
           `exchanges/${dir}/${sym}-${iv.binance}-${start}.json`,
           (body, url) => {
@@ -182,7 +182,7 @@ export const okxPull = definePullSource({
       while (after > o.start) {
         ctx.progress.grow(1);
         const got = await ctx.item(
-          `${inst}/${iv.okx}/${after}`,
+          `${inst}/${iv.okx}/${after}-${o.start}`,
           `${ctx.base("api")}/api/v5/market/history-candles?instId=${inst}&bar=${iv.okx}&after=${after}&limit=100`,
           `exchanges/okx/${inst}-${iv.okx}-${after}.json`,
           (body, url) => {
@@ -224,7 +224,7 @@ export const kucoinPull = definePullSource({
       for (let a = from; a < to; a += step) {
         const b = Math.min(a + step, to);
         await ctx.item(
-          `${sym}/${iv.kucoin}/${a}`,
+          `${sym}/${iv.kucoin}/${a}-${b}`,
           `${ctx.base("api")}/api/v1/market/candles?type=${iv.kucoin}&symbol=${sym}&startAt=${a}&endAt=${b}`,
           `exchanges/kucoin/${sym}-${iv.kucoin}-${a}.json`,
           (body, url) => {

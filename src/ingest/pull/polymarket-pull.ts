@@ -8,8 +8,10 @@ import { definePullSource } from "./pull-source.js";
  * (`GET /prices-history?market=<token>&fidelity=<minutes>` with `interval=max`, or `startTs`/`endTs`
  * in seconds). With `--history`, the history of every outcome token (`clobTokenIds`) of the
  * fetched events and markets is fetched too. Raw responses are written as they come:
- * `polymarket/events/<id>.json`, `polymarket/markets/<id>.json`, `polymarket/markets-pages/<offset>.json`,
- * `polymarket/prices-history/<token>.json`.
+ * `polymarket/events/<id>.json`, `polymarket/markets/<id>.json`,
+ * `polymarket/markets-pages/<query>/<offset>.json`, `polymarket/prices-history/<query>/<token>.json`
+ * (`<query>` names the page size, filters, range and fidelity, so different pulls never overwrite
+ * each other).
  */
 
 const Options = z
@@ -38,6 +40,9 @@ const Options = z
 const GammaMarket = z.looseObject({ id: z.union([z.string(), z.number()]), clobTokenIds: z.string().optional() });
 const GammaEvent = z.looseObject({ id: z.union([z.string(), z.number()]), markets: z.array(GammaMarket).default([]) });
 const PriceHistory = z.object({ history: z.array(z.object({ t: z.number(), p: z.number() })) });
+
+/** a query string as a directory name: the same query always lands in the same place, different ones never collide */
+const slug = (q: string) => q.replace(/^&/, "").replace(/[^A-Za-z0-9=.-]+/g, "_");
 
 function tokensOf(markets: readonly z.infer<typeof GammaMarket>[], url: string): string[] {
   const out: string[] = [];
@@ -124,9 +129,9 @@ export const polymarketPull = definePullSource({
       const offset = page * o.limit;
       ctx.progress.grow(1);
       const got = await ctx.item(
-        `markets-pages/${offset}${filters}`,
+        `markets-pages/${o.limit}/${offset}${filters}`,
         `${gamma}/markets?limit=${o.limit}&offset=${offset}${filters}`,
-        `polymarket/markets-pages/${offset}.json`,
+        `polymarket/markets-pages/${slug(`limit=${o.limit}${filters}`)}/${offset}.json`,
         (body, url) => {
           const markets = parseBody(body, url, z.array(GammaMarket), "a Gamma /markets response");
           return { write: body, meta: { n: markets.length, tokens: o.history ? tokensOf(markets, url) : [] } };
@@ -144,7 +149,7 @@ export const polymarketPull = definePullSource({
       await ctx.item(
         `prices-history/${t}${range}&fidelity=${o.fidelity}`,
         `${ctx.base("clob")}/prices-history?market=${t}${range}&fidelity=${o.fidelity}`,
-        `polymarket/prices-history/${t}.json`,
+        `polymarket/prices-history/${slug(`${range}&fidelity=${o.fidelity}`)}/${t}.json`,
         (body, url) => {
           parseBody(body, url, PriceHistory, "a CLOB prices-history response");
           return { write: body, meta: null };

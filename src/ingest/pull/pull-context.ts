@@ -62,6 +62,8 @@ export class PullContext {
     private readonly bases: Readonly<Record<string, string>>,
     readonly progress: PullProgress,
     readonly log: (msg: string) => void,
+    /** ask again for everything (a newer snapshot), ignoring what the state says is done */
+    private readonly refresh = false,
   ) {}
 
   /** the base URL of an endpoint, without a trailing slash */
@@ -83,13 +85,13 @@ export class PullContext {
     handle: ItemHandler<M>,
     o: { allowAbsent?: boolean } = {},
   ): Promise<{ meta: M } | null> {
-    const done = this.state.done(key, this.outDir);
+    const done = this.refresh ? null : this.state.done(key, this.outDir);
     if (done) {
       this.counts.skipped++;
       this.progress.tick(`${key} (done)`);
       return { meta: (done.meta ?? null) as M };
     }
-    if (o.allowAbsent && this.state.absent(key) !== null) {
+    if (o.allowAbsent && !this.refresh && this.state.absent(key) !== null) {
       this.counts.skipped++;
       this.progress.tick(`${key} (absent)`);
       return null;
@@ -114,7 +116,7 @@ export class PullContext {
 
   /** Streams one large file unless done (continuing a `.part` left by an interrupted run). */
   async download(key: string, url: string, file: string): Promise<void> {
-    if (this.state.done(key, this.outDir)) {
+    if (!this.refresh && this.state.done(key, this.outDir)) {
       this.counts.skipped++;
       this.progress.tick(`${key} (done)`);
       return;

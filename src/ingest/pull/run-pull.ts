@@ -25,6 +25,8 @@ export interface PullRunOptions {
   userAgent?: string;
   progress?: PullProgress;
   log?: (msg: string) => void;
+  /** fetch every item again (a newer snapshot of the same plan), overwriting the files */
+  refresh?: boolean;
   /** test hooks and retry tuning (clock, sleep, backoff, retries) */
   http?: Omit<PullHttpOptions, "rate" | "userAgent">;
 }
@@ -102,6 +104,7 @@ export async function runPull(name: string, options: unknown, o: PullRunOptions)
     baseUrls,
     o.progress ?? { grow: () => {}, tick: () => {} },
     o.log ?? (() => {}),
+    o.refresh ?? false,
   );
   await s.run(ctx, parsed.data);
   return { source: name, counts: ctx.counts, statePath: state.path, baseUrls };

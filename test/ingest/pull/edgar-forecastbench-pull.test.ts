@@ -65,6 +65,14 @@ describe.skipIf(!have)("relive data pull edgar (real payload replays)", () => {
     const again = await runPull("edgar", { cik: ["1318605", "717423"], facts: true, pages: true }, o);
     expect(again.counts).toMatchObject({ fetched: 0, skipped: 6 });
     expect(server.requests).toHaveLength(6);
+    // --refresh asks again for everything (a newer snapshot)
+    const fresh = await runPull(
+      "edgar",
+      { cik: ["1318605", "717423"], facts: true, pages: true },
+      { ...o, refresh: true },
+    );
+    expect(fresh.counts).toMatchObject({ fetched: 3, absent: 3, skipped: 0 });
+    expect(server.requests).toHaveLength(12);
     // the pulled files are the importer's input, with and without facts
     expect(pulledEdgarCompany(out, 717423)).toEqual({ submissions: "edgar/CIK0000717423.json", pages: [] });
     expect(pulledEdgarCompany(out, 1318605)).toEqual({

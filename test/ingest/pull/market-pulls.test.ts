@@ -58,7 +58,9 @@ describe.skipIf(!have)("relive data pull polymarket (real payload replays)", () 
     expect(
       readFileSync(join(dir, "polymarket/events/16167.json")).equals(raw("polymarket-wom-raw-api/active_market.json")),
     ).toBe(true);
-    expect(readFileSync(join(dir, `polymarket/prices-history/${TOKEN}.json`)).equals(history)).toBe(true);
+    expect(
+      readFileSync(join(dir, `polymarket/prices-history/interval=max_fidelity=10/${TOKEN}.json`)).equals(history),
+    ).toBe(true);
     // resumed: only the missing history is asked for
     server.routes.set(route(missing), { body: '{"history":[]}' });
     const before = server.requests.length;
@@ -73,7 +75,7 @@ describe.skipIf(!have)("relive data pull polymarket (real payload replays)", () 
       "/markets?limit=250&offset=250&closed=true",
       "/markets?limit=250&offset=500&closed=true",
     ]);
-    expect(existsSync(join(dir, "polymarket/markets-pages/500.json"))).toBe(true);
+    expect(existsSync(join(dir, "polymarket/markets-pages/limit=250_closed=true/500.json"))).toBe(true);
   });
 
   it("refuses a response that is not the documented shape, and options that ask for nothing", async () => {

@@ -78,6 +78,7 @@ describe("relive data pull (CLI)", () => {
       "--base-url",
       "--rate",
       "--user-agent",
+      "--refresh",
       "--quiet",
       "--cik",
       "--no-facts",
