@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseEdgarSubmissions, parseEdgarSubmissionsPage } from "../../src/ingest/edgar.js";
 import { buildEdgarWorld, XBRL_FACTS_UNAVAILABLE_LABEL } from "../../src/ingest/edgar-world.js";
+import { FilingDuties } from "../../src/tasks/filing-tracker/filing-duties.js";
+import { defaultFilingTrackerParams } from "../../src/tasks/filing-tracker/params.js";
 import { TruthStore } from "../../src/world/truth-store.js";
 import { WorldStore } from "../../src/world/world-store.js";
 import { RAW_DIR as DEFAULT_RAW } from "../run/helpers.js";
@@ -128,6 +130,19 @@ describe.skipIf(!hasMurphy)("EDGAR for any company (Murphy Oil, real submissions
       .filings.submissions("0000717423")
       .filter((f) => f.form === "8-K" && f.items.split(",").includes("2.02") && f.filed >= "2022-01-01");
     expect(earnings.map((f) => f.filed)).toEqual(["2022-01-27", "2022-05-04", "2022-08-04"]);
+    // the filing tracker's duties of 2022-08-01 → 08-10: the earnings 8-K and the 10-Q (both before
+    // the open of 08-04); the 10-Q has no gold values (the label above says why)
+    const duties = new FilingDuties(w.db, defaultFilingTrackerParams()).duties(
+      Date.parse("2022-08-01T00:00:00Z"),
+      Date.parse("2022-08-11T00:00:00Z"),
+    );
+    expect(
+      duties.map((d) => [d.key, d.form, new Date(d.accepted_at).toISOString(), new Date(d.deadline).toISOString()]),
+    ).toEqual([
+      ["MUR:0000717423-22-000059", "8-K", "2022-08-04T10:33:39.000Z", "2022-08-04T13:30:00.000Z"],
+      ["MUR:0000717423-22-000061", "10-Q", "2022-08-04T11:03:33.000Z", "2022-08-04T13:30:00.000Z"],
+    ]);
+    expect(duties[1]!.gold).toEqual({ fy: null, fp: null, revenue: null, revenue_concept: null, eps_diluted: null });
     w.close();
   });
 
