@@ -18,6 +18,7 @@ import { allTasks } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
+import { registerPullCommand } from "./pull-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
 
@@ -253,6 +254,7 @@ program
   });
 
 const data = program.command("data").description("build and inspect worlds");
+registerPullCommand(data);
 data
   .command("import <files...>")
   .description("import generic JSONL news (one {url, title, text, published_at} object per line) into a new world")
@@ -275,7 +277,7 @@ data
   .description(
     `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS)
       .map(([k, v]) => `${k} (${v.describe})`)
-      .join("; ")}`,
+      .join("; ")}; forecastbench-<due>[-human] (any ForecastBench set under <raw>/forecastbench/)`,
   )
   .option("--raw <dir>", "raw source folder", defaultRawDir())
   .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")

@@ -1,15 +1,47 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BrokerEventRow, CompanyRow, FilingRow, WorldManifest, XbrlFactRow } from "../world/types.js";
+import type { BrokerEventRow, CompanyRow, FilingRow, LabelRow, WorldManifest, XbrlFactRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
-import { parseEdgarCompanyFacts, parseEdgarSubmissions } from "./edgar.js";
+import { padCik, parseEdgarCompanyFacts, parseEdgarSubmissions, parseEdgarSubmissionsPage } from "./edgar.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 
-/** One company's pair of EDGAR files (paths relative to the raw directory). */
+/**
+ * Truth label kind (key: the 10-digit CIK) marking a company imported without its companyfacts:
+ * its 10-Q/10-K value fields (fy, fp, revenue, diluted EPS) have no gold, and the label's
+ * `value.reason` says why. Its 8-K duties and the accession/form/acceptance of every duty stay
+ * gradable from the submissions alone.
+ */
+export const XBRL_FACTS_UNAVAILABLE_LABEL = "xbrl_facts_unavailable";
+
+/** One company's EDGAR files (paths relative to the raw directory). */
 export interface EdgarCompanyFiles {
   submissions: string;
-  companyfacts: string;
+  /** older pages of the submissions (`CIK##########-submissions-001.json`, …), when pulled */
+  pages?: readonly string[];
+  /** the XBRL companyfacts; without it the company's filings carry no facts (see XBRL_FACTS_UNAVAILABLE_LABEL) */
+  companyfacts?: string;
+}
+
+/**
+ * The files `relive data pull edgar` wrote for one CIK under a raw dir, as `buildEdgarWorld` takes
+ * them: `edgar/CIK##########.json`, the older pages it lists that are present, and the companyfacts
+ * when present (the SEC answers 404 for a company without XBRL facts).
+ */
+export function pulledEdgarCompany(rawDir: string, cik: string | number): EdgarCompanyFiles {
+  const name = `CIK${padCik(cik)}.json`;
+  const submissions = `edgar/${name}`;
+  if (!existsSync(join(rawDir, submissions)))
+    throw new Error(
+      `no pulled submissions for CIK ${padCik(cik)} at ${join(rawDir, submissions)} (run \`relive data pull edgar --cik ${cik}\`)`,
+    );
+  const { pages } = parseEdgarSubmissions(readFileSync(join(rawDir, submissions), "utf8"), submissions);
+  const facts = `edgar/companyfacts/${name}`;
+  return {
+    submissions,
+    pages: pages.map((p) => `edgar/${p}`).filter((p) => existsSync(join(rawDir, p))),
+    ...(existsSync(join(rawDir, facts)) ? { companyfacts: facts } : {}),
+  };
 }
 
 export interface EdgarWorldSpec {
@@ -26,17 +58,26 @@ export interface EdgarBuildReport {
   rejected: RejectedRow[];
   /** facts made visible at their filing date's 22:00 New York time (filing not in the submissions file) */
   factsBoundedByFiledDate: number;
+  /** CIKs imported without companyfacts */
+  withoutFacts: string[];
 }
 
 /**
- * Builds a filings world from EDGAR submissions + companyfacts pairs (any companies): `company`,
- * `filing` (visible at true-UTC acceptance) and `xbrl_fact` (visible with their filing) rows, plus
- * the scripted holdings blotter of the filing tracker: every company is held (`broker_event` kind
- * `holding`, action `hold`, ids `bl-NNN`) from the window start. Every row is validated; source
- * sha256s go to the manifest; the world is built in a temp dir and renamed (never partial).
+ * Builds a filings world from EDGAR submissions files (any companies; older pages optional), each
+ * with or without its companyfacts: `company`, `filing` (visible at true-UTC acceptance) and
+ * `xbrl_fact` (visible with their filing) rows, plus the scripted holdings blotter of the filing
+ * tracker: every company is held (`broker_event` kind `holding`, action `hold`, ids `bl-NNN`) from
+ * the window start. A company without companyfacts gets an `xbrl_facts_unavailable` truth label.
+ * Every row is validated; source sha256s go to the manifest; the world is built in a temp dir and
+ * renamed (never partial).
  */
 export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWorldSpec): EdgarBuildReport {
-  const paths = spec.companies.flatMap((c) => [c.submissions, c.companyfacts]);
+  if (spec.companies.length === 0) throw new Error(`${spec.builder}: no company given`);
+  const paths = spec.companies.flatMap((c) => [
+    c.submissions,
+    ...(c.pages ?? []),
+    ...(c.companyfacts ? [c.companyfacts] : []),
+  ]);
   const missing = paths.filter((p) => !existsSync(join(rawDir, p)));
   if (missing.length) throw new Error(`${spec.builder}: raw files missing under ${rawDir}: ${missing.join(", ")}`);
   const builder = WorldBuilder.create(targetDir, {
@@ -55,30 +96,52 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
       const bytes = readFileSync(join(rawDir, p));
       return { text: bytes.toString("utf8"), sha256: createHash("sha256").update(bytes).digest("hex") };
     };
+    const withoutFacts: string[] = [];
+    const labels: LabelRow[] = [];
     for (const c of spec.companies) {
       const sub = read(c.submissions);
       const s = parseEdgarSubmissions(sub.text, c.submissions);
+      if (companies.some((x) => x.cik === s.company.cik))
+        throw new Error(`${spec.builder}: company ${s.company.cik} listed twice`);
       builder.addSource({
         path: c.submissions,
         sha256: sub.sha256,
         rows: s.filings.length,
         rejected: s.rejected.length,
       });
+      const own = [...s.filings];
+      rejected.push(...s.rejected);
+      const seen = new Set(own.map((f) => f.accession));
+      for (const page of c.pages ?? []) {
+        const pg = read(page);
+        const p = parseEdgarSubmissionsPage(pg.text, page, s.company.cik, seen);
+        for (const f of p.filings) seen.add(f.accession);
+        builder.addSource({ path: page, sha256: pg.sha256, rows: p.filings.length, rejected: p.rejected.length });
+        own.push(...p.filings);
+        rejected.push(...p.rejected);
+      }
+      own.sort((a, b) => a.accepted_at - b.accepted_at || (a.accession < b.accession ? -1 : 1));
+      companies.push({ ...s.company, visible_at: own[0]?.accepted_at ?? s.company.visible_at });
+      filings.push(...own);
+      if (!c.companyfacts) {
+        withoutFacts.push(s.company.cik);
+        labels.push({
+          kind: XBRL_FACTS_UNAVAILABLE_LABEL,
+          key: s.company.cik,
+          t: null,
+          value: {
+            reason: `no companyfacts imported for CIK ${s.company.cik} (submissions only): 10-Q/10-K values have no gold`,
+          },
+        });
+        continue;
+      }
       const cf = read(c.companyfacts);
-      const f = parseEdgarCompanyFacts(
-        cf.text,
-        c.companyfacts,
-        new Map(s.filings.map((x) => [x.accession, x.accepted_at])),
-      );
+      const f = parseEdgarCompanyFacts(cf.text, c.companyfacts, new Map(own.map((x) => [x.accession, x.accepted_at])));
       if (f.cik !== s.company.cik)
         throw new Error(`${c.companyfacts}: CIK ${f.cik} does not match ${c.submissions} (CIK ${s.company.cik})`);
       builder.addSource({ path: c.companyfacts, sha256: cf.sha256, rows: f.facts.length, rejected: f.rejected.length });
-      if (companies.some((x) => x.cik === s.company.cik))
-        throw new Error(`${spec.builder}: company ${s.company.cik} listed twice`);
-      companies.push(s.company);
-      filings.push(...s.filings);
       facts.push(...f.facts);
-      rejected.push(...s.rejected, ...f.rejected);
+      rejected.push(...f.rejected);
       bounded += f.boundedByFiledDate;
     }
     const blotter: BrokerEventRow[] = companies.map((c, i) => ({
@@ -92,7 +155,8 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
     builder.insert("filing", filings);
     builder.insert("xbrl_fact", facts);
     builder.insert("broker_event", blotter);
-    return { manifest: builder.finish(), rejected, factsBoundedByFiledDate: bounded };
+    if (labels.length) builder.insertTruth("label", labels);
+    return { manifest: builder.finish(), rejected, factsBoundedByFiledDate: bounded, withoutFacts };
   } catch (e) {
     builder.abort();
     throw e;

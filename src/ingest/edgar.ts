@@ -60,20 +60,36 @@ function issueText(e: z.ZodError): string {
 
 // ---- submissions -----------------------------------------------------------------------------
 
-const Recent = z.looseObject({
+/**
+ * The parallel arrays of `filings.recent` (and of a `filings.files` page, where they are the top
+ * level). Required in every schema: accession, filing date, acceptance, form. `reportDate` and
+ * `items` are absent from some payloads (pages of old filers): an absent array reads as "" for
+ * every row. Newer payloads add arrays (`core_type`, `isXBRLNumeric`, …): kept loose, not read.
+ */
+const FilingArrays = z.looseObject({
   accessionNumber: z.array(z.string()),
   filingDate: z.array(z.string()),
-  reportDate: z.array(z.string()),
+  reportDate: z.array(z.string()).optional(),
   acceptanceDateTime: z.array(z.string()),
   form: z.array(z.string()),
-  items: z.array(z.string()),
+  items: z.array(z.string()).optional(),
 });
+type FilingArrays = z.infer<typeof FilingArrays>;
 
+/**
+ * The company document. Both schemas are read: the one served to 2022 (the two shared samples)
+ * and the newer one (adds `ownerOrg`, `lei`, and arrays such as `core_type` and `isXBRLNumeric` to
+ * `filings.recent`); every field beyond these is ignored. `tickers` may be absent or empty (a
+ * deregistered company): the ticker is then "".
+ */
 const SubmissionsFile = z.looseObject({
   cik: z.union([z.string(), z.number()]),
   name: z.string().min(1),
-  tickers: z.array(z.string()),
-  filings: z.looseObject({ recent: Recent }),
+  tickers: z.array(z.string()).optional(),
+  filings: z.looseObject({
+    recent: FilingArrays,
+    files: z.array(z.looseObject({ name: z.string() })).optional(),
+  }),
 });
 
 const SubmissionRow = z.object({
@@ -89,30 +105,32 @@ export interface ParsedSubmissions {
   company: CompanyRow;
   filings: FilingRow[];
   rejected: RejectedRow[];
+  /** names of the older pages listed in `filings.files` (`CIK##########-submissions-001.json`, …) */
+  pages: string[];
 }
 
-/**
- * One company's submissions file → its company row and one filing row per entry of
- * `filings.recent` (the parallel arrays; `filings.files`, older pages, are not read). A filing is
- * visible at its true-UTC acceptance. The company row is visible from its first accepted filing.
- * Rows that fail validation (or repeat an accession) are rejected with their array index.
- */
-export function parseEdgarSubmissions(text: string, file: string): ParsedSubmissions {
-  let raw: unknown;
+function parseJson(text: string, file: string): unknown {
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new Error(`${file}: not JSON (${(e as Error).message})`);
   }
-  const top = SubmissionsFile.safeParse(raw);
-  if (!top.success) throw new Error(`${file}: not an EDGAR submissions payload (${issueText(top.error)})`);
-  const s = top.data;
-  const cik = padCik(s.cik);
-  const r = s.filings.recent;
+}
+
+/** Rows of one block of parallel arrays (refused when their lengths differ); rejects with the array index. */
+function filingRows(
+  r: FilingArrays,
+  cik: string,
+  file: string,
+  where: string,
+  known: ReadonlySet<string> = new Set(),
+): { filings: FilingRow[]; rejected: RejectedRow[] } {
   const n = r.accessionNumber.length;
-  for (const k of ["filingDate", "reportDate", "acceptanceDateTime", "form", "items"] as const)
-    if (r[k].length !== n)
-      throw new Error(`${file}: filings.recent.${k} has ${r[k].length} entries, accessionNumber has ${n}`);
+  for (const k of ["filingDate", "reportDate", "acceptanceDateTime", "form", "items"] as const) {
+    const a = r[k];
+    if (a !== undefined && a.length !== n)
+      throw new Error(`${file}: ${where}${k} has ${a.length} entries, accessionNumber has ${n}`);
+  }
   const filings: FilingRow[] = [];
   const rejected: RejectedRow[] = [];
   const seen = new Set<string>();
@@ -120,18 +138,22 @@ export function parseEdgarSubmissions(text: string, file: string): ParsedSubmiss
     const row = SubmissionRow.safeParse({
       accessionNumber: r.accessionNumber[i],
       filingDate: r.filingDate[i],
-      reportDate: r.reportDate[i],
+      reportDate: r.reportDate ? r.reportDate[i] : "",
       acceptanceDateTime: r.acceptanceDateTime[i],
       form: r.form[i],
-      items: r.items[i],
+      items: r.items ? r.items[i] : "",
     });
     if (!row.success) {
       rejected.push({ file, line: i, reason: issueText(row.error) });
       continue;
     }
     const x = row.data;
-    if (seen.has(x.accessionNumber)) {
-      rejected.push({ file, line: i, reason: `repeated accession ${x.accessionNumber}` });
+    if (seen.has(x.accessionNumber) || known.has(x.accessionNumber)) {
+      rejected.push({
+        file,
+        line: i,
+        reason: `repeated accession ${x.accessionNumber}${known.has(x.accessionNumber) ? " (already read from another file of this company)" : ""}`,
+      });
       continue;
     }
     let accepted: number;
@@ -154,13 +176,47 @@ export function parseEdgarSubmissions(text: string, file: string): ParsedSubmiss
     });
   }
   filings.sort((a, b) => a.accepted_at - b.accepted_at || (a.accession < b.accession ? -1 : 1));
+  return { filings, rejected };
+}
+
+/**
+ * One company's submissions file → its company row and one filing row per entry of
+ * `filings.recent` (the parallel arrays; the older pages named in `filings.files` are read by
+ * `parseEdgarSubmissionsPage`). A filing is visible at its true-UTC acceptance. The company row is
+ * visible from its first accepted filing. Rows that fail validation (or repeat an accession) are
+ * rejected with their array index.
+ */
+export function parseEdgarSubmissions(text: string, file: string): ParsedSubmissions {
+  const top = SubmissionsFile.safeParse(parseJson(text, file));
+  if (!top.success) throw new Error(`${file}: not an EDGAR submissions payload (${issueText(top.error)})`);
+  const s = top.data;
+  const cik = padCik(s.cik);
+  const { filings, rejected } = filingRows(s.filings.recent, cik, file, "filings.recent.");
   const first = filings[0]?.accepted_at;
   if (first === undefined) throw new Error(`${file}: no valid filing in filings.recent`);
   return {
-    company: { cik, ticker: s.tickers[0] ?? "", name: s.name, visible_at: first },
+    company: { cik, ticker: s.tickers?.[0] ?? "", name: s.name, visible_at: first },
     filings,
     rejected,
+    pages: (s.filings.files ?? []).map((f) => f.name),
   };
+}
+
+/**
+ * An older page of a company's submissions (`submissions/CIK##########-submissions-001.json`, named
+ * in `filings.files`): the same parallel arrays at the top level, no company document. `cik` is
+ * the company's (from its main file): the page does not carry it. Accessions in `known` (already
+ * read from the company's other files) are rejected as repeats.
+ */
+export function parseEdgarSubmissionsPage(
+  text: string,
+  file: string,
+  cik: string,
+  known: ReadonlySet<string> = new Set(),
+): { filings: FilingRow[]; rejected: RejectedRow[] } {
+  const top = FilingArrays.safeParse(parseJson(text, file));
+  if (!top.success) throw new Error(`${file}: not an EDGAR submissions page (${issueText(top.error)})`);
+  return filingRows(top.data, padCik(cik), file, "", known);
 }
 
 // ---- companyfacts ----------------------------------------------------------------------------
@@ -206,13 +262,7 @@ export function parseEdgarCompanyFacts(
   file: string,
   acceptedByAccn: ReadonlyMap<string, number>,
 ): ParsedFacts {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${file}: not JSON (${(e as Error).message})`);
-  }
-  const top = CompanyFactsFile.safeParse(raw);
+  const top = CompanyFactsFile.safeParse(parseJson(text, file));
   if (!top.success) throw new Error(`${file}: not an EDGAR companyfacts payload (${issueText(top.error)})`);
   const cik = padCik(top.data.cik);
   const facts: XbrlFactRow[] = [];

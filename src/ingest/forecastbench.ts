@@ -165,6 +165,10 @@ export function mapForecastBench(
     seenQ.add(key);
     entries.push(r.data);
   });
+  if (entries.length === 0)
+    throw new Error(
+      `${names.questionSet}: no usable question (${qf.data.questions.length} in the set, ${rejected.length} rejected${rejected[0] ? `; first: [${rejected[0].index}] ${rejected[0].reason}` : ""})`,
+    );
   const rowsOf = new Map<string, FbResolution[]>();
   const seenR = new Set<string>();
   rf.data.resolutions.forEach((raw, index) => {
@@ -403,9 +407,4 @@ export function forecastBenchFiles(rawDir: string, due: string): ForecastBenchFi
     questionSet: join(rawDir, FORECASTBENCH_DIR, `${due}-llm.json`),
     resolutionSet: join(rawDir, FORECASTBENCH_DIR, `${due}_resolution_set.json`),
   };
-}
-
-/** A real-world builder (world-resolver) for the set due `due`. */
-export function forecastBenchBuilder(due: string): (rawDir: string, targetDir: string) => WorldManifest {
-  return (rawDir, targetDir) => buildForecastBenchWorld(forecastBenchFiles(rawDir, due), targetDir).manifest;
 }

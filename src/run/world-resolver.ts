@@ -2,12 +2,16 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildCryptoSvbWorld } from "../ingest/crypto-world.js";
 import { buildEdgarTeslaWorld, EDGAR_TESLA_BUILDER } from "../ingest/edgar-world.js";
-import { forecastBenchBuilder } from "../ingest/forecastbench.js";
+import { forecastBenchBuilderFor } from "../ingest/forecastbench-sets.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
 
-/** Builders of real-data worlds named by episodes (`world: { kind: "real", builder }`). */
+/**
+ * Builders of real-data worlds named by episodes (`world: { kind: "real", builder }`). ForecastBench
+ * sets are not listed: any `forecastbench-<due>[-human]` name resolves to the set of that due date
+ * under the raw dir (`realWorldBuilder`).
+ */
 export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDir: string, target: string): unknown }> =
   {
     "crypto-svb-2023": {
@@ -18,16 +22,14 @@ export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDi
       describe: "Tesla EDGAR submissions and XBRL companyfacts (filings from 2013), held 2022-04-01 → 11-30",
       build: buildEdgarTeslaWorld,
     },
-    ...Object.fromEntries(
-      ["2026-01-04", "2026-01-18"].map((due) => [
-        `forecastbench-${due}`,
-        {
-          describe: `ForecastBench question set due ${due} with its resolution set (questions only, no news)`,
-          build: forecastBenchBuilder(due),
-        },
-      ]),
-    ),
   };
+
+/** The builder of a real-data world name: a listed one, or any ForecastBench set by its due date. */
+export function realWorldBuilder(
+  name: string,
+): { describe: string; build(rawDir: string, target: string): unknown } | null {
+  return REAL_WORLD_BUILDERS[name] ?? forecastBenchBuilderFor(name);
+}
 
 export interface WorldLocation {
   cacheDir: string;
@@ -40,8 +42,11 @@ export const realWorldDir = (cacheDir: string, builder: string) => join(cacheDir
 
 /** Builds (or finds in the cache) the real-data world of `builder`. */
 export function ensureRealWorld(builder: string, loc: WorldLocation, log?: (msg: string) => void): string {
-  const b = REAL_WORLD_BUILDERS[builder];
-  if (!b) throw new Error(`unknown world builder "${builder}"; known: ${Object.keys(REAL_WORLD_BUILDERS).join(", ")}`);
+  const b = realWorldBuilder(builder);
+  if (!b)
+    throw new Error(
+      `unknown world builder "${builder}"; known: ${Object.keys(REAL_WORLD_BUILDERS).join(", ")}, forecastbench-<due>[-human]`,
+    );
   const dir = realWorldDir(loc.cacheDir, builder);
   if (existsSync(join(dir, "world.json"))) return dir;
   const raw = loc.rawDir ?? defaultRawDir();

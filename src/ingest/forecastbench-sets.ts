@@ -1,0 +1,88 @@
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { WorldManifest } from "../world/types.js";
+import { buildForecastBenchWorld, FORECASTBENCH_DIR, type ForecastBenchFiles } from "./forecastbench.js";
+
+/**
+ * ForecastBench sets found by their file names, so any set of the datasets repository imports
+ * with no code change: `<raw>/forecastbench/<due>-llm.json` (or `<due>-human.json`, the human
+ * question set) beside `<due>_resolution_set.json`, named as world builders
+ * `forecastbench-<due>` (llm) and `forecastbench-<due>-human`. `relive data pull forecastbench`
+ * writes exactly these names.
+ */
+
+export type ForecastBenchKind = "llm" | "human";
+
+export interface ForecastBenchSet extends ForecastBenchFiles {
+  due: string;
+  kind: ForecastBenchKind;
+  /** the world builder name: `forecastbench-<due>` or `forecastbench-<due>-human` */
+  builder: string;
+}
+
+const BUILDER = /^forecastbench-(\d{4}-\d{2}-\d{2})(-human)?$/;
+const QUESTION_FILE = /^(\d{4}-\d{2}-\d{2})-(llm|human)\.json$/;
+
+export const forecastBenchBuilderName = (due: string, kind: ForecastBenchKind = "llm") =>
+  `forecastbench-${due}${kind === "human" ? "-human" : ""}`;
+
+/** The question file name of a set as the datasets repository names it. */
+export const questionSetFileName = (due: string, kind: ForecastBenchKind = "llm") => `${due}-${kind}.json`;
+/** The resolution file name of a set as the datasets repository names it. */
+export const resolutionSetFileName = (due: string) => `${due}_resolution_set.json`;
+
+/** `forecastbench-<due>[-human]` → its due date and kind; null for any other name. */
+export function parseForecastBenchBuilder(name: string): { due: string; kind: ForecastBenchKind } | null {
+  const m = BUILDER.exec(name);
+  if (!m || Number.isNaN(Date.parse(`${m[1]}T00:00:00Z`))) return null;
+  return { due: m[1] as string, kind: m[2] ? "human" : "llm" };
+}
+
+/** The files of one set under a raw data dir (they may not exist). */
+export function forecastBenchSetFiles(rawDir: string, due: string, kind: ForecastBenchKind = "llm"): ForecastBenchSet {
+  return {
+    due,
+    kind,
+    builder: forecastBenchBuilderName(due, kind),
+    questionSet: join(rawDir, FORECASTBENCH_DIR, questionSetFileName(due, kind)),
+    resolutionSet: join(rawDir, FORECASTBENCH_DIR, resolutionSetFileName(due)),
+  };
+}
+
+/** Every complete set (question file + resolution file) under `<raw>/forecastbench/`, by due date then kind. */
+export function listForecastBenchSets(rawDir: string): ForecastBenchSet[] {
+  const dir = join(rawDir, FORECASTBENCH_DIR);
+  if (!existsSync(dir)) return [];
+  const names = new Set(readdirSync(dir));
+  const out: ForecastBenchSet[] = [];
+  for (const n of [...names].sort()) {
+    const m = QUESTION_FILE.exec(n);
+    if (!m || !names.has(resolutionSetFileName(m[1] as string))) continue;
+    out.push(forecastBenchSetFiles(rawDir, m[1] as string, m[2] as ForecastBenchKind));
+  }
+  return out;
+}
+
+/**
+ * The real-world builder of a `forecastbench-<due>[-human]` name, or null for other names. The
+ * builder refuses, naming the expected paths, when the set's files are not in the raw dir.
+ */
+export function forecastBenchBuilderFor(
+  name: string,
+): { describe: string; build(rawDir: string, target: string): WorldManifest } | null {
+  const p = parseForecastBenchBuilder(name);
+  if (!p) return null;
+  return {
+    describe: `ForecastBench ${p.kind} question set due ${p.due} with its resolution set (questions only, no news)`,
+    build(rawDir, target) {
+      const set = forecastBenchSetFiles(rawDir, p.due, p.kind);
+      const missing = [set.questionSet, set.resolutionSet].filter((f) => !existsSync(f));
+      if (missing.length)
+        throw new Error(
+          `world ${name}: ForecastBench files not found: ${missing.join(", ")} ` +
+            `(fetch them with \`relive data pull forecastbench --due ${p.due}\`)`,
+        );
+      return buildForecastBenchWorld(set, target, { name }).manifest;
+    },
+  };
+}
