@@ -54,11 +54,11 @@ export function zodReason(issues: readonly { path: PropertyKey[]; message: strin
   return `${i.path.length ? `field "${i.path.map(String).join(".")}": ` : ""}${i.message}`;
 }
 
-/** The most frequent rejection reasons (numbers and quoted values folded so that alike reasons group). */
+/** The most frequent rejection reasons (quoted values and words with digits folded to … so that alike reasons group). */
 export function topReasons(rejected: readonly RejectedRow[], n = 5): { reason: string; count: number }[] {
   const counts = new Map<string, number>();
   for (const r of rejected) {
-    const key = r.reason.replace(/"[^"]*"/g, '"…"').replace(/\d+(\.\d+)?/g, "N");
+    const key = r.reason.replace(/"[^"]*"/g, '"…"').replace(/[^\s"(),:]*\d[^\s"(),:]*/g, "…");
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return [...counts.entries()]
