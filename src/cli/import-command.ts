@@ -64,7 +64,7 @@ export function registerImportCommand(data: Command): void {
     .requiredOption("-o, --out <dir>", "world directory to create (must not exist)")
     .option("-n, --name <name>", "world name (default: the source kind)")
     .option("--warc", "CC-NEWS WARC files (.warc or .warc.gz): articles by Readability, publish clock, de-duplication")
-    .option("--near-dup-bits <n>", "WARC: SimHash Hamming distance counted as a near-duplicate (0..3, default 3)")
+    .option("--near-dup <jaccard>", "WARC: MinHash similarity of title + text at which an article is a near-duplicate (default 0.8)")
     .option(
       "--polymarket",
       "Polymarket Gamma /markets or /events JSON, CLOB /prices-history JSON, or the markets + prices CSV shape; " +
@@ -101,8 +101,9 @@ export function registerImportCommand(data: Command): void {
             return;
           }
           case "warc": {
-            const bits = o.nearDupBits === undefined ? undefined : Number(o.nearDupBits);
-            const r = await importWarcNews(paths, out, { name, ...(bits === undefined ? {} : { nearDuplicateDistance: bits }) });
+            const j = o.nearDup === undefined ? undefined : Number(o.nearDup);
+            if (j !== undefined && !(j > 0 && j <= 1)) throw new ConfigError("--near-dup: expected a similarity in (0, 1]");
+            const r = await importWarcNews(paths, out, { name, ...(j === undefined ? {} : { nearDuplicateJaccard: j }) });
             return printReport("article", out, r, "#", performance.now() - t0);
           }
           case "polymarket": {

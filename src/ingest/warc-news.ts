@@ -10,7 +10,7 @@ import { WorldBuilder } from "../world/world-builder.js";
 import { decodeHtml, extractArticle, htmlCharset, publishClock } from "./article-text.js";
 import { type ImportReport, refuseIfEmpty } from "./import-report.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
-import { NearDuplicateIndex, simHash } from "./near-duplicates.js";
+import { DEFAULT_NEAR_DUPLICATE_JACCARD, minHash, NearDuplicateIndex } from "./near-duplicates.js";
 import { urlDomain, urlId } from "./news-jsonl.js";
 import { type FramingStats, normalizeWarc } from "./warc-framing.js";
 
@@ -38,8 +38,8 @@ const ArticleRow = z.object({
 
 export interface WarcImportOptions {
   name: string;
-  /** SimHash Hamming distance (0..3) at which two articles are near-duplicates (default 3) */
-  nearDuplicateDistance?: number;
+  /** estimated Jaccard similarity of word 3-shingles at which two articles are near-duplicates (default 0.8) */
+  nearDuplicateJaccard?: number;
 }
 
 async function isGzip(file: string): Promise<boolean> {
@@ -75,8 +75,8 @@ interface Pending {
  * request, metadata, non-200, non-HTML) are counted as skipped. Rejected with file, record number
  * and reason: bad WARC headers, records with framing damage (bytes beyond the declared
  * Content-Length, or a block cut short), pages with no title or under 200 characters of text.
- * De-duplication: the same URL (first kept) and near-duplicates (SimHash of the text within
- * `nearDuplicateDistance` of a kept article), both counted. The bytes go through
+ * De-duplication: the same URL (first kept) and near-duplicates (MinHash of title + text word
+ * 3-shingles at least `nearDuplicateJaccard` similar to a kept article: near-duplicates.ts), both counted. The bytes go through
  * `normalizeWarc` (LF-only header repair) before warcio's `WARCParser`.
  * Window = [min, max] publish clock. `RejectedRow.line` is the 1-based record number.
  */
@@ -86,7 +86,7 @@ export async function importWarcNews(files: string[], targetDir: string, opts: W
     { name: opts.name, window: { start: 0, end: 0 }, builder: WARC_NEWS_BUILDER, builder_version: WARC_NEWS_BUILDER_VERSION },
     { streamNewsFts: true },
   );
-  const near = new NearDuplicateIndex<string>(opts.nearDuplicateDistance ?? 3);
+  const near = new NearDuplicateIndex<string>(opts.nearDuplicateJaccard ?? DEFAULT_NEAR_DUPLICATE_JACCARD);
   const seenUrl = new Set<string>();
   const rejected: RejectedRow[] = [];
   const counts: Record<string, number> = {
@@ -140,11 +140,11 @@ export async function importWarcNews(files: string[], targetDir: string, opts: W
           reject(p.record, `duplicate url ${JSON.stringify(p.row.url)} (the first is kept)`);
           return;
         }
-        const h = simHash(`${p.row.title}\n${p.row.text}`);
+        const h = minHash(`${p.row.title}\n${p.row.text}`);
         const dup = near.find(h);
         if (dup !== null) {
           counts.near_duplicate = (counts.near_duplicate as number) + 1;
-          reject(p.record, `near-duplicate of ${dup} (SimHash within ${near.maxDistance} bits)`);
+          reject(p.record, `near-duplicate of ${dup} (MinHash similarity ≥ ${near.threshold})`);
           return;
         }
         seenUrl.add(p.row.url);
