@@ -1,13 +1,13 @@
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import pc from "picocolors";
-import { type ImportReport, ImportRefusedError, topReasons } from "../ingest/import-report.js";
+import { ImportRefusedError, type ImportReport, topReasons } from "../ingest/import-report.js";
 import { importKlines } from "../ingest/klines-world.js";
 import type { RejectedRow } from "../ingest/kraken-ohlcvt.js";
 import { importNewsJsonl } from "../ingest/news-jsonl.js";
 import type { KlineVenue } from "../ingest/okx-kucoin-klines.js";
-import { importPolymarket } from "../ingest/polymarket-world.js";
 import { BreakpointParams } from "../ingest/polymarket-truth.js";
+import { importPolymarket } from "../ingest/polymarket-world.js";
 import { importRedditDumps } from "../ingest/reddit-ndjson.js";
 import { importWarcNews } from "../ingest/warc-news.js";
 import { ConfigError } from "../run/config.js";
@@ -64,13 +64,20 @@ export function registerImportCommand(data: Command): void {
     .requiredOption("-o, --out <dir>", "world directory to create (must not exist)")
     .option("-n, --name <name>", "world name (default: the source kind)")
     .option("--warc", "CC-NEWS WARC files (.warc or .warc.gz): articles by Readability, publish clock, de-duplication")
-    .option("--near-dup <jaccard>", "WARC: MinHash similarity of title + text at which an article is a near-duplicate (default 0.8)")
+    .option(
+      "--near-dup <jaccard>",
+      "WARC: MinHash similarity of title + text at which an article is a near-duplicate (default 0.8)",
+    )
     .option(
       "--polymarket",
       "Polymarket Gamma /markets or /events JSON, CLOB /prices-history JSON, or the markets + prices CSV shape; " +
         "derives breakpoints (breakout-news) and t_det labels (resolution-detect)",
     )
-    .option("--clob <token=file>", "Polymarket: a prices-history file and the CLOB token it is for (repeatable)", collect)
+    .option(
+      "--clob <token=file>",
+      "Polymarket: a prices-history file and the CLOB token it is for (repeatable)",
+      collect,
+    )
     .option(
       "--bp <key=value>",
       "Polymarket breakpoint parameter (repeatable): grid_ms (0 = auto), lookback_steps 48, z 4, continue_z 1, " +
@@ -102,8 +109,12 @@ export function registerImportCommand(data: Command): void {
           }
           case "warc": {
             const j = o.nearDup === undefined ? undefined : Number(o.nearDup);
-            if (j !== undefined && !(j > 0 && j <= 1)) throw new ConfigError("--near-dup: expected a similarity in (0, 1]");
-            const r = await importWarcNews(paths, out, { name, ...(j === undefined ? {} : { nearDuplicateJaccard: j }) });
+            if (j !== undefined && !(j > 0 && j <= 1))
+              throw new ConfigError("--near-dup: expected a similarity in (0, 1]");
+            const r = await importWarcNews(paths, out, {
+              name,
+              ...(j === undefined ? {} : { nearDuplicateJaccard: j }),
+            });
             return printReport("article", out, r, "#", performance.now() - t0);
           }
           case "polymarket": {
@@ -128,7 +139,8 @@ export function registerImportCommand(data: Command): void {
           }
           case "klines": {
             const venue = o.klines as string;
-            if (venue !== "okx" && venue !== "kucoin") throw new ConfigError(`--klines ${venue}: expected okx | kucoin`);
+            if (venue !== "okx" && venue !== "kucoin")
+              throw new ConfigError(`--klines ${venue}: expected okx | kucoin`);
             if (!o.symbol || !o.bar) throw new ConfigError("--klines needs --symbol and --bar");
             const rs = o.resampleMin === undefined ? undefined : Math.round(Number(o.resampleMin) * 60_000);
             const r = await importKlines(venue as KlineVenue, paths, out, {

@@ -51,6 +51,7 @@ export const CORROBORATION_MS = 2 * HOUR_MS;
  * the crawl cannot confirm, or a claim after the crawl by more than 2 h).
  */
 export function publishClock(crawl: number, selfReported: number | null): { t: number; source: "self" | "crawl" } {
-  if (selfReported !== null && Math.abs(crawl - selfReported) <= CORROBORATION_MS) return { t: selfReported, source: "self" };
+  if (selfReported !== null && Math.abs(crawl - selfReported) <= CORROBORATION_MS)
+    return { t: selfReported, source: "self" };
   return { t: crawl - CORROBORATION_MS, source: "crawl" };
 }

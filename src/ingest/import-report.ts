@@ -32,11 +32,16 @@ export class ImportRefusedError extends Error {
 }
 
 /** Aborts the build and throws `ImportRefusedError` when nothing was imported. */
-export function refuseIfEmpty(builder: WorldBuilder, what: string, read: number, imported: number, rejected: RejectedRow[]): void {
+export function refuseIfEmpty(
+  builder: WorldBuilder,
+  what: string,
+  read: number,
+  imported: number,
+  rejected: RejectedRow[],
+): void {
   if (imported > 0) return;
   builder.abort();
-  const why =
-    read === 0 ? `the input holds no ${what}` : `every one of the ${read} source row(s) was rejected`;
+  const why = read === 0 ? `the input holds no ${what}` : `every one of the ${read} source row(s) was rejected`;
   throw new ImportRefusedError(`nothing to import: ${why}; no world was written`, rejected, read);
 }
 

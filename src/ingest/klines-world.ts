@@ -52,7 +52,11 @@ export async function importKlines(
       read += parsed.rows.length + parsed.rejected.filter((r) => r.line > 0).length;
       for (const row of parsed.rows) {
         if (byOpen.has(row.open_time)) {
-          fileRejected.push({ file, line: 0, reason: `duplicate candle at ${new Date(row.open_time).toISOString()} (the first is kept)` });
+          fileRejected.push({
+            file,
+            line: 0,
+            reason: `duplicate candle at ${new Date(row.open_time).toISOString()} (the first is kept)`,
+          });
           continue;
         }
         byOpen.set(row.open_time, row);

@@ -1,6 +1,12 @@
 import { z } from "zod";
 import type { CandleRow } from "../world/types.js";
-import { candleFromBar, type ParsedCandles, parseDecimal, type RejectedRow, type SeriesOptions } from "./kraken-ohlcvt.js";
+import {
+  candleFromBar,
+  type ParsedCandles,
+  parseDecimal,
+  type RejectedRow,
+  type SeriesOptions,
+} from "./kraken-ohlcvt.js";
 
 /** OKX `bar` values (GET /api/v5/market/candles and /history-candles) → interval ms. */
 export const OKX_BARS: Readonly<Record<string, number>> = {
@@ -56,7 +62,8 @@ function envelope<T extends { code: string; data: unknown[] }>(
   // a bare array of candles (the `data` field saved on its own) is accepted too
   if (Array.isArray(raw)) raw = { code: okCode, data: raw };
   const env = schema.safeParse(raw);
-  if (!env.success) return { file, line: 0, reason: `not a kline response: ${env.error.issues[0]?.message ?? "invalid"}` };
+  if (!env.success)
+    return { file, line: 0, reason: `not a kline response: ${env.error.issues[0]?.message ?? "invalid"}` };
   if (env.data.code !== okCode)
     return { file, line: 0, reason: `the venue returned error code ${JSON.stringify(env.data.code)}` };
   return env.data;

@@ -89,7 +89,8 @@ export function inferResult(
   umaStatus: string | null | undefined,
 ): [string | null, string | null] {
   if (umaStatus && umaStatus !== "resolved") return [null, `UMA resolution status is ${JSON.stringify(umaStatus)}`];
-  if (!finalPrices || finalPrices.length !== outcomes.length) return [null, "no final prices to infer the outcome from"];
+  if (!finalPrices || finalPrices.length !== outcomes.length)
+    return [null, "no final prices to infer the outcome from"];
   const win = finalPrices.findIndex((p) => p >= 0.99);
   if (win < 0 || finalPrices.some((p, i) => i !== win && p > 0.01))
     return [null, `final prices ${JSON.stringify(finalPrices)} name no single winner (void or 50-50 resolution)`];
@@ -105,7 +106,8 @@ function gammaToMarket(raw: unknown, file: string, line: number): PmMarket | Rej
   if (tokens.length > 0 && tokens.length !== m.outcomes.length)
     return { file, line, reason: `market ${m.id}: ${tokens.length} token ids for ${m.outcomes.length} outcomes` };
   const prices = m.outcomePrices ? m.outcomePrices.map(Number) : null;
-  if (prices?.some((p) => !Number.isFinite(p))) return { file, line, reason: `market ${m.id}: outcomePrices are not numbers` };
+  if (prices?.some((p) => !Number.isFinite(p)))
+    return { file, line, reason: `market ${m.id}: outcomePrices are not numbers` };
   const closed = m.closed === true;
   const [result, why] = closed ? inferResult(m.outcomes, prices, m.umaResolutionStatus) : [null, null];
   return {
@@ -129,7 +131,10 @@ function gammaToMarket(raw: unknown, file: string, line: number): PmMarket | Rej
  * A Gamma JSON file: a `/markets` array, a `/events` array, or one event object. `line` in
  * rejections is the 1-based index of the market in the file (events flattened in order).
  */
-export function parseGammaJson(raw: unknown, file: string): { markets: PmMarket[]; rejected: RejectedRow[]; read: number } {
+export function parseGammaJson(
+  raw: unknown,
+  file: string,
+): { markets: PmMarket[]; rejected: RejectedRow[]; read: number } {
   const markets: PmMarket[] = [];
   const rejected: RejectedRow[] = [];
   const entries: unknown[] = [];

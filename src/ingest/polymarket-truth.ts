@@ -26,7 +26,11 @@ export const BreakpointParams = z.object({
   continue_z: z.number().nonnegative().default(1),
   sigma_floor: z.number().positive().default(0.01),
   min_move: z.number().positive().default(0.05),
-  min_gap_ms: z.number().int().nonnegative().default(12 * HOUR_MS),
+  min_gap_ms: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(12 * HOUR_MS),
 });
 export type BreakpointParams = z.infer<typeof BreakpointParams>;
 export const DEFAULT_BREAKPOINT_PARAMS: BreakpointParams = BreakpointParams.parse({});
@@ -48,7 +52,11 @@ export function autoGridMs(points: readonly PricePoint[]): number {
  * price point of the move, t_end its last; size = price after − price before (signed, rounded to
  * 1e-4), so up moves are positive.
  */
-export function detectBreakpoints(market: string, points: readonly PricePoint[], params: BreakpointParams): BreakpointRow[] {
+export function detectBreakpoints(
+  market: string,
+  points: readonly PricePoint[],
+  params: BreakpointParams,
+): BreakpointRow[] {
   if (points.length < 3) return [];
   const grid = params.grid_ms > 0 ? params.grid_ms : autoGridMs(points);
   const t0 = (points[0] as PricePoint).t;
@@ -86,7 +94,12 @@ export function detectBreakpoints(market: string, points: readonly PricePoint[],
     }
     const sign = Math.sign(dk);
     let e = k;
-    while (e + 1 < n && Math.sign(d[e + 1] as number) === sign && Math.abs(d[e + 1] as number) >= params.continue_z * sigma) e++;
+    while (
+      e + 1 < n &&
+      Math.sign(d[e + 1] as number) === sign &&
+      Math.abs(d[e + 1] as number) >= params.continue_z * sigma
+    )
+      e++;
     const size = Math.round(((level[e] as number) - (level[k - 1] as number)) * 1e4) / 1e4;
     if (Math.abs(size) >= params.min_move) {
       const from = t0 + (k - 1) * grid;
@@ -94,7 +107,13 @@ export function detectBreakpoints(market: string, points: readonly PricePoint[],
       const first = points.find((p) => p.t > from) as PricePoint;
       let last = first;
       for (const p of points) if (p.t > from && p.t <= to) last = p;
-      out.push({ id: `${market}-bp${String(out.length + 1).padStart(2, "0")}`, market, t_start: first.t, t_end: last.t, size });
+      out.push({
+        id: `${market}-bp${String(out.length + 1).padStart(2, "0")}`,
+        market,
+        t_start: first.t,
+        t_end: last.t,
+        size,
+      });
       searchFrom = e + 1 + Math.ceil(params.min_gap_ms / grid);
       k = e + 1;
     } else k++;

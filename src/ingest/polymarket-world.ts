@@ -57,7 +57,11 @@ function sparse(points: PricePoint[]): { points: PricePoint[]; dropped: number }
  * price point). Truth: `breakpoint` rows from the first outcome's series (`detectBreakpoints`),
  * `t_det` labels (0.99 enter / 0.95 exit band on the winner's series), and the parameters used.
  */
-export async function importPolymarket(files: string[], targetDir: string, opts: PolymarketImportOptions): Promise<ImportReport> {
+export async function importPolymarket(
+  files: string[],
+  targetDir: string,
+  opts: PolymarketImportOptions,
+): Promise<ImportReport> {
   const params = BreakpointParams.parse(opts.breakpoints ?? {});
   const delay = opts.priceDelayMs ?? DEFAULT_PRICE_DELAY_MS;
   const builder = WorldBuilder.create(targetDir, {
@@ -109,7 +113,11 @@ export async function importPolymarket(files: string[], targetDir: string, opts:
           }
           case "unknown":
             note(file, 0, [
-              { file, line: 1, reason: `CSV header ${JSON.stringify(r.header.join(","))} is neither a markets nor a prices file` },
+              {
+                file,
+                line: 1,
+                reason: `CSV header ${JSON.stringify(r.header.join(","))} is neither a markets nor a prices file`,
+              },
             ]);
             break;
         }
@@ -143,7 +151,8 @@ export async function importPolymarket(files: string[], targetDir: string, opts:
     }
     // CSV markets: outcomes and dates come from their price rows
     const pricesByMarket = new Map<string, PmTokenPrices[]>();
-    for (const tp of tokenPrices) if (tp.market) pricesByMarket.set(tp.market, [...(pricesByMarket.get(tp.market) ?? []), tp]);
+    for (const tp of tokenPrices)
+      if (tp.market) pricesByMarket.set(tp.market, [...(pricesByMarket.get(tp.market) ?? []), tp]);
     for (const { m, file } of csvMarkets) {
       const r = csvMarket(m, file, pricesByMarket.get(m.market_id) ?? []);
       if ("reason" in r) note(file, 0, [r]);
@@ -159,18 +168,25 @@ export async function importPolymarket(files: string[], targetDir: string, opts:
       const first = byId.get(m.id);
       if (first) {
         duplicates++;
-        note(m.file, -1, [{ file: m.file, line: m.line, reason: `market ${m.id} already read from ${first.file} (the first is kept)` }]);
+        note(m.file, -1, [
+          { file: m.file, line: m.line, reason: `market ${m.id} already read from ${first.file} (the first is kept)` },
+        ]);
       } else byId.set(m.id, m);
     }
     const tokenOwner = new Map<string, { market: PmMarket; outcome: string }>();
-    for (const m of byId.values()) m.tokens.forEach((t, i) => tokenOwner.set(t, { market: m, outcome: m.outcomes[i] as string }));
+    for (const m of byId.values())
+      for (const [i, t] of m.tokens.entries()) tokenOwner.set(t, { market: m, outcome: m.outcomes[i] as string });
     // price series per market and outcome
     const series = new Map<string, Map<string, PricePoint[]>>();
     for (const tp of tokenPrices) {
       const own = tokenOwner.get(tp.token);
       if (!own) {
         note(tp.file, -tp.points.length, [
-          { file: tp.file, line: 0, reason: `token ${tp.token} is not a token of any imported market (${tp.points.length} points dropped)` },
+          {
+            file: tp.file,
+            line: 0,
+            reason: `token ${tp.token} is not a token of any imported market (${tp.points.length} points dropped)`,
+          },
         ]);
         continue;
       }
@@ -200,7 +216,10 @@ export async function importPolymarket(files: string[], targetDir: string, opts:
       if (m.outcomes.length === 2 && clean.size === 1) {
         const [have, pts] = [...clean.entries()][0] as [string, PricePoint[]];
         const other = m.outcomes.find((o) => o !== have) as string;
-        clean.set(other, pts.map((p) => ({ t: p.t, p: round6(1 - p.p) })));
+        clean.set(
+          other,
+          pts.map((p) => ({ t: p.t, p: round6(1 - p.p) })),
+        );
         complements += pts.length;
       }
       const allT = [...clean.values()].flat().map((p) => p.t);
@@ -209,7 +228,9 @@ export async function importPolymarket(files: string[], targetDir: string, opts:
       const open = m.open ?? firstT;
       const end = m.end ?? m.closedAt ?? lastT;
       if (open === null || end === null) {
-        note(m.file, -1, [{ file: m.file, line: m.line, reason: `market ${m.id}: no open or end date and no price history` }]);
+        note(m.file, -1, [
+          { file: m.file, line: m.line, reason: `market ${m.id}: no open or end date and no price history` },
+        ]);
         continue;
       }
       marketRows.push({
@@ -239,7 +260,8 @@ export async function importPolymarket(files: string[], targetDir: string, opts:
         if (tDet !== null) labels.push({ kind: "t_det", key: m.id, t: tDet, value: { outcome: m.result } });
       }
     }
-    for (const [file, f] of perFile) builder.addSource({ path: file, sha256: await fileSha256(file), rows: f.rows, rejected: f.rejected });
+    for (const [file, f] of perFile)
+      builder.addSource({ path: file, sha256: await fileSha256(file), rows: f.rows, rejected: f.rejected });
     refuseIfEmpty(builder, "markets", read, marketRows.length, rejected);
     builder.insert("market", marketRows);
     for (let i = 0; i < priceRows.length; i += 5000) builder.insert("market_price", priceRows.slice(i, i + 5000));
@@ -294,7 +316,11 @@ type CsvMarketRow = {
 /** A CSV market: outcome names by token from the prices CSV; result inferred from the final prices. */
 function csvMarket(m: CsvMarketRow, file: string, prices: PmTokenPrices[]): PmMarket | RejectedRow {
   if (prices.length === 0)
-    return { file, line: m.line, reason: `market ${m.market_id}: no price rows (the CSV gives its outcomes only there)` };
+    return {
+      file,
+      line: m.line,
+      reason: `market ${m.market_id}: no price rows (the CSV gives its outcomes only there)`,
+    };
   const outcomeOf = new Map(prices.map((p) => [p.token, p.outcome as string]));
   const tokens = m.clob_token_ids.length > 0 ? m.clob_token_ids : prices.map((p) => p.token);
   const outcomes = tokens.map((t) => outcomeOf.get(t));

@@ -19,10 +19,19 @@ const BATCH = 2000;
 /** `created_utc` drifts across dump eras: int (Arctic Shift), float, or a decimal string (Pushshift). */
 const EpochSeconds = z.union([
   z.number().finite().nonnegative(),
-  z.string().regex(/^\d+(\.\d+)?$/, "not a decimal epoch-seconds string").transform(Number),
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "not a decimal epoch-seconds string")
+    .transform(Number),
 ]);
-const Author = z.string().nullish().transform((a) => a ?? "[deleted]");
-const Text = z.string().nullish().transform((t) => t ?? "");
+const Author = z
+  .string()
+  .nullish()
+  .transform((a) => a ?? "[deleted]");
+const Text = z
+  .string()
+  .nullish()
+  .transform((t) => t ?? "");
 const Base36 = z.string().regex(/^[0-9a-z]+$/, "not a base-36 reddit id");
 
 /** An Arctic Shift / Pushshift submission line (extra fields ignored). */
@@ -67,7 +76,9 @@ async function* dumpLines(file: string, hash: { update(b: Buffer): unknown }): A
       stderr += String(d);
     });
     done = new Promise((res, rej) => {
-      child.on("error", (e) => rej(new Error(`cannot run zstd for ${file} (install the Debian zstd package): ${e.message}`)));
+      child.on("error", (e) =>
+        rej(new Error(`cannot run zstd for ${file} (install the Debian zstd package): ${e.message}`)),
+      );
       child.on("close", (code) =>
         code === 0 ? res() : rej(new Error(`zstd -dc --long=31 ${file} failed (exit ${code}): ${stderr.trim()}`)),
       );
@@ -193,7 +204,15 @@ export async function importRedditDumps(
           const created = ms(c.created_utc);
           const root = c.link_id.slice(3);
           comments.push({
-            row: { id: c.id, root, parent: c.parent_id.slice(3), created_utc: created, author: c.author, body: c.body, visible_at: created },
+            row: {
+              id: c.id,
+              root,
+              parent: c.parent_id.slice(3),
+              created_utc: created,
+              author: c.author,
+              body: c.body,
+              visible_at: created,
+            },
             rootFull: c.link_id,
             file,
             line: lineNo,
@@ -228,7 +247,8 @@ export async function importRedditDumps(
       }
       if (c.row.parent !== c.row.root && !commentIds.has(c.row.parent)) dangling++;
       kept.push(c.row);
-      if (c.row.created_utc <= postCreated + REVEAL_DELAY_MS) within24.set(c.row.root, (within24.get(c.row.root) ?? 0) + 1);
+      if (c.row.created_utc <= postCreated + REVEAL_DELAY_MS)
+        within24.set(c.row.root, (within24.get(c.row.root) ?? 0) + 1);
     }
     for (let i = 0; i < kept.length; i += BATCH) builder.insertValidated("reddit_comment", kept.slice(i, i + BATCH));
     const reveals: RedditRevealRow[] = [];
@@ -239,7 +259,8 @@ export async function importRedditDumps(
       if (created < minT) minT = created;
       if (created > maxT) maxT = created;
     }
-    for (const [file, f] of perFile) builder.addSource({ path: file, sha256: f.sha, rows: f.rows, rejected: f.rejected });
+    for (const [file, f] of perFile)
+      builder.addSource({ path: file, sha256: f.sha, rows: f.rows, rejected: f.rejected });
     refuseIfEmpty(builder, "submissions", read, posts.size, rejected);
     builder.insertValidated("reddit_reveal", reveals);
     builder.setWindow({ start: minT, end: maxT + REVEAL_DELAY_MS });

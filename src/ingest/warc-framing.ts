@@ -30,7 +30,10 @@ const MAX_HEADER_LINE = 1 << 20;
 
 type State = "between" | "warc" | "http" | "body";
 
-export async function* normalizeWarc(source: AsyncIterable<Buffer | Uint8Array>, stats: FramingStats): AsyncGenerator<Buffer> {
+export async function* normalizeWarc(
+  source: AsyncIterable<Buffer | Uint8Array>,
+  stats: FramingStats,
+): AsyncGenerator<Buffer> {
   let buf: Buffer = Buffer.alloc(0);
   let state: State = "between";
   let remaining = 0;

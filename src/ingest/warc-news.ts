@@ -80,10 +80,19 @@ interface Pending {
  * `normalizeWarc` (LF-only header repair) before warcio's `WARCParser`.
  * Window = [min, max] publish clock. `RejectedRow.line` is the 1-based record number.
  */
-export async function importWarcNews(files: string[], targetDir: string, opts: WarcImportOptions): Promise<ImportReport> {
+export async function importWarcNews(
+  files: string[],
+  targetDir: string,
+  opts: WarcImportOptions,
+): Promise<ImportReport> {
   const builder = WorldBuilder.create(
     targetDir,
-    { name: opts.name, window: { start: 0, end: 0 }, builder: WARC_NEWS_BUILDER, builder_version: WARC_NEWS_BUILDER_VERSION },
+    {
+      name: opts.name,
+      window: { start: 0, end: 0 },
+      builder: WARC_NEWS_BUILDER,
+      builder_version: WARC_NEWS_BUILDER_VERSION,
+    },
     { streamNewsFts: true },
   );
   const near = new NearDuplicateIndex<string>(opts.nearDuplicateJaccard ?? DEFAULT_NEAR_DUPLICATE_JACCARD);

@@ -74,7 +74,10 @@ describe("importKlines", () => {
     const a = join(root, "p1.json");
     const b = join(root, "p2.json");
     writeFileSync(a, kucoin);
-    writeFileSync(b, JSON.stringify({ code: "200000", data: [[String(T / 1000), "20000", "20100", "20150", "19900", "8.25", "1"]] }));
+    writeFileSync(
+      b,
+      JSON.stringify({ code: "200000", data: [[String(T / 1000), "20000", "20100", "20150", "19900", "8.25", "1"]] }),
+    );
     const out = join(root, "w");
     const r = await importKlines("kucoin", [a, b], out, { name: "k", symbol: "BTC-USDT", bar: "1hour" });
     expect(r.imported).toBe(2);

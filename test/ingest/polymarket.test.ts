@@ -125,11 +125,9 @@ describe("importPolymarket (Gamma JSON + CLOB history fixture)", () => {
 describe.skipIf(!present)("importPolymarket on the real samples", () => {
   it("Betting-on-War CSV: 92 priced markets, outcomes inferred from final prices", async () => {
     const out = join(root, "bow");
-    const r = await importPolymarket(
-      [join(bow, "polymarket_markets.csv"), join(bow, "polymarket_prices.csv")],
-      out,
-      { name: "bow" },
-    );
+    const r = await importPolymarket([join(bow, "polymarket_markets.csv"), join(bow, "polymarket_prices.csv")], out, {
+      name: "bow",
+    });
     expect(r.read).toBe(475 + 14184);
     expect(r.counts).toMatchObject({
       markets: 92,
@@ -152,10 +150,21 @@ describe.skipIf(!present)("importPolymarket on the real samples", () => {
       out,
       { name: "wom", clob: [{ token, file: join(wom, "active_prices_max.json") }] },
     );
-    expect(r.counts).toMatchObject({ markets: 616, priced_markets: 1, resolved: 299, duplicates: 4, breakpoints: 0, t_det: 0 });
+    expect(r.counts).toMatchObject({
+      markets: 616,
+      priced_markets: 1,
+      resolved: 299,
+      duplicates: 4,
+      breakpoints: 0,
+      t_det: 0,
+    });
     const w = WorldStore.open(out);
-    expect(w.db.prepare("SELECT result FROM market_resolution WHERE market = '516926'").get()).toEqual({ result: "No" });
-    expect(w.db.prepare("SELECT count(*) AS n FROM market_price WHERE market = '824952' AND outcome = 'Yes'").get()).toEqual({
+    expect(w.db.prepare("SELECT result FROM market_resolution WHERE market = '516926'").get()).toEqual({
+      result: "No",
+    });
+    expect(
+      w.db.prepare("SELECT count(*) AS n FROM market_price WHERE market = '824952' AND outcome = 'Yes'").get(),
+    ).toEqual({
       n: 441,
     });
     w.close();

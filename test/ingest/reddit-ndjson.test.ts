@@ -31,7 +31,15 @@ const H = 3600;
 /** A thread fixture (the real sample has no comment belonging to a submission in it). */
 function threadLines(): string[] {
   const post = (id: string, t: number | string) =>
-    JSON.stringify({ id, subreddit: "test", author: "op", created_utc: t, title: `post ${id}`, selftext: "body", score: 9 });
+    JSON.stringify({
+      id,
+      subreddit: "test",
+      author: "op",
+      created_utc: t,
+      title: `post ${id}`,
+      selftext: "body",
+      score: 9,
+    });
   const com = (id: string, link: string, parent: string, t: number | string) =>
     JSON.stringify({ id, link_id: `t3_${link}`, parent_id: parent, author: "u", created_utc: t, body: `c ${id}` });
   return [
@@ -65,13 +73,15 @@ describe("Reddit dumps (fixture with a thread)", () => {
       [9, "comment c7"],
     ]);
     const w = WorldStore.open(out);
-    expect(w.db.prepare("SELECT id, root, parent, created_utc FROM reddit_comment ORDER BY created_utc").all()).toEqual([
-      { id: "c1", root: "p1", parent: "p1", created_utc: (S + 60) * 1000 },
-      { id: "c2", root: "p1", parent: "c1", created_utc: (S + 120.5) * 1000 },
-      { id: "c5", root: "p1", parent: "gone", created_utc: (S + 200) * 1000 },
-      { id: "c3", root: "p1", parent: "c2", created_utc: (S + 24 * H) * 1000 },
-      { id: "c4", root: "p1", parent: "p1", created_utc: (S + 24 * H + 1) * 1000 },
-    ]);
+    expect(w.db.prepare("SELECT id, root, parent, created_utc FROM reddit_comment ORDER BY created_utc").all()).toEqual(
+      [
+        { id: "c1", root: "p1", parent: "p1", created_utc: (S + 60) * 1000 },
+        { id: "c2", root: "p1", parent: "c1", created_utc: (S + 120.5) * 1000 },
+        { id: "c5", root: "p1", parent: "gone", created_utc: (S + 200) * 1000 },
+        { id: "c3", root: "p1", parent: "c2", created_utc: (S + 24 * H) * 1000 },
+        { id: "c4", root: "p1", parent: "p1", created_utc: (S + 24 * H + 1) * 1000 },
+      ],
+    );
     expect(w.db.prepare("SELECT post, descendants_24h, visible_at FROM reddit_reveal ORDER BY post").all()).toEqual([
       { post: "p1", descendants_24h: 4, visible_at: S * 1000 + REVEAL_DELAY_MS },
       { post: "p2", descendants_24h: 0, visible_at: (S + 60) * 1000 + REVEAL_DELAY_MS },

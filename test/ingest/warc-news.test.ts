@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { WARCRecord, WARCSerializer } from "warcio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WARCRecord, WARCSerializer } from "warcio";
 import { publishClock } from "../../src/ingest/article-text.js";
 import { ImportRefusedError } from "../../src/ingest/import-report.js";
 import { importWarcNews } from "../../src/ingest/warc-news.js";
@@ -31,7 +31,11 @@ describe("publish clock (data.md)", () => {
 });
 
 const para = (seed: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `<p>${seed} report paragraph ${i}: officials said the ${seed} measure number ${i * 7} would take effect after the vote, according to people familiar with the matter.</p>`).join("\n");
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `<p>${seed} report paragraph ${i}: officials said the ${seed} measure number ${i * 7} would take effect after the vote, according to people familiar with the matter.</p>`,
+  ).join("\n");
 
 function page(title: string, body: string, published?: string): string {
   return `<!doctype html><html><head><title>${title} | Example News</title>${
@@ -39,7 +43,11 @@ function page(title: string, body: string, published?: string): string {
   }</head><body><nav>Home World Business</nav><article><h1>${title}</h1>${body}</article><footer>© Example</footer></body></html>`;
 }
 
-async function record(url: string, html: string, opts: { status?: string; type?: string; date?: string; warcType?: string } = {}) {
+async function record(
+  url: string,
+  html: string,
+  opts: { status?: string; type?: string; date?: string; warcType?: string } = {},
+) {
   const rec = WARCRecord.create(
     {
       url,
@@ -102,10 +110,23 @@ describe("importWarcNews (fixture written by warcio's WARCSerializer)", () => {
     const w = WorldStore.open(out);
     const rows = w.db.prepare("SELECT url, domain, title, published_at, visible_at FROM news ORDER BY url").all();
     expect(rows).toEqual([
-      { url: "https://news.example/a", domain: "news.example", title: "Tariff vote passes | Example News", published_at: crawl - 30 * 60_000, visible_at: crawl - 30 * 60_000 },
-      { url: "https://news.example/b", domain: "news.example", title: "Harbour reopens | Example News", published_at: crawl - 2 * H, visible_at: crawl - 2 * H },
+      {
+        url: "https://news.example/a",
+        domain: "news.example",
+        title: "Tariff vote passes | Example News",
+        published_at: crawl - 30 * 60_000,
+        visible_at: crawl - 30 * 60_000,
+      },
+      {
+        url: "https://news.example/b",
+        domain: "news.example",
+        title: "Harbour reopens | Example News",
+        published_at: crawl - 2 * H,
+        visible_at: crawl - 2 * H,
+      },
     ]);
-    const text = (w.db.prepare("SELECT text FROM news WHERE url = 'https://news.example/a'").get() as { text: string }).text;
+    const text = (w.db.prepare("SELECT text FROM news WHERE url = 'https://news.example/a'").get() as { text: string })
+      .text;
     expect(text).toMatch(/^tariff report paragraph 0: officials said/);
     expect(text).not.toMatch(/Home World Business|© Example/);
     w.close();
@@ -148,7 +169,13 @@ describe.skipIf(!present)("importWarcNews on the real WARC samples", () => {
 
   it("CC-MAIN .warc.gz (strict golden file): 50 records, 16 HTML responses, 11 articles", async () => {
     const r = await importWarcNews([join(samples[0] as string, "warcfile.warc.gz")], join(root, "cc"), { name: "cc" });
-    expect(r.counts).toMatchObject({ records: 50, responses: 16, skipped_records: 34, damaged_records: 0, lf_repaired_records: 0 });
+    expect(r.counts).toMatchObject({
+      records: 50,
+      responses: 16,
+      skipped_records: 34,
+      damaged_records: 0,
+      lf_repaired_records: 0,
+    });
     expect(r.imported).toBe(11);
     // four pages with under 200 characters of text; record 30 is a second rider page of the same
     // statistics template as an earlier one (near-duplicate text)
@@ -159,7 +186,9 @@ describe.skipIf(!present)("importWarcNews on the real WARC samples", () => {
   });
 
   it("BBC captures with CRs stripped: headers repaired, framing exact, crawl − 2 h clock, the re-capture a duplicate URL", async () => {
-    const files = ["www_bbc_co_uk_news@1550a8b.warc", "www_bbc_co_uk_news@d4b34cc.warc"].map((f) => join(samples[1] as string, f));
+    const files = ["www_bbc_co_uk_news@1550a8b.warc", "www_bbc_co_uk_news@d4b34cc.warc"].map((f) =>
+      join(samples[1] as string, f),
+    );
     const r = await importWarcNews(files, join(root, "bbc"), { name: "bbc" });
     expect(r.counts).toMatchObject({
       records: 2,
