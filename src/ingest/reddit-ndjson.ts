@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { z } from "zod";
 import { HOUR_MS } from "../kernel/day.js";
+import { DIGEST_MIN_CANDIDATES, digestCandidateCounts } from "../synth/digest-check.js";
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 import { type ImportReport, refuseIfEmpty, zodReason } from "./import-report.js";
@@ -114,6 +115,8 @@ const ms = (sec: number) => Math.round(sec * 1000);
  * created before their submission. A comment whose parent comment is missing keeps its parent id
  * (counted as `dangling_parents`). Window = first post → last post + 24 h.
  * Comments are held in memory until every file is read (their roots may come in a later file).
+ * Counts include `digest_days_ready`: window days whose 12:00 UTC has the ≥ 10 daily-digest
+ * candidates already past 50 comments that daily-digest needs (synth/digest-check.ts).
  */
 export async function importRedditDumps(
   files: string[],
@@ -263,7 +266,23 @@ export async function importRedditDumps(
       builder.addSource({ path: file, sha256: f.sha, rows: f.rows, rejected: f.rejected });
     refuseIfEmpty(builder, "submissions", read, posts.size, rejected);
     builder.insertValidated("reddit_reveal", reveals);
-    builder.setWindow({ start: minT, end: maxT + REVEAL_DELAY_MS });
+    const window = { start: minT, end: maxT + REVEAL_DELAY_MS };
+    builder.setWindow(window);
+    // daily-digest needs ≥ 10 candidates past 50 comments at each day's 12:00 (tasks.md §4): report how many days have them
+    const postTimes: RedditPostRow[] = [...posts].map(([id, created]) => ({
+      id,
+      subreddit: "",
+      author: "",
+      title: "",
+      body: "",
+      created_utc: created,
+      visible_at: created,
+    }));
+    const digestDays = digestCandidateCounts(
+      { reddit_post: postTimes, reddit_comment: kept, reddit_reveal: reveals },
+      window.start,
+      window.end,
+    );
     const manifest = builder.finish();
     return {
       manifest,
@@ -277,6 +296,8 @@ export async function importRedditDumps(
         duplicates,
         dangling_parents: dangling,
         posts_reaching_50: [...within24.values()].filter((n) => n >= 50).length,
+        digest_days: digestDays.length,
+        digest_days_ready: digestDays.filter((d) => d.count >= DIGEST_MIN_CANDIDATES).length,
       },
     };
   } catch (e) {

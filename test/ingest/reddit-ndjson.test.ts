@@ -107,6 +107,42 @@ describe("Reddit dumps (fixture with a thread)", () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it("reports the days that have daily-digest's 10 candidates past 50 comments at 12:00", async () => {
+    const day = Date.UTC(2024, 0, 10) / 1000;
+    const lines = (posts: number) =>
+      Array.from({ length: posts }, (_, i) => {
+        const t = day + i * 1800;
+        return [
+          JSON.stringify({ id: `q${i}`, subreddit: "s", author: "a", created_utc: t, title: "t", selftext: "" }),
+          ...Array.from({ length: 50 }, (_, k) =>
+            JSON.stringify({
+              id: `k${i}x${k}`,
+              link_id: `t3_q${i}`,
+              parent_id: `t3_q${i}`,
+              author: "u",
+              created_utc: t + 60 + k,
+              body: "",
+            }),
+          ),
+        ];
+      }).flat();
+    for (const [n, ready] of [
+      [10, 1],
+      [9, 0],
+    ] as const) {
+      const f = join(root, `digest${n}.ndjson`);
+      writeFileSync(f, `${lines(n).join("\n")}\n`);
+      const r = await importRedditDumps([f], join(root, `wd${n}`), { name: "d" });
+      expect(r.counts).toMatchObject({
+        posts: n,
+        comments: 50 * n,
+        posts_reaching_50: n,
+        digest_days: 1,
+        digest_days_ready: ready,
+      });
+    }
+  });
+
   it("refuses an empty input", async () => {
     const f = join(root, "empty.ndjson");
     writeFileSync(f, "\n\n");
