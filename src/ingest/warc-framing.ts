@@ -8,13 +8,14 @@
  * - an HTTP header block cut off by the end of the file is closed;
  * - bytes between a block's declared end and the next `WARC/` line (a block longer than declared:
  *   e.g. a payload re-encoded after capture) are dropped and reported against the record;
- * - a file ending inside a block is reported (`short`).
+ * - a file ending inside a block (`short-block`) or inside a record's headers (`cut-headers`) is
+ *   reported.
  * Blank lines between records are dropped and CRLFCRLF written after each block.
  */
 export interface RecordDamage {
   /** 1-based record number in the file */
   record: number;
-  kind: "trailing-bytes" | "short-block";
+  kind: "trailing-bytes" | "short-block" | "cut-headers";
   bytes: number;
 }
 
@@ -51,6 +52,10 @@ export async function* normalizeWarc(
     }
     buf = buf.length === 0 ? Buffer.from(n.value) : Buffer.concat([buf, n.value]);
     return true;
+  };
+  /** the file ends inside a record's headers: the whole remaining block is missing */
+  const cutShort = () => {
+    stats.damage.push({ record: stats.records, kind: "cut-headers", bytes: Math.max(remaining, 0) });
   };
   const endRecord = () => {
     if (lfInRecord) stats.lfRepaired++;
@@ -100,6 +105,7 @@ export async function* normalizeWarc(
         const l = await line();
         if (l === null || (l.eofCut && l.text.length === 0)) {
           // the file ends inside a header block: close it
+          cutShort();
           yield CRLF;
           if (state === "http") yield CRLFCRLF;
           endRecord();
@@ -128,6 +134,7 @@ export async function* normalizeWarc(
           }
           yield Buffer.concat([l.text, CRLF]);
           if (l.eofCut) {
+            cutShort();
             yield CRLF;
             endRecord();
             state = "between";
@@ -145,6 +152,8 @@ export async function* normalizeWarc(
               state = "between";
             }
           } else if (l.eofCut) {
+            // an HTTP header block without its blank line at EOF (news18 test-request.warc): closed, reported
+            cutShort();
             yield CRLF;
             yield CRLFCRLF;
             endRecord();

@@ -12,7 +12,7 @@ import { type ImportReport, refuseIfEmpty } from "./import-report.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 import { DEFAULT_NEAR_DUPLICATE_JACCARD, minHash, NearDuplicateIndex } from "./near-duplicates.js";
 import { urlDomain, urlId } from "./news-jsonl.js";
-import { type FramingStats, normalizeWarc } from "./warc-framing.js";
+import { type FramingStats, normalizeWarc, type RecordDamage } from "./warc-framing.js";
 
 export const WARC_NEWS_BUILDER = "ingest/warc-news";
 export const WARC_NEWS_BUILDER_VERSION = "1";
@@ -60,10 +60,26 @@ async function* tap(source: AsyncIterable<Buffer>, hash: { update(b: Buffer): un
   }
 }
 
+function framingReason(d: RecordDamage): string {
+  switch (d.kind) {
+    case "trailing-bytes":
+      return `framing: ${d.bytes} bytes between the declared Content-Length and the next record (payload re-encoded or truncated header?)`;
+    case "short-block":
+      return `framing: the file ends ${d.bytes} bytes before the declared Content-Length`;
+    case "cut-headers":
+      return "framing: the file ends inside the record's headers";
+  }
+}
+
+/** A response record's outcome, settled once the framing after it has been read. */
 interface Pending {
   record: number;
-  row: NewsRow;
+  row: NewsRow | null;
   source: "self" | "crawl";
+  /** why the record is rejected (unless framing damage is found first) */
+  reason: string | null;
+  /** the count a skipped (not an article, not rejected) record adds to, unless it is damaged */
+  skip?: "skipped_non_200" | "skipped_non_html";
 }
 
 /**
@@ -136,12 +152,15 @@ export async function importWarcNews(
         const dmg = stats.damage.find((d) => d.record === p.record);
         if (dmg) {
           counts.damaged_records = (counts.damaged_records as number) + 1;
-          reject(
-            p.record,
-            dmg.kind === "trailing-bytes"
-              ? `framing: ${dmg.bytes} bytes between the declared Content-Length and the next record (payload re-encoded or truncated header?)`
-              : `framing: the file ends ${dmg.bytes} bytes before the declared Content-Length`,
-          );
+          reject(p.record, framingReason(dmg));
+          return;
+        }
+        if (p.skip) {
+          counts[p.skip] = (counts[p.skip] as number) + 1;
+          return;
+        }
+        if (p.row === null) {
+          reject(p.record, p.reason ?? "rejected");
           return;
         }
         if (seenUrl.has(p.row.url)) {
@@ -182,20 +201,24 @@ export async function importWarcNews(
           "WARC-Target-URI": record.warcTargetURI,
           "WARC-Date": record.warcDate,
         });
+        const fail = (reason: string) => {
+          pending = { record: recordNo, row: null, source: "crawl", reason };
+        };
         if (!hdr.success) {
-          reject(recordNo, `WARC header ${String(hdr.error.issues[0]?.path[0])}: ${hdr.error.issues[0]?.message}`);
+          fail(`WARC header ${String(hdr.error.issues[0]?.path[0])}: ${hdr.error.issues[0]?.message}`);
           await record.skipFully();
           continue;
         }
         const status = record.httpHeaders?.statusCode;
         const ctype = record.httpHeaders?.headers.get("content-type") ?? "";
-        if (status !== 200) {
-          counts.skipped_non_200 = (counts.skipped_non_200 as number) + 1;
-          await record.skipFully();
-          continue;
-        }
-        if (!/text\/html|application\/xhtml/i.test(ctype)) {
-          counts.skipped_non_html = (counts.skipped_non_html as number) + 1;
+        if (status !== 200 || !/text\/html|application\/xhtml/i.test(ctype)) {
+          pending = {
+            record: recordNo,
+            row: null,
+            source: "crawl",
+            reason: null,
+            skip: status !== 200 ? "skipped_non_200" : "skipped_non_html",
+          };
           await record.skipFully();
           continue;
         }
@@ -204,7 +227,7 @@ export async function importWarcNews(
         const url = hdr.data["WARC-Target-URI"].replace(/#.*$/, "");
         const art = extractArticle(html);
         if (!art) {
-          reject(recordNo, "no article text (Readability found none)");
+          fail("no article text (Readability found none)");
           continue;
         }
         const crawl = Date.parse(hdr.data["WARC-Date"]);
@@ -220,10 +243,10 @@ export async function importWarcNews(
         });
         if (!row.success) {
           const i = row.error.issues[0];
-          reject(recordNo, `article ${i?.path.join(".")}: ${i?.message}`);
+          fail(`article ${i?.path.join(".")}: ${i?.message}`);
           continue;
         }
-        pending = { record: recordNo, row: row.data, source: clock.source };
+        pending = { record: recordNo, row: row.data, source: clock.source, reason: null };
       }
       if (pending) settle(pending);
       counts.lf_repaired_records = (counts.lf_repaired_records as number) + stats.lfRepaired;

@@ -151,6 +151,26 @@ describe("importWarcNews (fixture written by warcio's WARCSerializer)", () => {
     expect(pick(join(root, "wlf"))).toEqual(pick(join(root, "wgz")));
   });
 
+  it("rejects a record the file cuts short (in its headers or its block), keeping the records before it", async () => {
+    const whole = readFileSync(plain);
+    const lastStart = whole.lastIndexOf("WARC/1.0\r\n");
+    for (const [at, reason] of [
+      // inside the WARC headers, after WARC-Type (a cut before it leaves no response record to reject)
+      [
+        whole.indexOf("Content-Type: application/http", lastStart) - lastStart + 5,
+        "framing: the file ends inside the record's headers",
+      ],
+      [whole.length - lastStart - 50, "framing: the file ends 46 bytes before the declared Content-Length"],
+    ] as const) {
+      const cut = join(root, `cut${at}.warc`);
+      writeFileSync(cut, whole.subarray(0, lastStart + at));
+      const r = await importWarcNews([cut], join(root, `wcut${at}`), { name: "c" });
+      expect(r.imported).toBe(2);
+      expect(r.rejected.at(-1)).toEqual({ file: cut, line: 7, reason });
+      expect(r.counts.damaged_records).toBe(1);
+    }
+  });
+
   it("refuses an input with no response record and leaves no world", async () => {
     const f = join(root, "info.warc");
     writeFileSync(f, await record("https://news.example/", "x", { warcType: "request", type: "application/http" }));
