@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { importNewsJsonl } from "../ingest/news-jsonl.js";
 import { listModelsTable } from "../models/list-models.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
 import { createModel } from "../models/resolve-model.js";
@@ -12,11 +11,14 @@ import { modelAnswerJudge } from "../run/model-judge.js";
 import { rescoreRun } from "../run/rescore.js";
 import { resultsJsonSchema } from "../run/results.js";
 import { resumeRun, runFromConfig } from "../run/runner.js";
+import { loadTaskModule } from "../run/task-module.js";
 import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } from "../run/world-resolver.js";
-import { TASKS } from "../tasks/registry.js";
+import { allTasks } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
+import { registerImportCommand } from "./import-command.js";
+import { registerPullCommand } from "./pull-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
 const int = (v) => {
@@ -50,7 +52,7 @@ const program = new Command().name("relive").description(
 withCommon(
   program.command("run").description(
     "run one episode and print its score table (default: the task's heuristic policy on the synthetic world)"
-  ).option("-c, --config <file>", "run config (YAML or JSON); flags below override its fields").option("-t, --task <id>", "task id (see `relive tasks`)").option("-e, --episode <name>", "episode name (default: the task's default episode)").option(
+  ).option("-c, --config <file>", "run config (YAML or JSON); flags below override its fields").option("-t, --task <id>", "task id (see `relive tasks`)").option("--task-module <file>", "a file defining the task with defineTask (.js/.mjs, or .ts through tsx)").option("-e, --episode <name>", "episode name (default: the task's default episode)").option(
     "-m, --model <name>",
     "agent: scripted:<policy>, an LLM as provider:model (see `relive models`), or cassette:<llm.jsonl>"
   ).option("--trigger <kind>", "sleep | watcher | cron (the scripted agent: sleep | cron)").option("--effort <level>", "LLM reasoning effort: none | low | medium | high | max").option("--temperature <t>", "LLM sampling temperature", nonNeg).option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int).option("--context-tokens <n>", "LLM context limit in tokens (default 60000)", int).option("--deadline-guard", "force a wake 1 h before each task deadline").option("--program <shape>", "LLM runs: task (the task's program shape, e.g. one agent per market) | single").option("--feedback <condition>", "none (blind, default) | oracle (get_feedback on settled outcomes) | self").option(
@@ -86,6 +88,7 @@ withCommon(
     ...Object.keys(taskParams).length ? { task_params: taskParams } : {},
     ...o.feedback ? { feedback: o.feedback } : {},
     ...o.task ? { task: o.task } : {},
+    ...o.taskModule ? { task_module: resolve(o.taskModule) } : {},
     ...o.episode ? { episode: o.episode } : {},
     ...o.seed !== void 0 ? { seed: o.seed } : {},
     ...o.worldSeed !== void 0 ? { world: { seed: o.worldSeed } } : {},
@@ -158,8 +161,9 @@ withCommon(
   process.stdout.write(`rescored: ${diffs.length} outcome(s) differ from those recorded
 `);
 });
-program.command("tasks").description("list tasks with episodes, tools and metrics").option("--json", "machine-readable").action((o) => {
-  const rows = TASKS.map((t) => ({
+program.command("tasks").description("list tasks with episodes, tools and metrics").option("--json", "machine-readable").option("--task-module <file>", "also list the tasks a task module defines").action(async (o) => {
+  if (o.taskModule) await loadTaskModule(resolve(o.taskModule));
+  const rows = allTasks().map((t) => ({
     id: t.id,
     title: t.title,
     axes: t.axes,
@@ -201,23 +205,10 @@ program.command("models").description("list the priced models (the pinned price 
   process.stdout.write(listModelsTable(table));
 });
 const data = program.command("data").description("build and inspect worlds");
-data.command("import <files...>").description("import generic JSONL news (one {url, title, text, published_at} object per line) into a new world").requiredOption("-o, --out <dir>", "world directory to create (must not exist)").option("-n, --name <name>", "world name", "news").action(async (files, o) => {
-  const res = await importNewsJsonl(
-    files.map((f) => resolve(f)),
-    resolve(o.out),
-    { name: o.name }
-  );
-  process.stdout.write(
-    `imported ${res.accepted} articles into ${resolve(o.out)} (rejected ${res.rejected.length})
-`
-  );
-  for (const r of res.rejected.slice(0, 20)) process.stdout.write(`  ${r.file}:${r.line}: ${r.reason}
-`);
-  if (res.rejected.length > 20) process.stdout.write(`  \u2026 and ${res.rejected.length - 20} more
-`);
-});
+registerPullCommand(data);
+registerImportCommand(data);
 data.command("build <builder>").description(
-  `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS).map(([k, v]) => `${k} (${v.describe})`).join("; ")}`
+  `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS).map(([k, v]) => `${k} (${v.describe})`).join("; ")}; forecastbench-<due>[-human] (any ForecastBench set under <raw>/forecastbench/)`
 ).option("--raw <dir>", "raw source folder", defaultRawDir()).option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache").action((builder, o) => {
   const dir = ensureRealWorld(
     builder,

@@ -28,19 +28,22 @@ function issueText(e) {
   const i = e.issues[0];
   return i ? `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}` : "invalid row";
 }
-const Recent = z.looseObject({
+const FilingArrays = z.looseObject({
   accessionNumber: z.array(z.string()),
   filingDate: z.array(z.string()),
-  reportDate: z.array(z.string()),
+  reportDate: z.array(z.string()).optional(),
   acceptanceDateTime: z.array(z.string()),
   form: z.array(z.string()),
-  items: z.array(z.string())
+  items: z.array(z.string()).optional()
 });
 const SubmissionsFile = z.looseObject({
   cik: z.union([z.string(), z.number()]),
   name: z.string().min(1),
-  tickers: z.array(z.string()),
-  filings: z.looseObject({ recent: Recent })
+  tickers: z.array(z.string()).optional(),
+  filings: z.looseObject({
+    recent: FilingArrays,
+    files: z.array(z.looseObject({ name: z.string() })).optional()
+  })
 });
 const SubmissionRow = z.object({
   accessionNumber: z.string().regex(ACCESSION, "must look like 0000950170-22-019867"),
@@ -50,22 +53,20 @@ const SubmissionRow = z.object({
   form: z.string().min(1),
   items: z.string()
 });
-function parseEdgarSubmissions(text, file) {
-  let raw;
+function parseJson(text, file) {
   try {
-    raw = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     throw new Error(`${file}: not JSON (${e.message})`);
   }
-  const top = SubmissionsFile.safeParse(raw);
-  if (!top.success) throw new Error(`${file}: not an EDGAR submissions payload (${issueText(top.error)})`);
-  const s = top.data;
-  const cik = padCik(s.cik);
-  const r = s.filings.recent;
+}
+function filingRows(r, cik, file, where, known = /* @__PURE__ */ new Set()) {
   const n = r.accessionNumber.length;
-  for (const k of ["filingDate", "reportDate", "acceptanceDateTime", "form", "items"])
-    if (r[k].length !== n)
-      throw new Error(`${file}: filings.recent.${k} has ${r[k].length} entries, accessionNumber has ${n}`);
+  for (const k of ["filingDate", "reportDate", "acceptanceDateTime", "form", "items"]) {
+    const a = r[k];
+    if (a !== void 0 && a.length !== n)
+      throw new Error(`${file}: ${where}${k} has ${a.length} entries, accessionNumber has ${n}`);
+  }
   const filings = [];
   const rejected = [];
   const seen = /* @__PURE__ */ new Set();
@@ -73,18 +74,22 @@ function parseEdgarSubmissions(text, file) {
     const row = SubmissionRow.safeParse({
       accessionNumber: r.accessionNumber[i],
       filingDate: r.filingDate[i],
-      reportDate: r.reportDate[i],
+      reportDate: r.reportDate ? r.reportDate[i] : "",
       acceptanceDateTime: r.acceptanceDateTime[i],
       form: r.form[i],
-      items: r.items[i]
+      items: r.items ? r.items[i] : ""
     });
     if (!row.success) {
       rejected.push({ file, line: i, reason: issueText(row.error) });
       continue;
     }
     const x = row.data;
-    if (seen.has(x.accessionNumber)) {
-      rejected.push({ file, line: i, reason: `repeated accession ${x.accessionNumber}` });
+    if (seen.has(x.accessionNumber) || known.has(x.accessionNumber)) {
+      rejected.push({
+        file,
+        line: i,
+        reason: `repeated accession ${x.accessionNumber}${known.has(x.accessionNumber) ? " (already read from another file of this company)" : ""}`
+      });
       continue;
     }
     let accepted;
@@ -107,13 +112,27 @@ function parseEdgarSubmissions(text, file) {
     });
   }
   filings.sort((a, b) => a.accepted_at - b.accepted_at || (a.accession < b.accession ? -1 : 1));
+  return { filings, rejected };
+}
+function parseEdgarSubmissions(text, file) {
+  const top = SubmissionsFile.safeParse(parseJson(text, file));
+  if (!top.success) throw new Error(`${file}: not an EDGAR submissions payload (${issueText(top.error)})`);
+  const s = top.data;
+  const cik = padCik(s.cik);
+  const { filings, rejected } = filingRows(s.filings.recent, cik, file, "filings.recent.");
   const first = filings[0]?.accepted_at;
   if (first === void 0) throw new Error(`${file}: no valid filing in filings.recent`);
   return {
-    company: { cik, ticker: s.tickers[0] ?? "", name: s.name, visible_at: first },
+    company: { cik, ticker: s.tickers?.[0] ?? "", name: s.name, visible_at: first },
     filings,
-    rejected
+    rejected,
+    pages: (s.filings.files ?? []).map((f) => f.name)
   };
+}
+function parseEdgarSubmissionsPage(text, file, cik, known = /* @__PURE__ */ new Set()) {
+  const top = FilingArrays.safeParse(parseJson(text, file));
+  if (!top.success) throw new Error(`${file}: not an EDGAR submissions page (${issueText(top.error)})`);
+  return filingRows(top.data, padCik(cik), file, "", known);
 }
 const CompanyFactsFile = z.looseObject({
   cik: z.union([z.string(), z.number()]),
@@ -134,13 +153,7 @@ const FactEntry = z.looseObject({
   filed: z.string().regex(ISO_DATE, "must be YYYY-MM-DD")
 });
 function parseEdgarCompanyFacts(text, file, acceptedByAccn) {
-  let raw;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${file}: not JSON (${e.message})`);
-  }
-  const top = CompanyFactsFile.safeParse(raw);
+  const top = CompanyFactsFile.safeParse(parseJson(text, file));
   if (!top.success) throw new Error(`${file}: not an EDGAR companyfacts payload (${issueText(top.error)})`);
   const cik = padCik(top.data.cik);
   const facts = [];
@@ -194,6 +207,7 @@ export {
   padCik,
   parseEdgarCompanyFacts,
   parseEdgarSubmissions,
+  parseEdgarSubmissionsPage,
   utcToEdgarAcceptance
 };
 //# sourceMappingURL=edgar.js.map

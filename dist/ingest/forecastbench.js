@@ -89,6 +89,10 @@ function mapForecastBench(questionSet, resolutionSet, names = { questionSet: "qu
     seenQ.add(key);
     entries.push(r.data);
   });
+  if (entries.length === 0)
+    throw new Error(
+      `${names.questionSet}: no usable question (${qf.data.questions.length} in the set, ${rejected.length} rejected${rejected[0] ? `; first: [${rejected[0].index}] ${rejected[0].reason}` : ""})`
+    );
   const rowsOf = /* @__PURE__ */ new Map();
   const seenR = /* @__PURE__ */ new Set();
   rf.data.resolutions.forEach((raw, index) => {
@@ -309,9 +313,6 @@ function forecastBenchFiles(rawDir, due) {
     resolutionSet: join(rawDir, FORECASTBENCH_DIR, `${due}_resolution_set.json`)
   };
 }
-function forecastBenchBuilder(due) {
-  return (rawDir, targetDir) => buildForecastBenchWorld(forecastBenchFiles(rawDir, due), targetDir).manifest;
-}
 export {
   FORECASTBENCH_BUILDER_VERSION,
   FORECASTBENCH_DIR,
@@ -319,7 +320,6 @@ export {
   FbResolution,
   QUESTION_UNSCORABLE_LABEL,
   buildForecastBenchWorld,
-  forecastBenchBuilder,
   forecastBenchFiles,
   mapForecastBench
 };

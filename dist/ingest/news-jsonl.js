@@ -3,6 +3,7 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { z } from "zod";
 import { WorldBuilder } from "../world/world-builder.js";
+import { refuseIfEmpty } from "./import-report.js";
 const NEWS_JSONL_BUILDER = "ingest/news-jsonl";
 const NEWS_JSONL_BUILDER_VERSION = "1";
 const BATCH = 2e3;
@@ -86,6 +87,7 @@ async function importNewsJsonl(files, targetDir, opts) {
   const seenUrl = /* @__PURE__ */ new Set();
   const seenId = /* @__PURE__ */ new Set();
   let accepted = 0;
+  let read = 0;
   let minT = Number.POSITIVE_INFINITY;
   let maxT = Number.NEGATIVE_INFINITY;
   try {
@@ -103,6 +105,7 @@ async function importNewsJsonl(files, targetDir, opts) {
         for (const line of lines) {
           lineNo++;
           if (line.trim() === "") continue;
+          read++;
           let raw;
           try {
             raw = JSON.parse(line);
@@ -168,7 +171,8 @@ async function importNewsJsonl(files, targetDir, opts) {
       accepted += fileRows;
       builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
-    if (!opts.window) builder.setWindow(accepted > 0 ? { start: minT, end: maxT } : { start: 0, end: 0 });
+    refuseIfEmpty(builder, "articles", read, accepted, rejected);
+    if (!opts.window) builder.setWindow({ start: minT, end: maxT });
     const manifest = builder.finish();
     return { manifest, accepted, rejected };
   } catch (e) {

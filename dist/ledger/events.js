@@ -3,6 +3,8 @@ const base = { seq: z.number().int().nonnegative(), t: z.number().int() };
 const RunStartEvent = z.object({
   ...base,
   type: z.literal("run_start"),
+  /** the line format (serialize.ts); absent in version-1 ledgers */
+  ledger_version: z.number().int().positive().optional(),
   run_id: z.string(),
   task: z.string(),
   task_version: z.string(),

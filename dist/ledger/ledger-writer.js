@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { CURRENT_LEDGER_VERSION, ledgerVersionOf, serializeEvent } from "./serialize.js";
 class LedgerDivergenceError extends Error {
   constructor(seq, recorded, regenerated) {
     super(
@@ -20,6 +21,7 @@ class LedgerWriter {
   constructor(path, recorded) {
     this.path = path;
     this.recorded = recorded;
+    this.version = recorded.length ? ledgerVersionOf(recorded[0]) : CURRENT_LEDGER_VERSION;
     this.fd = openSync(path, "a");
   }
   path;
@@ -28,6 +30,8 @@ class LedgerWriter {
   seq = 0;
   listeners = [];
   redactor = null;
+  /** the line format: the recorded ledger's when re-running one, else the current version */
+  version;
   /** A fresh ledger (the file must not exist). */
   static create(path) {
     closeSync(openSync(path, "wx"));
@@ -54,7 +58,7 @@ class LedgerWriter {
   append(event) {
     if (this.fd === null) throw new Error(`ledger ${this.path} is closed`);
     const full = { seq: this.seq, ...event };
-    const json = JSON.stringify(full);
+    const json = serializeEvent(full, this.version);
     const line = this.redactor ? this.redactor.redact(json) : json;
     if (this.seq < this.recorded.length) {
       const rec = this.recorded[this.seq];

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { canonicalJson, sha256Hex } from "./canonical-json.js";
+import { canonicalJson, sha256Hex } from "../common/canonical-json.js";
 function requestHash(req) {
   return sha256Hex(canonicalJson(req));
 }
@@ -17,7 +17,7 @@ const responseSchema = z.strictObject({
   provider_cost_usd: z.number().optional(),
   finish_reason: z.string().optional()
 });
-const entrySchema = z.strictObject({
+const CassetteEntrySchema = z.strictObject({
   actor: z.string().min(1),
   call_index: z.number().int().nonnegative(),
   model: z.string().regex(/^[a-z][a-z0-9-]*:.+$/),
@@ -106,7 +106,7 @@ class CassetteModel {
         if (isLast && torn) break;
         throw new Error(`cassette ${path}:${i + 1}: not valid JSON`);
       }
-      const parsed = entrySchema.safeParse(raw);
+      const parsed = CassetteEntrySchema.safeParse(raw);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new Error(
@@ -146,6 +146,7 @@ class CassetteModel {
   }
 }
 export {
+  CassetteEntrySchema,
   CassetteMismatchError,
   CassetteModel,
   CassetteRecorder,

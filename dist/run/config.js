@@ -12,6 +12,8 @@ const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
 });
 const RunConfigSchema = z.object({
   task: z.string().min(1),
+  /** a file defining the task (defineTask) outside the repo: `.js`/`.mjs`, or `.ts` through tsx */
+  task_module: z.string().min(1).optional(),
   task_params: z.record(z.string(), z.unknown()).default({}),
   episode: z.string().optional(),
   sim_start: isoOrMs.optional(),
@@ -98,17 +100,10 @@ function loadRunConfig(path) {
   }
   return parseRunConfig(raw, path);
 }
-function canonicalJson(v) {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
-  if (v && typeof v === "object")
-    return `{${Object.keys(v).sort().filter((k) => v[k] !== void 0).map((k) => `${JSON.stringify(k)}:${canonicalJson(v[k])}`).join(",")}}`;
-  return JSON.stringify(v);
-}
 const sha256 = (s) => createHash("sha256").update(s).digest("hex");
 export {
   ConfigError,
   RunConfigSchema,
-  canonicalJson,
   loadRunConfig,
   parseRunConfig,
   sha256

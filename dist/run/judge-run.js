@@ -5,7 +5,7 @@ import { WorldStore } from "../world/world-store.js";
 import { ConfigError } from "./config.js";
 import { loadFinishedRun } from "./rescore.js";
 async function judgeRun(runDir, judge, o) {
-  const { r, events } = loadFinishedRun(runDir, o);
+  const { r, events } = await loadFinishedRun(runDir, o);
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
-import { requestHash } from "../models/cassette.js";
+import { CassetteEntrySchema, requestHash } from "../models/cassette.js";
 import {
   ModelError
 } from "../models/model.js";
@@ -34,12 +34,19 @@ function readLlmLog(path, o = {}) {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (line.trim() === "") continue;
+    let raw;
     try {
-      out.push(JSON.parse(line));
+      raw = JSON.parse(line);
     } catch (err) {
       if (i === lines.length - 1) break;
       throw new Error(`${path}:${i + 1}: not valid JSON (${err.message})`);
     }
+    const entry = CassetteEntrySchema.safeParse(raw);
+    if (!entry.success)
+      throw new Error(
+        `${path}:${i + 1}: not an llm.jsonl entry: ${entry.error.issues.map((x) => `${x.path.join(".") || "(root)"}: ${x.message}`).join("; ")}`
+      );
+    out.push(entry.data);
   }
   return out;
 }

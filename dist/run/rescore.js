@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kernel } from "../kernel/kernel.js";
 import { readLedger } from "../ledger/ledger-reader.js";
@@ -8,8 +8,10 @@ import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
 import { resolveRun } from "./resolve-run.js";
+import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { loadConfigTaskModule } from "./task-module.js";
 async function rescoreRun(runDir, o) {
-  const { r, events } = loadFinishedRun(runDir, o);
+  const { r, events } = await loadFinishedRun(runDir, o);
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {
@@ -68,11 +70,13 @@ async function rescoreRun(runDir, o) {
     truth.close();
   }
 }
-function loadFinishedRun(runDir, o) {
+async function loadFinishedRun(runDir, o) {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
-  const saved = JSON.parse(readFileSync(cfgPath, "utf8"));
+  const saved = readRunConfigFile(cfgPath);
+  await loadConfigTaskModule(saved.config);
   const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
+  assertSameTaskModule(saved, r, runDir);
   const events = readLedger(join(runDir, "ledger.jsonl"));
   if (!events.some((e) => e.type === "run_end"))
     throw new Error(

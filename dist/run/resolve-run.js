@@ -1,10 +1,12 @@
 import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import { canonicalJson } from "../common/canonical-json.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
 import { createModel } from "../models/resolve-model.js";
 import { getTask } from "../tasks/registry.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
-import { ConfigError, canonicalJson, sha256 } from "./config.js";
+import { ConfigError, sha256 } from "./config.js";
+import { taskModuleIdentity } from "./task-module.js";
 import { resolveWorldDir } from "./world-resolver.js";
 const HARNESS_VERSION = "0.1.0";
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -115,6 +117,7 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
       budget_usd,
       agent: model,
       world_hash: worldHash,
+      ...config.task_module !== void 0 ? { task_module: taskModuleIdentity(config.task_module) } : {},
       ...agent.kind === "model" ? {
         model: {
           name: model,

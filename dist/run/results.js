@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
 const ResultsSchema = z.object({
@@ -78,8 +79,24 @@ const ResultsSchema = z.object({
   })
 });
 const resultsJsonSchema = () => z.toJSONSchema(ResultsSchema, { target: "draft-2020-12" });
+function readResultsFile(path) {
+  let raw;
+  try {
+    raw = JSON.parse(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(`${path}: not readable JSON (${err.message})`);
+  }
+  const parsed = ResultsSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new Error(
+      `${path}: not a relive results file:
+${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`).join("\n")}`
+    );
+  return parsed.data;
+}
 export {
   ResultsSchema,
+  readResultsFile,
   resultsJsonSchema
 };
 //# sourceMappingURL=results.js.map

@@ -3,7 +3,6 @@ import {
   existsSync,
   mkdirSync,
   openSync,
-  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -32,17 +31,21 @@ import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.j
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
 import { resolveRun } from "./resolve-run.js";
+import { readResultsFile } from "./results.js";
+import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { loadConfigTaskModule } from "./task-module.js";
 const writeJsonAtomic = (path, value) => {
   writeFileSync(`${path}.tmp`, `${JSON.stringify(value, null, 2)}
 `);
   renameSync(`${path}.tmp`, path);
 };
 async function runFromConfig(cfg, o) {
+  await loadConfigTaskModule(cfg);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     return {
       runDir: r.runDir,
-      results: JSON.parse(readFileSync(join(r.runDir, "results.json"), "utf8")),
+      results: readResultsFile(join(r.runDir, "results.json")),
       cached: true
     };
   if (existsSync(r.runDir))
@@ -62,10 +65,12 @@ async function runFromConfig(cfg, o) {
 async function resumeRun(runDir, o) {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
-  const saved = JSON.parse(readFileSync(cfgPath, "utf8"));
+  const saved = readRunConfigFile(cfgPath);
+  await loadConfigTaskModule(saved.config);
   const r = { ...resolveRun(saved.config, o), runDir };
+  assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
-    return { runDir, results: JSON.parse(readFileSync(join(runDir, "results.json"), "utf8")), cached: true };
+    return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
   const ledgerPath = join(runDir, "ledger.jsonl");
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
   const recorded = readLedgerLines(ledgerPath, { repair: true });
@@ -189,6 +194,7 @@ async function executeRun(r, recorded, o) {
       ledger.append({
         type: "run_start",
         t: sim_start,
+        ...ledger.version >= 2 ? { ledger_version: ledger.version } : {},
         run_id: r.runId,
         task: task.id,
         task_version: task.version,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildCryptoSvbWorld } from "../ingest/crypto-world.js";
 import { buildEdgarTeslaWorld, EDGAR_TESLA_BUILDER } from "../ingest/edgar-world.js";
-import { forecastBenchBuilder } from "../ingest/forecastbench.js";
+import { forecastBenchBuilderFor } from "../ingest/forecastbench-sets.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
 const REAL_WORLD_BUILDERS = {
@@ -13,22 +13,19 @@ const REAL_WORLD_BUILDERS = {
   [EDGAR_TESLA_BUILDER]: {
     describe: "Tesla EDGAR submissions and XBRL companyfacts (filings from 2013), held 2022-04-01 \u2192 11-30",
     build: buildEdgarTeslaWorld
-  },
-  ...Object.fromEntries(
-    ["2026-01-04", "2026-01-18"].map((due) => [
-      `forecastbench-${due}`,
-      {
-        describe: `ForecastBench question set due ${due} with its resolution set (questions only, no news)`,
-        build: forecastBenchBuilder(due)
-      }
-    ])
-  )
+  }
 };
+function realWorldBuilder(name) {
+  return REAL_WORLD_BUILDERS[name] ?? forecastBenchBuilderFor(name);
+}
 const defaultRawDir = () => resolve(process.env.RELIVE_RAW_DIR ?? join("..", "shared", "data", "raw"));
 const realWorldDir = (cacheDir, builder) => join(cacheDir, "worlds", builder);
 function ensureRealWorld(builder, loc, log) {
-  const b = REAL_WORLD_BUILDERS[builder];
-  if (!b) throw new Error(`unknown world builder "${builder}"; known: ${Object.keys(REAL_WORLD_BUILDERS).join(", ")}`);
+  const b = realWorldBuilder(builder);
+  if (!b)
+    throw new Error(
+      `unknown world builder "${builder}"; known: ${Object.keys(REAL_WORLD_BUILDERS).join(", ")}, forecastbench-<due>[-human]`
+    );
   const dir = realWorldDir(loc.cacheDir, builder);
   if (existsSync(join(dir, "world.json"))) return dir;
   const raw = loc.rawDir ?? defaultRawDir();
@@ -59,6 +56,7 @@ export {
   REAL_WORLD_BUILDERS,
   defaultRawDir,
   ensureRealWorld,
+  realWorldBuilder,
   realWorldDir,
   resolveWorldDir
 };

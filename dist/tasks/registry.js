@@ -20,14 +20,30 @@ const TASKS = [
   openForecastTask,
   riskPortfolioTask
 ];
+const registered = [...TASKS];
+function registerTask(task) {
+  const taken = registered.find((x) => x.id === task.id);
+  if (taken === task) return;
+  if (taken) throw new Error(`registerTask: a task with id "${task.id}" is already registered`);
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(task.id))
+    throw new Error(`registerTask: task id "${task.id}" must match ^[a-z0-9][a-z0-9-]{0,63}$`);
+  registered.push(task);
+}
+function allTasks() {
+  return registered;
+}
 function getTask(id) {
-  const t = TASKS.find((x) => x.id === id);
+  const t = registered.find((x) => x.id === id);
   if (!t)
-    throw new Error(`unknown task "${id}"; available: ${TASKS.map((x) => x.id).join(", ")} (see \`relive tasks\`)`);
+    throw new Error(
+      `unknown task "${id}"; available: ${registered.map((x) => x.id).join(", ")} (see \`relive tasks\`; a task of your own loads with --task-module FILE)`
+    );
   return t;
 }
 export {
   TASKS,
-  getTask
+  allTasks,
+  getTask,
+  registerTask
 };
 //# sourceMappingURL=registry.js.map

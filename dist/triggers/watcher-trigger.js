@@ -118,7 +118,8 @@ function watcherTrigger(o) {
             wrappers,
             workspace: ws,
             ...o.stepBudget ? { stepBudget: o.stepBudget } : {},
-            ...o.memoryLimitBytes ? { memoryLimitBytes: o.memoryLimitBytes } : {}
+            ...o.memoryLimitBytes ? { memoryLimitBytes: o.memoryLimitBytes } : {},
+            onReleaseFailure: (m) => o.note("sandbox_release_failed", `${intent.path}: ${m}`)
           });
           switch (end.kind) {
             case "handover":

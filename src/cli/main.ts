@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { importNewsJsonl } from "../ingest/news-jsonl.js";
 import { listModelsTable } from "../models/list-models.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
 import { createModel } from "../models/resolve-model.js";
@@ -18,6 +17,7 @@ import { allTasks } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
+import { registerImportCommand } from "./import-command.js";
 import { registerPullCommand } from "./pull-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
@@ -255,23 +255,7 @@ program
 
 const data = program.command("data").description("build and inspect worlds");
 registerPullCommand(data);
-data
-  .command("import <files...>")
-  .description("import generic JSONL news (one {url, title, text, published_at} object per line) into a new world")
-  .requiredOption("-o, --out <dir>", "world directory to create (must not exist)")
-  .option("-n, --name <name>", "world name", "news")
-  .action(async (files: string[], o) => {
-    const res = await importNewsJsonl(
-      files.map((f) => resolve(f)),
-      resolve(o.out),
-      { name: o.name },
-    );
-    process.stdout.write(
-      `imported ${res.accepted} articles into ${resolve(o.out)} (rejected ${res.rejected.length})\n`,
-    );
-    for (const r of res.rejected.slice(0, 20)) process.stdout.write(`  ${r.file}:${r.line}: ${r.reason}\n`);
-    if (res.rejected.length > 20) process.stdout.write(`  … and ${res.rejected.length - 20} more\n`);
-  });
+registerImportCommand(data);
 data
   .command("build <builder>")
   .description(

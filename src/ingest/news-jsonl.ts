@@ -4,6 +4,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { NewsRow, WorldManifest } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import { refuseIfEmpty } from "./import-report.js";
 
 export const NEWS_JSONL_BUILDER = "ingest/news-jsonl";
 export const NEWS_JSONL_BUILDER_VERSION = "1";
@@ -122,7 +123,8 @@ export interface NewsJsonlResult {
  * = UTC) or epoch seconds/ms; `id` defaults to sha256(url) (32 hex digits); `domain` defaults to
  * the URL's host. visible_at = published_at. Bad rows, duplicate URLs (the first is kept),
  * duplicate ids and rows outside `opts.window` are rejected with file:line and a reason, not fatal.
- * Blank lines are skipped. The window defaults to [min, max] published_at of accepted rows.
+ * Blank lines are skipped. The window defaults to [min, max] published_at of accepted rows. An
+ * input with no row, or whose every row is rejected, throws `ImportRefusedError` (no world written).
  */
 export async function importNewsJsonl(
   files: string[],
@@ -143,6 +145,7 @@ export async function importNewsJsonl(
   const seenUrl = new Set<string>();
   const seenId = new Set<string>();
   let accepted = 0;
+  let read = 0;
   let minT = Number.POSITIVE_INFINITY;
   let maxT = Number.NEGATIVE_INFINITY;
   try {
@@ -160,6 +163,7 @@ export async function importNewsJsonl(
         for (const line of lines) {
           lineNo++;
           if (line.trim() === "") continue;
+          read++;
           let raw: unknown;
           try {
             raw = JSON.parse(line);
@@ -225,7 +229,8 @@ export async function importNewsJsonl(
       accepted += fileRows;
       builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
-    if (!opts.window) builder.setWindow(accepted > 0 ? { start: minT, end: maxT } : { start: 0, end: 0 });
+    refuseIfEmpty(builder, "articles", read, accepted, rejected);
+    if (!opts.window) builder.setWindow({ start: minT, end: maxT });
     const manifest = builder.finish();
     return { manifest, accepted, rejected };
   } catch (e) {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { ImportRefusedError } from "../../src/ingest/import-report.js";
 import { importNewsJsonl, parsePublishedAt, urlDomain, urlId } from "../../src/ingest/news-jsonl.js";
 import { WorldStore } from "../../src/world/world-store.js";
 import { workDir } from "../world/world-fixtures.js";
@@ -117,6 +118,20 @@ describe("importNewsJsonl", () => {
     expect(readdirSync(work).some((n) => n.startsWith("never"))).toBe(false);
     await expect(importNewsJsonl([file], join(work, "win"), { name: "w" })).rejects.toThrow(/already exists/);
     expect(JSON.parse(readFileSync(join(work, "win", "world.json"), "utf8")).streams.news).toBe(1);
+  });
+
+  it("refuses an empty input and one whose every row is rejected, writing nothing", async () => {
+    const empty = join(work, "empty.jsonl");
+    writeFileSync(empty, "\n\n");
+    await expect(importNewsJsonl([empty], join(work, "e0"), { name: "e" })).rejects.toThrow(
+      /nothing to import: the input holds no articles/,
+    );
+    const bad = join(work, "bad.jsonl");
+    writeFileSync(bad, '{"url":"ftp://x","title":"t","text":"b","published_at":0}\nnot json\n');
+    const e = await importNewsJsonl([bad], join(work, "e1"), { name: "e" }).catch((x) => x);
+    expect(e).toBeInstanceOf(ImportRefusedError);
+    expect((e as ImportRefusedError).rejected.map((r) => r.line)).toEqual([1, 2]);
+    expect(existsSync(join(work, "e0")) || existsSync(join(work, "e1"))).toBe(false);
   });
 
   it("reads CRLF files and a last line without a newline", async () => {

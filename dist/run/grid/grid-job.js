@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ConfigError, parseRunConfig } from "../config.js";
 import { resolveRun } from "../resolve-run.js";
 import { resumeRun, runFromConfig } from "../runner.js";
+import { loadConfigTaskModule } from "../task-module.js";
 import { acquireRunLock } from "./run-lock.js";
 const PrimarySchema = z.object({
   name: z.string(),
@@ -37,6 +38,7 @@ async function runGridJob(cell, o) {
   const t0 = performance.now();
   const name = cell.id ?? cell.label ?? "grid job";
   const config = parseRunConfig(cell.config, `job ${name}`);
+  await loadConfigTaskModule(config);
   const r = resolveRun(config, o);
   const id = basename(r.runDir);
   if (cell.id !== void 0 && cell.id !== id)

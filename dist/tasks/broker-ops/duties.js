@@ -1,10 +1,9 @@
 import { bookEvents } from "./book-events.js";
 const byDeadline = (a, b) => a.deadline - b.deadline || a.t - b.t || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-function dutyRoster(world, p, simStart, simEnd) {
-  const view = world.at(() => simEnd - 1);
+function dutiesOfEvents(events, p, from, to) {
   const out = [];
-  for (const e of bookEvents(view.broker.events({ since: simStart }))) {
-    if (e.t < simStart || e.t >= simEnd) continue;
+  for (const e of events) {
+    if (e.t < from || e.t >= to) continue;
     if (e.kind === "fill")
       out.push({ kind: "stop", key: `stop:${e.id}`, t: e.t, deadline: e.t + p.stop_window_ms, fill: e });
     if (e.kind === "margin_call")
@@ -18,7 +17,16 @@ function dutyRoster(world, p, simStart, simEnd) {
   }
   return out.sort(byDeadline);
 }
+function dutyRoster(world, p, simStart, simEnd) {
+  const view = world.at(() => simEnd - 1);
+  return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
+}
+function visibleDuties(view, p, simStart, simEnd) {
+  return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
+}
 export {
-  dutyRoster
+  dutiesOfEvents,
+  dutyRoster,
+  visibleDuties
 };
 //# sourceMappingURL=duties.js.map

@@ -29,9 +29,8 @@ function createBrokerOpsEnv(ctx) {
     browser_usd: p.browser_call_usd,
     closeAt: ctx.kernel
   });
-  ctx.onDispose?.(() => web.dispose());
   const tools = browser ? web.tools : [...web.tools, ...siteApiTools(web.hosts, { price_usd: p.browser_call_usd })];
-  return { web, book, desk, records, outbox, tools };
+  return { web, book, desk, records, outbox, tools, dispose: () => web.dispose() };
 }
 export {
   CODE_SECRET,

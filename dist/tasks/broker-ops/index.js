@@ -1,8 +1,10 @@
-import { dutyRoster } from "./duties.js";
+import { defineTask } from "../task.js";
+import { visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
 import { renderInstruction } from "./instruction.js";
 import { BrokerOpsParams } from "./params.js";
 import { brokerOpsPolicies } from "./policies.js";
+import { deskObservations, openDutyState } from "./run-view.js";
 import { BROKER_OPS_SCORER_VERSION, BrokerOpsScorer } from "./scorer.js";
 const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
 const BROKER_OPS_EPISODES = [
@@ -21,7 +23,7 @@ const BROKER_OPS_EPISODES = [
     description: "Short synthetic run, 2026-03-01 \u2192 03-05 (fills from day 1, the first margin calls on day 4), for quick checks."
   }
 ];
-const brokerOpsTask = {
+const brokerOpsTask = defineTask({
   id: "broker-ops",
   version: "broker-ops/1",
   scorer_version: BROKER_OPS_SCORER_VERSION,
@@ -33,15 +35,24 @@ const brokerOpsTask = {
   budget_usd: 20,
   baseSchedule: "0 */2 * * *",
   streams: ["broker_event", "candle"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => createBrokerOpsEnv(ctx).tools,
-  // the duty roster comes from the world's PM book (identical across runs: the agent cannot move positions)
-  deadlines: (from, to, params, world) => dutyRoster(world, params, from, to).map((d) => d.deadline).filter((t) => t >= from && t < to),
+  open(ctx) {
+    const env = createBrokerOpsEnv(ctx);
+    const p = ctx.params;
+    return {
+      instruction: () => renderInstruction({
+        params: p,
+        sim_start: ctx.sim_start,
+        sim_end: ctx.sim_end,
+        budget_usd: ctx.budget_usd
+      }),
+      tools: () => env.tools,
+      // duties of the fills and margin calls visible at the view's time (never a future one)
+      deadlines: (view, until) => visibleDuties(view, p, ctx.sim_start, ctx.sim_end).map((d) => d.deadline).filter((t) => t >= view.now() && t < until),
+      state: () => openDutyState(visibleDuties(ctx.view, p, ctx.sim_start, ctx.sim_end), env.records, ctx.view.now()),
+      observations: (since, now) => deskObservations(ctx.view, env.outbox, p.mailbox, since, now),
+      dispose: () => env.dispose()
+    };
+  },
   createScorer: (ctx) => new BrokerOpsScorer(ctx),
   referencePolicies: brokerOpsPolicies,
   metrics: {
@@ -61,7 +72,7 @@ const brokerOpsTask = {
       "funding_submitted"
     ]
   }
-};
+});
 export {
   BROKER_OPS_EPISODES,
   brokerOpsTask

@@ -1,5 +1,6 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
 import { effectsOfCommitment } from "../../tools/browser/browser-tools.js";
+import { ScorerBase } from "../scorer-base.js";
 import { markOf } from "./book-view.js";
 import { dutyRoster } from "./duties.js";
 import {
@@ -29,7 +30,8 @@ function stopProblem(s, fillSide) {
     return `a buy stop must trigger above the mark (${s.mark}); trigger ${s.trigger_price}`;
   return null;
 }
-class BrokerOpsScorer {
+class BrokerOpsScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set();
   p;
   scored;
   late;
@@ -40,6 +42,7 @@ class BrokerOpsScorer {
   clock = 0;
   view;
   constructor(ctx) {
+    super();
     this.p = BrokerOpsParams.parse(ctx.params ?? {});
     const roster = dutyRoster(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
     this.scored = roster.filter((d) => d.deadline <= ctx.sim_end);
@@ -61,8 +64,7 @@ class BrokerOpsScorer {
     const parsed = FundingInput.safeParse(fields);
     if (parsed.success) this.funding.push({ ...parsed.data, t });
   }
-  onEvent(e) {
-    if (e.type !== "commitment") return;
+  onCommitment(e) {
     if (e.tool === PLACE_STOP_TOOL) {
       this.addStop(e.args, e.t);
       return;

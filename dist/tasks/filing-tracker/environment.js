@@ -15,9 +15,8 @@ function createFilingTrackerEnv(ctx) {
     browser_usd: p.browser_call_usd,
     closeAt: ctx.kernel
   });
-  ctx.onDispose?.(() => web.dispose());
   const tools = browser ? web.tools : [...web.tools, ...portalApiTools(web.hosts)];
-  return { web, portal, tools };
+  return { web, portal, tools, dispose: () => web.dispose() };
 }
 export {
   createFilingTrackerEnv

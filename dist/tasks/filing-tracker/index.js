@@ -1,9 +1,11 @@
+import { defineTask } from "../task.js";
 import { createFilingTrackerEnv } from "./environment.js";
+import { recordKey } from "./filing-record.js";
 import { renderInstruction } from "./instruction.js";
-import { nyseOpensIn } from "./nyse-calendar.js";
 import { FilingTrackerParams } from "./params.js";
 import { filingTrackerPolicies } from "./policies.js";
 import { FILING_TRACKER_SCORER_VERSION, FilingTrackerScorer } from "./scorer.js";
+import { filingObservations, openDutyLines, visibleDeadlines } from "./visible-duties.js";
 const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
 const TESLA_WORLD_BUILDER = "edgar-tesla-2022";
 const FILING_TRACKER_EPISODES = [
@@ -29,7 +31,7 @@ const FILING_TRACKER_EPISODES = [
     description: "Real EDGAR submissions and XBRL companyfacts of Tesla (TSLA held throughout), 2022-04-01 \u2192 11-30: six 8-Ks with item 2.02 and three 10-Qs."
   }
 ];
-const filingTrackerTask = {
+const filingTrackerTask = defineTask({
   id: "filing-tracker",
   version: "1",
   scorer_version: FILING_TRACKER_SCORER_VERSION,
@@ -41,14 +43,28 @@ const filingTrackerTask = {
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["company", "filing", "xbrl_fact", "broker_event"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => createFilingTrackerEnv(ctx).tools,
-  deadlines: (from, to) => nyseOpensIn(from, to),
+  open(ctx) {
+    const env = createFilingTrackerEnv(ctx);
+    return {
+      instruction: () => renderInstruction({
+        params: ctx.params,
+        sim_start: ctx.sim_start,
+        sim_end: ctx.sim_end,
+        budget_usd: ctx.budget_usd
+      }),
+      tools: () => env.tools,
+      // the NYSE open after each duty filing visible now (never a filing not yet visible)
+      deadlines: (view, until) => visibleDeadlines(view, until),
+      state: () => [
+        {
+          title: "filings to record (visible, not yet saved in the portal)",
+          lines: openDutyLines(ctx.view, new Set(env.portal.list().map((s) => recordKey(s.record))))
+        }
+      ],
+      observations: (since, now) => filingObservations(ctx.view, since, now),
+      dispose: () => env.dispose()
+    };
+  },
   createScorer: (ctx) => new FilingTrackerScorer(ctx),
   referencePolicies: filingTrackerPolicies,
   metrics: {
@@ -68,7 +84,7 @@ const filingTrackerTask = {
       "sec_reads"
     ]
   }
-};
+});
 export {
   FILING_TRACKER_EPISODES,
   TESLA_WORLD_BUILDER,

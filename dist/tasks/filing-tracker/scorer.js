@@ -1,6 +1,7 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
 import { HTTP_GET_TOOL } from "../../tools/browser/http-get-tool.js";
 import { effectsOfCommitment } from "../../tools/browser/web-effects.js";
+import { ScorerBase } from "../scorer-base.js";
 import { FilingDuties } from "./filing-duties.js";
 import { parseRecord, parseRecordForm, recordKey } from "./filing-record.js";
 import { FilingTrackerParams } from "./params.js";
@@ -21,7 +22,8 @@ function cikOfSecPath(pathAndQuery) {
   }
   return null;
 }
-class FilingTrackerScorer {
+class FilingTrackerScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set([HTTP_GET_TOOL]);
   p;
   scored;
   late;
@@ -33,50 +35,32 @@ class FilingTrackerScorer {
   secReads = 0;
   results = [];
   constructor(ctx) {
+    super();
     this.p = FilingTrackerParams.parse(ctx.params ?? {});
     const duties = new FilingDuties(ctx.world.db, this.p).duties(ctx.sim_start, ctx.sim_end);
     this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
     this.late = duties.filter((d) => d.deadline > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
   }
-  onEvent(e) {
-    switch (e.type) {
-      case "tool_call": {
-        if (e.tool !== HTTP_GET_TOOL || e.status !== "ok") return;
-        const a = e.args;
-        if (a && a.host === SEC_HOST && typeof a.path === "string") this.read(a.path, e.t);
-        return;
-      }
-      case "commitment": {
-        if (e.tool === RECORD_FILING_TOOL) {
-          const r = parseRecord(e.args);
-          if (r.ok) this.save(r.record, e.t, "api");
-          else this.invalidSaves++;
-          return;
-        }
-        for (const x of effectsOfCommitment(e)) {
-          if (x.kind !== "request") continue;
-          if (x.host === SEC_HOST && (x.method === "GET" || x.method === "HEAD")) this.read(x.path, e.t);
-          else if (x.host === PORTAL_HOST && x.method === "POST" && x.path === PORTAL_FORM_PATH) {
-            const r = x.status < 400 && x.body !== void 0 ? parseRecordForm(new URLSearchParams(x.body)) : null;
-            if (r?.ok) this.save(r.record, e.t, "browser");
-            else this.invalidSaves++;
-          }
-        }
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
+  /** an accepted `http_get` of a SEC company path is an evidence read */
+  onToolCall(e) {
+    if (e.status !== "ok") return;
+    const a = e.args;
+    if (a && a.host === SEC_HOST && typeof a.path === "string") this.read(a.path, e.t);
+  }
+  onCommitment(e) {
+    if (e.tool === RECORD_FILING_TOOL) {
+      const r = parseRecord(e.args);
+      if (r.ok) this.save(r.record, e.t, "api");
+      else this.invalidSaves++;
+      return;
+    }
+    for (const x of effectsOfCommitment(e)) {
+      if (x.kind !== "request") continue;
+      if (x.host === SEC_HOST && (x.method === "GET" || x.method === "HEAD")) this.read(x.path, e.t);
+      else if (x.host === PORTAL_HOST && x.method === "POST" && x.path === PORTAL_FORM_PATH) {
+        const r = x.status < 400 && x.body !== void 0 ? parseRecordForm(new URLSearchParams(x.body)) : null;
+        if (r?.ok) this.save(r.record, e.t, "browser");
+        else this.invalidSaves++;
       }
     }
   }

@@ -1,9 +1,11 @@
 import { isoInstant } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
+import { defineTask } from "../task.js";
 import { renderInstruction } from "./instruction.js";
 import { PopularityParams } from "./params.js";
 import { RecommendationBook, recommendTools } from "./recommend-tools.js";
 import { popularityPolicies } from "./reference-policies.js";
+import { postObservations, recommendationState } from "./run-view.js";
 import { POPULARITY_SCORER_VERSION, PopularityScorer } from "./scorer.js";
 import { selfLabels } from "./self-feedback.js";
 const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
@@ -23,19 +25,21 @@ const POPULARITY_EPISODES = [
     description: "Short synthetic run, 2026-03-01 \u2192 2026-03-07, for quick checks."
   }
 ];
-const stateByRun = /* @__PURE__ */ new WeakMap();
-function runState(ctx) {
-  let s = stateByRun.get(ctx);
-  if (!s) {
-    s = {
-      limiters: redditLimiters({ limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms }),
-      book: new RecommendationBook()
-    };
-    stateByRun.set(ctx, s);
-  }
-  return s;
+const SELF_DESCRIPTION = "for each of your recommendations whose post has been revealed, the comment counts visible at reveal (at the feedback ages and in total) and whether it reached the threshold.";
+function oraclePayload(o) {
+  const { created_utc, revealed_at, recommended_at, ...rest } = o.detail;
+  const iso = (v) => typeof v === "number" ? isoInstant(v) : v;
+  return {
+    key: o.key,
+    status: o.status,
+    credit: o.credit,
+    ...rest,
+    created: iso(created_utc),
+    revealed_at: iso(revealed_at),
+    recommended_at: iso(recommended_at)
+  };
 }
-const popularityTask = {
+const popularityTask = defineTask({
   id: "popularity",
   version: "1",
   scorer_version: POPULARITY_SCORER_VERSION,
@@ -47,45 +51,32 @@ const popularityTask = {
   budget_usd: 20,
   baseSchedule: "0 * * * *",
   streams: ["reddit_post", "reddit_comment", "reddit_reveal"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => {
-    const s = runState(ctx);
-    return [
-      ...redditDataTools({
-        view: ctx.view,
-        callUsd: ctx.params.reddit_call_usd,
-        limiter: s.limiters[REDDIT_LIMITER],
-        rate: { limit: ctx.params.reddit_rate_limit, windowMs: ctx.params.reddit_rate_window_ms }
-      }),
-      ...recommendTools({ view: ctx.view, params: ctx.params, sim_start: ctx.sim_start, book: s.book })
-    ];
+  selfFeedback: { description: SELF_DESCRIPTION },
+  open(ctx) {
+    const p = ctx.params;
+    const limiters = redditLimiters({ limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms });
+    const book = new RecommendationBook();
+    return {
+      instruction: () => renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...redditDataTools({
+          view: ctx.view,
+          callUsd: p.reddit_call_usd,
+          limiter: limiters[REDDIT_LIMITER],
+          rate: { limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms }
+        }),
+        ...recommendTools({ view: ctx.view, params: p, sim_start: ctx.sim_start, book })
+      ],
+      limiters: () => limiters,
+      state: () => recommendationState(book, ctx.view.now(), p),
+      observations: (since, now) => postObservations(ctx.view, since, now),
+      feedback: {
+        oracle: oraclePayload,
+        self: (since) => selfLabels(ctx.view, book.accepted, p, since)
+      }
+    };
   },
-  limiters: (ctx) => runState(ctx).limiters,
   createScorer: (ctx) => new PopularityScorer(ctx),
-  feedback: {
-    oracle: (o) => {
-      const { created_utc, revealed_at, recommended_at, ...rest } = o.detail;
-      const iso = (v) => typeof v === "number" ? isoInstant(v) : v;
-      return {
-        key: o.key,
-        status: o.status,
-        credit: o.credit,
-        ...rest,
-        created: iso(created_utc),
-        revealed_at: iso(revealed_at),
-        recommended_at: iso(recommended_at)
-      };
-    },
-    self: {
-      description: "for each of your recommendations whose post has been revealed, the comment counts visible at reveal (at the feedback ages and in total) and whether it reached the threshold.",
-      labels: (ctx, since) => selfLabels(ctx.view, runState(ctx).book.accepted, ctx.params, since)
-    }
-  },
   referencePolicies: popularityPolicies,
   metrics: {
     primary: "tw_f1",
@@ -108,7 +99,7 @@ const popularityTask = {
       "commitments_ignored"
     ]
   }
-};
+});
 export {
   POPULARITY_EPISODES,
   popularityTask

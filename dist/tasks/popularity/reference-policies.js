@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { HOUR_MS, MINUTE_MS, parseIsoInstant } from "../../kernel/day.js";
 import { runSteps } from "../policy-steps.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import { PopularityParams } from "./params.js";
 import { PostFacts } from "./post-facts.js";
 import { horizonMs } from "./recommend-rule.js";
@@ -19,14 +20,14 @@ async function status(api) {
   return Status.parse(r.value);
 }
 const nextMultiple = (now, stepMs) => (Math.floor(now / stepMs) + 1) * stepMs;
-const silentPolicy = {
+const silentPolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never recommends (the floor: tw_f1 0).",
   async act() {
   },
   nextWake: () => null,
   cron: []
-};
+});
 const VELOCITY = {
   /** poll period */
   pollMinutes: 10,
@@ -58,7 +59,7 @@ function* velocitySteps(now) {
   }
 }
 const velocityNextWake = (now) => nextMultiple(now, VELOCITY.pollMinutes * MINUTE_MS);
-const velocityPolicy = {
+const velocityPolicy = statelessPolicy({
   name: "velocity",
   description: `Every ${VELOCITY.pollMinutes} min: list_posts(since = now \u2212 ${VELOCITY.lookbackHours} h, sort = comments) and recommend posts with \u2265 ${VELOCITY.minComments} comments arriving at \u2265 ${VELOCITY.minVelocityPerHour}/h since posting, fastest first, while the cap allows.`,
   async act(api) {
@@ -66,32 +67,36 @@ const velocityPolicy = {
   },
   nextWake: velocityNextWake,
   cron: [`*/${VELOCITY.pollMinutes} * * * *`]
-};
+});
 const ORACLE_STEP_MS = MINUTE_MS;
 const oraclePolicy = {
   name: "oracle",
   description: "Reads the untouched world: every minute, recommends the tail posts created since the previous minute, earliest first, while the cap allows.",
-  oracle: {
-    async act(api, env) {
-      const now = api.now();
-      const p = PopularityParams.parse(env.params ?? {});
-      const facts = PostFacts.of(env.world.db, horizonMs(p));
-      const fresh = facts.createdIn(now - ORACLE_STEP_MS + 1, now).filter((x) => x.cascade >= p.tail_threshold && x.visible_at <= now);
-      if (fresh.length === 0) return;
-      const s = await status(api);
-      const runStart = parseIsoInstant(s.run_start);
-      const done = new Set(s.recommended.map((r) => r.root_id));
-      let left = s.cap.remaining;
-      for (const x of fresh) {
-        if (left === 0) break;
-        if (x.created_utc < runStart || done.has(x.id)) continue;
-        const r = await api.call(RECOMMEND_TOOL, { root_id: x.id });
-        if (r.ok) left--;
+  oracle: true,
+  cron: ["* * * * *"],
+  start(api, oracle) {
+    const env = requireOracle("oracle", oracle);
+    const p = PopularityParams.parse(env.params ?? {});
+    const facts = PostFacts.of(env.world.db, horizonMs(p));
+    return {
+      nextWake: (now) => nextMultiple(now, ORACLE_STEP_MS),
+      async act() {
+        const now = api.now();
+        const fresh = facts.createdIn(now - ORACLE_STEP_MS + 1, now).filter((x) => x.cascade >= p.tail_threshold && x.visible_at <= now);
+        if (fresh.length === 0) return;
+        const s = await status(api);
+        const runStart = parseIsoInstant(s.run_start);
+        const done = new Set(s.recommended.map((r) => r.root_id));
+        let left = s.cap.remaining;
+        for (const x of fresh) {
+          if (left === 0) break;
+          if (x.created_utc < runStart || done.has(x.id)) continue;
+          const r = await api.call(RECOMMEND_TOOL, { root_id: x.id });
+          if (r.ok) left--;
+        }
       }
-    }
-  },
-  nextWake: (now) => nextMultiple(now, ORACLE_STEP_MS),
-  cron: ["* * * * *"]
+    };
+  }
 };
 const popularityPolicies = [silentPolicy, oraclePolicy, velocityPolicy];
 export {

@@ -1,4 +1,5 @@
 import { HOUR_MS, utcDayNumber } from "../../kernel/day.js";
+import { ScorerBase } from "../scorer-base.js";
 import { PopularityParams } from "./params.js";
 import { PostFacts } from "./post-facts.js";
 import { horizonMs, judgeRecommendation } from "./recommend-rule.js";
@@ -20,7 +21,8 @@ function recallDenominator(tailCreated, cap) {
   for (const n of perDay.values()) sum += Math.min(cap, n);
   return Math.round(sum);
 }
-class PopularityScorer {
+class PopularityScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set([RECOMMEND_TOOL]);
   p;
   facts;
   H;
@@ -38,6 +40,7 @@ class PopularityScorer {
   ignored = 0;
   rejectedCalls = 0;
   constructor(ctx) {
+    super();
     this.p = PopularityParams.parse(ctx.params ?? {});
     this.H = horizonMs(this.p);
     this.facts = PostFacts.of(ctx.world.db, this.H);
@@ -45,47 +48,27 @@ class PopularityScorer {
     this.sim_end = ctx.sim_end;
     this.tails = this.facts.createdIn(ctx.sim_start, ctx.sim_end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
   }
-  onEvent(e) {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === RECOMMEND_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== RECOMMEND_TOOL) return;
-        const a = RecommendArgs.safeParse(e.args);
-        const post = a.success ? this.facts.get(a.data.root_id) : void 0;
-        if (!post || post.visible_at > e.t || post.created_utc > e.t) {
-          this.ignored++;
-          return;
-        }
-        const verdict = judgeRecommendation(post, e.t, this.sim_start, this.recs, this.p);
-        if (!verdict.ok) {
-          this.ignored++;
-          return;
-        }
-        const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
-        this.recs.push(rec);
-        this.recById.set(post.id, rec);
-        const reveal = post.created_utc + this.H;
-        if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end)
-          this.pendingFalse.push({ post, reveal, rec });
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  onToolCall(e) {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+  onCommitment(e) {
+    if (e.tool !== RECOMMEND_TOOL) return;
+    const a = RecommendArgs.safeParse(e.args);
+    const post = a.success ? this.facts.get(a.data.root_id) : void 0;
+    if (!post || post.visible_at > e.t || post.created_utc > e.t) {
+      this.ignored++;
+      return;
     }
+    const verdict = judgeRecommendation(post, e.t, this.sim_start, this.recs, this.p);
+    if (!verdict.ok) {
+      this.ignored++;
+      return;
+    }
+    const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
+    this.recs.push(rec);
+    this.recById.set(post.id, rec);
+    const reveal = post.created_utc + this.H;
+    if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end) this.pendingFalse.push({ post, reveal, rec });
   }
   settle(t) {
     const due = [];

@@ -1,30 +1,21 @@
-import { WorldCandles } from "./candle-series.js";
+import { defineTask } from "../task.js";
+import { candleObservations } from "./candle-observations.js";
 import { createPriceCheckEnv } from "./environment.js";
+import { HourBook } from "./hour-book.js";
 import { INCIDENT_TABLE_VERSION } from "./incident-table.js";
 import { renderInstruction } from "./instruction.js";
 import { PriceCheckParams } from "./params.js";
 import { medianPollPolicy, oraclePolicy, silentPolicy } from "./policies.js";
 import { PRICE_CHECK_SCORER_VERSION, PriceCheckScorer } from "./scorer.js";
 import { priceCheckTools } from "./tools.js";
-import { resolveSetup } from "./world-setup.js";
 const HOUR_MS = 36e5;
 const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
-function envOf(ctx) {
-  return createPriceCheckEnv({
-    params: ctx.params,
-    view: ctx.view,
-    world: ctx.world,
-    env_seed: ctx.env_seed,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end
-  });
-}
 function hourEnds(from, to) {
   const out = [];
   for (let t = Math.ceil(from / HOUR_MS) * HOUR_MS; t < to; t += HOUR_MS) out.push(t);
   return out;
 }
-const priceCheckTask = {
+const priceCheckTask = defineTask({
   id: "price-check",
   version: `price-check/1+${INCIDENT_TABLE_VERSION}`,
   scorer_version: PRICE_CHECK_SCORER_VERSION,
@@ -51,15 +42,31 @@ const priceCheckTask = {
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["candle"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    setup: resolveSetup(new WorldCandles(ctx.world.db).keys(), ctx.params),
-    budget_usd: ctx.budget_usd,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end
-  }),
-  tools: (ctx) => priceCheckTools(envOf(ctx)),
-  deadlines: (from, to) => hourEnds(from, to),
+  open(ctx) {
+    const env = createPriceCheckEnv({
+      params: ctx.params,
+      view: ctx.view,
+      world: ctx.world,
+      env_seed: ctx.env_seed,
+      sim_start: ctx.sim_start,
+      sim_end: ctx.sim_end
+    });
+    const book = new HourBook();
+    return {
+      instruction: () => renderInstruction({
+        params: ctx.params,
+        setup: env.setup,
+        budget_usd: ctx.budget_usd,
+        sim_start: ctx.sim_start,
+        sim_end: ctx.sim_end
+      }),
+      tools: () => priceCheckTools(env, book),
+      // every hour end is a deadline, known at any time
+      deadlines: (view, until) => hourEnds(view.now(), until),
+      state: () => book.state(ctx.view.now(), env.setup.symbols),
+      observations: (since, now) => candleObservations(ctx.view, env.setup, since, now)
+    };
+  },
   createScorer: (ctx) => new PriceCheckScorer(ctx),
   referencePolicies: [silentPolicy, oraclePolicy, medianPollPolicy],
   metrics: {
@@ -79,7 +86,7 @@ const priceCheckTask = {
       "symbol_hours"
     ]
   }
-};
+});
 export {
   hourEnds,
   priceCheckTask

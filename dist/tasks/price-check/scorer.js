@@ -1,3 +1,4 @@
+import { ScorerBase } from "../scorer-base.js";
 import { WorldCandles } from "./candle-series.js";
 import { PriceCheckParams } from "./params.js";
 import { ABSTAIN_TOOL, AbstainArgs, isoHour, REPORT_TOOL, ReportArgs } from "./tools.js";
@@ -13,8 +14,9 @@ function classify(bps, okBps, capBps) {
   if (bps <= okBps * (1 + OK_TOLERANCE) + OK_TOLERANCE) return { status: "ok", excess_bps: 0 };
   return { status: "priced", excess_bps: Math.min(bps - okBps, capBps) };
 }
-class PriceCheckScorer {
+class PriceCheckScorer extends ScorerBase {
   constructor(ctx) {
+    super();
     this.ctx = ctx;
     this.params = PriceCheckParams.parse(ctx.params ?? {});
     const candles = new WorldCandles(ctx.world.db);
@@ -34,32 +36,22 @@ class PriceCheckScorer {
   late = [];
   actions = /* @__PURE__ */ new Map();
   results = /* @__PURE__ */ new Map();
-  firstRejected = null;
+  watchedTools = /* @__PURE__ */ new Set();
   emittedHours = 0;
-  onEvent(e) {
-    switch (e.type) {
-      case "llm_rejected":
-        if (this.firstRejected === null) this.firstRejected = e.t;
-        return;
-      case "commitment": {
-        if (e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
-        if (e.tool === REPORT_TOOL) {
-          const a = ReportArgs.safeParse(e.args);
-          if (a.success && this.setup.symbols.includes(a.data.symbol))
-            this.actions.set(key(a.data.symbol, e.t), { t: e.t, kind: "report", price: a.data.price });
-        } else if (e.tool === ABSTAIN_TOOL) {
-          const a = AbstainArgs.safeParse(e.args);
-          if (a.success && this.setup.symbols.includes(a.data.symbol))
-            this.actions.set(key(a.data.symbol, e.t), {
-              t: e.t,
-              kind: "abstain",
-              ...a.data.reason !== void 0 ? { reason: a.data.reason } : {}
-            });
-        }
-        return;
-      }
-      default:
-        return;
+  onCommitment(e) {
+    if (e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
+    if (e.tool === REPORT_TOOL) {
+      const a = ReportArgs.safeParse(e.args);
+      if (a.success && this.setup.symbols.includes(a.data.symbol))
+        this.actions.set(key(a.data.symbol, e.t), { t: e.t, kind: "report", price: a.data.price });
+    } else if (e.tool === ABSTAIN_TOOL) {
+      const a = AbstainArgs.safeParse(e.args);
+      if (a.success && this.setup.symbols.includes(a.data.symbol))
+        this.actions.set(key(a.data.symbol, e.t), {
+          t: e.t,
+          kind: "abstain",
+          ...a.data.reason !== void 0 ? { reason: a.data.reason } : {}
+        });
     }
   }
   settle(t) {
@@ -137,7 +129,7 @@ class PriceCheckScorer {
     let bpsSum = 0;
     let survivedHours = 0;
     for (const h of this.hours) {
-      const survived = this.firstRejected === null || h < this.firstRejected;
+      const survived = this.budgetExhaustedAt === null || h < this.budgetExhaustedAt;
       if (survived) survivedHours++;
       for (const s of this.setup.symbols) {
         const o = this.evaluate(s, h);

@@ -8,7 +8,7 @@ const AbstainArgs = z.object({ symbol: z.string(), reason: z.string().max(500).o
 function isoHour(t) {
   return new Date(Math.floor(t / 36e5) * 36e5).toISOString().slice(0, 13);
 }
-function priceCheckTools(env) {
+function priceCheckTools(env, book) {
   const { params, setup } = env;
   const venues = env.api.venues();
   const docs = exchangeDocs(env);
@@ -47,6 +47,7 @@ function priceCheckTools(env) {
       if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
       if (!Number.isFinite(a.price) || a.price <= 0)
         return reject(`price must be a positive finite number, got ${a.price}`);
+      book.record(a.symbol, { t: ctx.now(), kind: "report", price: a.price });
       return ok({ accepted: true, symbol: a.symbol, price: a.price, hour: isoHour(ctx.now()) });
     }
   });
@@ -57,6 +58,7 @@ function priceCheckTools(env) {
     kind: "commit",
     run: (a, ctx) => {
       if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
+      book.record(a.symbol, { t: ctx.now(), kind: "abstain" });
       return ok({ accepted: true, symbol: a.symbol, abstained: true, hour: isoHour(ctx.now()) });
     }
   });

@@ -69,6 +69,10 @@ class RiskPortfolioEnv {
   filedDays() {
     return [...this.filings.keys()].sort();
   }
+  /** the filed books by day, with the instant each was filed */
+  filed() {
+    return this.filedDays().map((day) => ({ day, t: this.filings.get(day).t }));
+  }
   /** books whose filing window is open now and that are not filed yet */
   booksDue() {
     const now = this.now();

@@ -1,9 +1,11 @@
 import { DAY_MS } from "../../kernel/day.js";
-import { resolveUniverse } from "./daily-closes.js";
+import { defineTask } from "../task.js";
+import { ViewCloses } from "./daily-closes.js";
 import { RiskPortfolioEnv } from "./environment.js";
 import { renderInstruction } from "./instruction.js";
 import { RiskPortfolioParams } from "./params.js";
 import { riskPortfolioPolicies } from "./policies.js";
+import { bookState, closeObservations } from "./run-view.js";
 import { RISK_PORTFOLIO_SCORER_VERSION, RiskPortfolioScorer } from "./scorer.js";
 import { riskPortfolioTools } from "./tools.js";
 const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
@@ -35,8 +37,7 @@ function midnights(from, to) {
   for (let t = Math.floor(from / DAY_MS) * DAY_MS + DAY_MS; t < to; t += DAY_MS) out.push(t);
   return out;
 }
-const envs = /* @__PURE__ */ new WeakMap();
-const riskPortfolioTask = {
+const riskPortfolioTask = defineTask({
   id: "risk-portfolio",
   version: "risk-portfolio/1",
   scorer_version: RISK_PORTFOLIO_SCORER_VERSION,
@@ -48,28 +49,30 @@ const riskPortfolioTask = {
   budget_usd: 20,
   baseSchedule: "5 0 * * *",
   streams: ["candle"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    universe: resolveUniverse(ctx.world.db, ctx.params, ctx.sim_start),
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => {
-    let env = envs.get(ctx);
-    if (!env) {
-      env = new RiskPortfolioEnv({
+  open(ctx) {
+    const env = new RiskPortfolioEnv({
+      params: ctx.params,
+      view: ctx.view,
+      world: ctx.world,
+      sim_start: ctx.sim_start,
+      sim_end: ctx.sim_end
+    });
+    const observed = new ViewCloses(ctx.view, env.universe);
+    return {
+      instruction: () => renderInstruction({
         params: ctx.params,
-        view: ctx.view,
-        world: ctx.world,
+        universe: env.universe,
         sim_start: ctx.sim_start,
-        sim_end: ctx.sim_end
-      });
-      envs.set(ctx, env);
-    }
-    return riskPortfolioTools(env);
+        sim_end: ctx.sim_end,
+        budget_usd: ctx.budget_usd
+      }),
+      tools: () => riskPortfolioTools(env),
+      // every midnight in [now, until) is a close and a book deadline: a fixed schedule
+      deadlines: (view, until) => midnights(view.now() - 1, until),
+      state: () => bookState(env),
+      observations: (since, now) => closeObservations(observed, since, now)
+    };
   },
-  deadlines: (from, to) => midnights(from, to),
   createScorer: (ctx) => new RiskPortfolioScorer(ctx),
   referencePolicies: riskPortfolioPolicies,
   metrics: {
@@ -110,7 +113,7 @@ const riskPortfolioTask = {
       "traded_notional"
     ]
   }
-};
+});
 export {
   RISK_PORTFOLIO_EPISODES,
   midnights,

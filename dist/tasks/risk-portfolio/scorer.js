@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DAY_MS, HOUR_MS, startOfUtcDay } from "../../kernel/day.js";
+import { ScorerBase } from "../scorer-base.js";
 import { orderId, rebuildBooks } from "./book-engine.js";
 import { dayStart } from "./book-schema.js";
 import { resolveUniverse, worldCloseDays } from "./daily-closes.js";
@@ -31,8 +32,9 @@ function rebuiltView(b) {
     }))
   };
 }
-class RiskPortfolioScorer {
+class RiskPortfolioScorer extends ScorerBase {
   constructor(ctx) {
+    super();
     this.ctx = ctx;
     this.params = RiskPortfolioParams.parse(ctx.params ?? {});
     this.universe = resolveUniverse(ctx.world.db, this.params, ctx.sim_start);
@@ -47,6 +49,7 @@ class RiskPortfolioScorer {
     }
   }
   ctx;
+  watchedTools = /* @__PURE__ */ new Set();
   params;
   universe;
   closes;
@@ -61,8 +64,8 @@ class RiskPortfolioScorer {
   deadline(date) {
     return dayStart(date) + DAY_MS + this.params.filing_window_hours * HOUR_MS;
   }
-  onEvent(e) {
-    if (e.type !== "commitment" || e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
+  onCommitment(e) {
+    if (e.t < this.ctx.sim_start || e.t >= this.ctx.sim_end) return;
     if (e.tool === SUBMIT_ORDERS_TOOL) {
       const a = OrdersCommitment.safeParse(e.args);
       if (!a.success) return;

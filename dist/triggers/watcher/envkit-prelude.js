@@ -20,19 +20,27 @@ const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   const realParse = RealDate.parse;
   const realUTC = RealDate.UTC;
   const regexExec = RegExp.prototype.exec;
-  const errors = { TypeError, RangeError, Error };
+  const errors = { __proto__: null, TypeError, RangeError, Error };
+  const hasOwn = Object.prototype.hasOwnProperty;
+  const own = (o, k) => apply(hasOwn, o, [k]);
+  const getOwn = Reflect.getOwnPropertyDescriptor;
+  const getProto = Reflect.getPrototypeOf;
+  const ownKeys = Reflect.ownKeys;
+  const isArray = Array.isArray;
+  const symbolToString = Symbol.prototype.toString;
+  const stringSlice = String.prototype.slice;
 
   // ---- raw host results ----
   const halt = () => { for (;;) {} };
   const unwrap = (r) => {
     if (typeof r !== "string") return r;
     const o = parse(r);
-    if (o.halt === 1) halt();
-    if (typeof o.e === "string") {
+    if (own(o, "halt")) halt();
+    if (own(o, "e")) {
       const C = errors[o.t] || Error;
       throw new C(o.e);
     }
-    return o.v;
+    return own(o, "v") ? o.v : undefined;
   };
 
   // ---- Date: simulated time, UTC everywhere ----
@@ -139,20 +147,80 @@ const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   defineProperty(G, "envkit", { get: function envkit_() { return envkit; }, configurable: false, enumerable: false });
 
   // ---- host helpers (returned to the host, never exposed to the program) ----
-  const str = (v) => { try { return StringCtor(v); } catch (e) { return objectToString.call(v); } };
+  // describe(e) reads a thrown value without running program code: no getters, toString, toJSON or
+  // Symbol.toPrimitive; only property descriptors and prototypes (a Proxy's traps do run; the host
+  // gives them a small poll budget and switches envkit off meanwhile). Its result is built from
+  // null-prototype objects and primitive strings, so polluted prototypes cannot change it.
+  const clip = (x, n) => (x.length > n ? apply(stringSlice, x, [0, n]) + "… (" + x.length + " characters)" : x);
+  const prim = (v) => {
+    const t = typeof v;
+    if (t === "string") return stringify(v);
+    if (t === "symbol") return apply(symbolToString, v, []);
+    if (t === "bigint") return StringCtor(v) + "n";
+    if (t === "function") return "(a function)";
+    return StringCtor(v); // number, boolean, undefined, null
+  };
+  // a data property found on o or its prototypes (accessors are not run)
+  const lookup = (o, k) => {
+    for (let p = o, i = 0; p !== null && i < 64; p = getProto(p), i++) {
+      const d = getOwn(p, k);
+      if (d !== undefined) return own(d, "value") ? { __proto__: null, v: d.value } : { __proto__: null, getter: true };
+    }
+    return undefined;
+  };
+  const textField = (o, k, dflt) => {
+    let f;
+    try { f = lookup(o, k); } catch (x) { return "(" + k + " could not be read)"; }
+    if (f === undefined) return dflt;
+    if (f.getter === true) return "(" + k + " is a getter; not run)";
+    if (typeof f.v === "string") return f.v;
+    return typeof f.v === "object" && f.v !== null ? "(an object)" : prim(f.v);
+  };
+  const show = (v, depth) => {
+    if ((typeof v !== "object" || v === null) && typeof v !== "function") return prim(v);
+    if (typeof v === "function") return "(a function)";
+    if (depth > 2) return isArray(v) ? "[…]" : "{…}";
+    const arr = isArray(v);
+    let out = "";
+    let n = 0;
+    const keys = ownKeys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k !== "string") continue;
+      if (arr && k === "length") continue;
+      const d = getOwn(v, k);
+      if (d === undefined || d.enumerable !== true) continue;
+      if (n === 12 || out.length > 200) { out = out + ",…"; break; }
+      const val = own(d, "value") ? show(d.value, depth + 1) : "(a getter)";
+      out = out + (n === 0 ? "" : ",") + (arr ? val : stringify(k) + ":" + val);
+      n++;
+    }
+    return arr ? "[" + out + "]" : "{" + out + "}";
+  };
+  const FAILED = '{"thrown":"unknown","shown":"(an exception that could not be described)"}';
   return freeze({
     fromJson(s) { return parse(s); },
     describe(e) {
       try {
-        if (typeof e === "object" && e !== null && apply(isPrototypeOf, ErrorProto, [e])) {
-          return stringify({ name: str(e.name), message: str(e.message), stack: typeof e.stack === "string" ? e.stack : "" });
+        const t = typeof e;
+        if (t !== "object" || e === null) return stringify({ __proto__: null, thrown: t, shown: clip(prim(e), 200) });
+        let isError = false;
+        try { isError = apply(isPrototypeOf, ErrorProto, [e]); } catch (x) { isError = false; }
+        if (isError) {
+          return stringify({
+            __proto__: null,
+            name: clip(textField(e, "name", "Error"), 100),
+            message: clip(textField(e, "message", ""), 2000),
+            stack: clip(textField(e, "stack", ""), 4000),
+          });
         }
         let shown;
-        try { shown = typeof e === "object" && e !== null ? stringify(e) : undefined; } catch (x) { shown = undefined; }
-        if (shown === undefined) shown = typeof e === "symbol" ? "a symbol" : str(e);
-        return stringify({ thrown: typeof e, shown: shown.length > 200 ? shown.slice(0, 200) + "…" : shown });
+        try { shown = show(e, 0); } catch (x) { shown = "(an object that could not be inspected, perhaps a Proxy)"; }
+        let kind = "object";
+        try { if (isArray(e)) kind = "array"; } catch (x) { kind = "object"; }
+        return stringify({ __proto__: null, thrown: kind, shown: clip(shown, 200) });
       } catch (x) {
-        return '{"thrown":"unknown","shown":"(an exception that could not be described)"}';
+        return FAILED;
       }
     },
   });

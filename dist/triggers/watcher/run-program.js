@@ -1,4 +1,4 @@
-import { SandboxSession } from "./sandbox-session.js";
+import { MAX_STACK_CAP_BYTES, SandboxSession } from "./sandbox-session.js";
 const DEFAULT_STEP_BUDGET = 200;
 const DEFAULT_MEMORY_LIMIT_BYTES = 64 * 1024 * 1024;
 const DEFAULT_MAX_STACK_BYTES = 192 * 1024;
@@ -11,10 +11,15 @@ function positiveInt(what, v, dflt) {
   return x;
 }
 function limits(o) {
+  const maxStackBytes = positiveInt("maxStackBytes", o.maxStackBytes, DEFAULT_MAX_STACK_BYTES);
+  if (maxStackBytes > MAX_STACK_CAP_BYTES)
+    throw new RangeError(
+      `maxStackBytes must be at most ${MAX_STACK_CAP_BYTES} (256 KiB), got ${maxStackBytes}: larger caps let recursion exhaust the host's native stack before QuickJS's own check`
+    );
   return {
     stepBudget: positiveInt("stepBudget", o.stepBudget, DEFAULT_STEP_BUDGET),
     memoryLimitBytes: positiveInt("memoryLimitBytes", o.memoryLimitBytes, DEFAULT_MEMORY_LIMIT_BYTES),
-    maxStackBytes: positiveInt("maxStackBytes", o.maxStackBytes, DEFAULT_MAX_STACK_BYTES)
+    maxStackBytes
   };
 }
 async function runProgram(o) {
@@ -74,6 +79,7 @@ async function runProgram(o) {
     }
   } finally {
     session.dispose();
+    if (session.releaseFailure !== null) o.onReleaseFailure?.(session.releaseFailure);
   }
 }
 async function validateProgram(o) {
