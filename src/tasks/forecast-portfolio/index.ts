@@ -56,7 +56,7 @@ export const forecastPortfolioTask = defineTask<ForecastPortfolioParams>({
       ],
       feedback: { oracle: oraclePayload },
       state: () => standingForecasts(questions, book),
-      observations: (since, now) => observations(ctx.view, questions, p, since, now),
+      observations: (since, now) => observations(ctx.view, questions, since, now),
     };
   },
   createScorer: (ctx) => new ForecastPortfolioScorer(ctx),
@@ -112,13 +112,7 @@ export function standingForecasts(questions: AgentQuestions, book: ForecastBook)
  * What became visible in (since, now]: articles, questions (at their availability, max(open,
  * visible_at)) and the task markets' resolutions.
  */
-export function observations(
-  view: AsOfView,
-  questions: AgentQuestions,
-  p: ForecastPortfolioParams,
-  since: number,
-  now: number,
-): Observation[] {
+export function observations(view: AsOfView, questions: AgentQuestions, since: number, now: number): Observation[] {
   const added = questions
     .list()
     .filter((q) => q.available_at > since && q.available_at <= now)

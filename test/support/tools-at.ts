@@ -1,22 +1,22 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Kernel } from "../../../src/kernel/kernel.js";
-import type { LedgerEvent } from "../../../src/ledger/events.js";
-import { LedgerWriter } from "../../../src/ledger/ledger-writer.js";
-import { Wallet } from "../../../src/ledger/wallet.js";
-import type { FeedbackCondition, TaskDefinition, TaskRunContext } from "../../../src/tasks/task.js";
-import { ToolRuntime } from "../../../src/tools/tool-runtime.js";
-import type { WorldStore } from "../../../src/world/world-store.js";
+import type { Kernel } from "../../src/kernel/kernel.js";
+import type { LedgerEvent } from "../../src/ledger/events.js";
+import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
+import { Wallet } from "../../src/ledger/wallet.js";
+import type { AnyTask, FeedbackCondition, TaskRunContext } from "../../src/tasks/task.js";
+import { ToolRuntime } from "../../src/tools/tool-runtime.js";
+import type { WorldStore } from "../../src/world/world-store.js";
 
 /** A task's tools in the real ToolRuntime over a world, at a clock the test moves (forward only). */
-export function toolsAt<P>(
-  task: TaskDefinition<P>,
+export function toolsAt(
+  task: AnyTask,
   world: WorldStore,
   o: { sim_start: number; sim_end: number; params?: unknown; feedback?: FeedbackCondition },
 ) {
   const clock = { t: o.sim_start };
-  const ctx: TaskRunContext<P> = {
+  const ctx: TaskRunContext<unknown> = {
     params: task.params.parse(o.params ?? {}),
     feedback: o.feedback ?? "none",
     oracleFeedback: null,
@@ -35,15 +35,17 @@ export function toolsAt<P>(
     events.push(e);
     wallet.apply(e);
   });
+  const run = task.open(ctx);
   const runtime = new ToolRuntime({
-    tools: task.tools(ctx),
-    limiters: task.limiters?.(ctx) ?? {},
+    tools: run.tools(),
+    limiters: run.limiters(),
     ledger,
     wallet,
     now: () => clock.t,
   });
   return {
     ctx,
+    run,
     events,
     wallet,
     at(t: number) {
