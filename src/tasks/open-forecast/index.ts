@@ -159,7 +159,9 @@ export function standingForecasts(qn: QuestionsNow, state: OpenForecastRunState)
  * What became visible in (since, now]: articles, released questions (at max(open, visible_at): a
  * question is released on its open date) and public answers.
  */
-export function observations(view: AsOfView, since: number, now: number): Observation[] {
+export function observations(view: AsOfView, since: number, until: number): Observation[] {
+  // a question's row may be visible before its open date: bound its release by the view's now too
+  const now = Math.min(until, view.now());
   const released = view.questions
     .list()
     .map((q) => ({ q, t: Math.max(q.open, q.visible_at) }))
