@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readLedger } from "../../../src/ledger/ledger-reader.js";
-import { openForecastTask } from "../../../src/tasks/open-forecast/index.js";
 import { article, buildTiny, d, harness, q } from "./fixtures.js";
 
 const H = 3_600_000;
