@@ -53,6 +53,8 @@ export interface AsOfView {
     };
     get(id: string): NewsRow;
     count(opts?: { from?: number; to?: number }): number;
+    /** articles that became visible in (after, min(until, now)], by visible_at then id (observations) */
+    arrivals(after: number, until: number): { id: string; title: string; published_at: number; visible_at: number }[];
   };
   markets: {
     list(): MarketRow[];

@@ -106,6 +106,20 @@ export class SqliteAsOfView implements AsOfView {
       const r = this.b.stmt(sql).get(from === null ? { now, to } : { now, to, from }) as { n: number };
       return r.n;
     },
+    arrivals: (after, until) => {
+      return this.b
+        .stmt(
+          "SELECT n.id, n.title, n.published_at, n.visible_at FROM news_order o JOIN news n ON n.rid = o.rid" +
+            " WHERE o.visible_at > @after AND o.visible_at <= @until AND o.visible_at <= @now" +
+            " ORDER BY o.visible_at, n.id",
+        )
+        .all({ after: checkTime("after", after), until: checkTime("until", until), now: this.t() }) as {
+        id: string;
+        title: string;
+        published_at: number;
+        visible_at: number;
+      }[];
+    },
   };
 
   /**

@@ -70,9 +70,10 @@ export function toolHarness(taskId: string, worldDir: string, now: number, o: Ha
   const ledger = LedgerWriter.create(ledgerPath);
   const wallet = new Wallet({ budget_usd: task.budget_usd, domain_caps: {} });
   ledger.subscribe((e) => wallet.apply(e));
+  const run = task.open(ctx);
   const runtime = new ToolRuntime({
-    tools: task.tools(ctx),
-    limiters: task.limiters?.(ctx) ?? {},
+    tools: run.tools(),
+    limiters: run.limiters(),
     ledger,
     wallet,
     now: clock,
@@ -81,7 +82,7 @@ export function toolHarness(taskId: string, worldDir: string, now: number, o: Ha
     ledger.close();
     world.close();
   };
-  return { runtime, ledgerPath, world, close };
+  return { runtime, run, ledgerPath, world, close };
 }
 
 /**
@@ -113,6 +114,8 @@ export async function checkLeakage(o: {
         probes++;
       }
     } finally {
+      await a.run.dispose();
+      await b.run.dispose();
       a.close();
       b.close();
     }

@@ -7,12 +7,13 @@ import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
 import { Wallet } from "../../src/ledger/wallet.js";
 import { feedbackTool, oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import type {
+  AnyTask,
   FeedbackCondition,
   Outcome,
   PolicyApi,
   ReferencePolicy,
   ScoreReport,
-  TaskDefinition,
+  TaskRun,
   TaskRunContext,
 } from "../../src/tasks/task.js";
 import { ToolRuntime } from "../../src/tools/tool-runtime.js";
@@ -21,6 +22,8 @@ import type { WorldStore } from "../../src/world/world-store.js";
 
 export interface DriveResult {
   runtime: ToolRuntime;
+  /** the task's run (its state and observation hooks, read after the drive) */
+  run: TaskRun;
   report: ScoreReport;
   outcomes: Outcome[];
   events: LedgerEvent[];
@@ -36,8 +39,8 @@ export interface DriveResult {
  * runner adds it), and the scorer consumes the ledger in order. `onWake` runs after the policy at
  * each wake (to probe tools at known instants).
  */
-export async function driveTask<P>(o: {
-  task: TaskDefinition<P>;
+export async function driveTask(o: {
+  task: AnyTask;
   world: WorldStore;
   truth: TruthStore;
   sim_start: number;
@@ -67,7 +70,7 @@ export async function driveTask<P>(o: {
     scorer.onEvent(e);
   });
   const feedback = o.feedback ?? "none";
-  const ctx: TaskRunContext<P> = {
+  const ctx: TaskRunContext<unknown> = {
     params,
     feedback,
     oracleFeedback: feedback === "oracle" ? oracleFeedbackOf(events, () => clock.t) : null,
@@ -79,11 +82,12 @@ export async function driveTask<P>(o: {
     env_seed: 0,
     world: o.world,
   };
-  const tools = o.task.tools(ctx);
-  if (feedback !== "none") tools.push(feedbackTool(feedback, o.task, ctx));
+  const run = o.task.open(ctx);
+  const tools = run.tools();
+  if (feedback !== "none") tools.push(feedbackTool(feedback, o.task, run, ctx));
   const runtime = new ToolRuntime({
     tools,
-    limiters: o.task.limiters?.(ctx) ?? {},
+    limiters: run.limiters(),
     ledger,
     wallet,
     now: () => clock.t,
@@ -97,6 +101,7 @@ export async function driveTask<P>(o: {
       ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
     }
   };
+  const policy = o.policy.start(api, o.policy.oracle ? { truth: o.truth, world: o.world, params } : null);
   let wakes = 0;
   try {
     let t: number | null = o.sim_start;
@@ -104,18 +109,18 @@ export async function driveTask<P>(o: {
       clock.t = t;
       settle(t);
       wakes++;
-      if (o.policy.oracle) await o.policy.oracle.act(api, { truth: o.truth, world: o.world, params });
-      else await o.policy.act?.(api);
+      await policy.act();
       if (o.onWake) await o.onWake(api);
-      const next = o.policy.nextWake(t);
+      const next: number | null = policy.nextWake(t);
       if (next !== null && next <= t)
         throw new Error(`policy ${o.policy.name}: nextWake(${t}) = ${next} is not after now`);
       t = next;
     }
     clock.t = o.sim_end;
     settle(o.sim_end);
-    return { runtime, report: scorer.report(), outcomes, events, spent_usd: wallet.spent, wakes };
+    return { runtime, run, report: scorer.report(), outcomes, events, spent_usd: wallet.spent, wakes };
   } finally {
+    await run.dispose();
     ledger.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,7 +5,8 @@ import type { WorldStore } from "../../world/world-store.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { runSteps, type StepScript } from "../policy-steps.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
+import type { ReferencePolicy } from "../task.js";
 import { BreakoutTruth } from "./breakout-truth.js";
 import { BreakoutNewsParams } from "./params.js";
 import { GET_MARKETS_TOOL, GET_PRICES_TOOL, NOTIFY_TOOL } from "./tools.js";
@@ -130,32 +131,28 @@ export function nextHourlyAt(now: number, minute: number): number {
   return base > now ? base : base + HOUR_MS;
 }
 
-const states = new WeakMap<PolicyApi, NewsBurstState>();
-
 export const newsBurstPolicy: ReferencePolicy = {
   name: "news-burst",
   description:
     "Hourly at :05: per market, searches the news since its last search for the question's words, keeps headlines " +
     "with directional cue words, checks the visible price has not already moved, and notifies.",
-  async act(api) {
-    let st = states.get(api);
-    if (!st) {
-      st = newsBurstState();
-      states.set(api, st);
-    }
-    await runSteps(api, newsBurstSteps(api.now(), st));
+  start(api) {
+    const st = newsBurstState();
+    return {
+      act: () => runSteps(api, newsBurstSteps(api.now(), st)),
+      nextWake: (now) => nextHourlyAt(now, NEWS_BURST.minute),
+    };
   },
-  nextWake: (now) => nextHourlyAt(now, NEWS_BURST.minute),
   cron: [`${NEWS_BURST.minute} * * * *`],
 };
 
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never notifies (the floor: cov_f1 0).",
   async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
 /** The oracle's wake grid: the synthetic price grid. */
 export const ORACLE_GRID_MS = 10 * MINUTE_MS;
@@ -206,40 +203,31 @@ export function oraclePlan(truth: TruthStore, world: WorldStore, params: unknown
   return plan.sort((x, y) => x.at - y.at || (x.key < y.key ? -1 : 1));
 }
 
-const plans = new WeakMap<TruthStore, Map<string, OracleClaim[]>>();
-const oracleDone = new WeakMap<PolicyApi, Set<string>>();
-
 /** Oracle (tests and calibration only): acts on the plan above, waking on the 10-minute grid. */
 export const oraclePolicy: ReferencePolicy = {
   name: "oracle",
   description:
     "Reads truth: claims each breakpoint at the first 10-minute grid instant after its earliest gold article, citing " +
     "it (breakpoints without gold articles: 10 minutes before they start).",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const byParams = plans.get(env.truth) ?? new Map<string, OracleClaim[]>();
-      plans.set(env.truth, byParams);
-      const pkey = JSON.stringify(env.params ?? {});
-      let plan = byParams.get(pkey);
-      if (!plan) {
-        plan = oraclePlan(env.truth, env.world, env.params);
-        byParams.set(pkey, plan);
-      }
-      let done = oracleDone.get(api);
-      if (!done) {
-        done = new Set();
-        oracleDone.set(api, done);
-      }
-      const now = api.now();
-      for (const c of plan) {
-        if (c.at > now) break;
-        if (done.has(c.key) || now >= c.until) continue;
-        done.add(c.key);
-        await api.call(NOTIFY_TOOL, { market_id: c.market, news_id: c.news_id, direction: c.direction });
-      }
-    },
+  oracle: true,
+  start(api, oracle) {
+    const env = requireOracle("oracle", oracle);
+    let plan: OracleClaim[] | null = null;
+    const done = new Set<string>();
+    return {
+      async act() {
+        plan ??= oraclePlan(env.truth, env.world, env.params);
+        const now = api.now();
+        for (const c of plan) {
+          if (c.at > now) break;
+          if (done.has(c.key) || now >= c.until) continue;
+          done.add(c.key);
+          await api.call(NOTIFY_TOOL, { market_id: c.market, news_id: c.news_id, direction: c.direction });
+        }
+      },
+      nextWake: nextGrid,
+    };
   },
-  nextWake: nextGrid,
   cron: ["*/10 * * * *"],
 };
 

@@ -1,7 +1,7 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
-import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../score-math.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { BreakoutTruth, type Breakpoint, type Direction } from "./breakout-truth.js";
 import { isMonitored } from "./markets.js";
 import { BreakoutNewsParams, windowMs } from "./params.js";
@@ -53,7 +53,8 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
  * claim of the same market still inside its window); anything else is counted in
  * `commitments_ignored`.
  */
-export class BreakoutNewsScorer implements Scorer {
+export class BreakoutNewsScorer extends ScorerBase {
+  protected readonly watchedTools = new Set([NOTIFY_TOOL]);
   private readonly p: BreakoutNewsParams;
   private readonly W: number;
   private readonly truth: BreakoutTruth;
@@ -69,6 +70,7 @@ export class BreakoutNewsScorer implements Scorer {
   private rejectedCalls = 0;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = BreakoutNewsParams.parse(ctx.params ?? {});
     this.W = windowMs(this.p);
     this.truth = new BreakoutTruth(ctx.truth, ctx.world, this.p);
@@ -76,47 +78,29 @@ export class BreakoutNewsScorer implements Scorer {
     this.scoredBps = this.truth.breakpoints.filter((b) => b.t_start > ctx.sim_start && b.t_start <= ctx.sim_end);
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === NOTIFY_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== NOTIFY_TOOL) return;
-        const a = NotifyArgs.safeParse(e.args);
-        if (!a.success || !this.valid(a.data, e.t)) {
-          this.ignored++;
-          return;
-        }
-        const c: ScoredClaim = {
-          key: `claim:${a.data.market_id}@${isoInstant(e.t)}`,
-          market: a.data.market_id,
-          news_id: a.data.news_id,
-          direction: a.data.direction,
-          t: e.t,
-          actor: e.actor,
-          covered: null,
-          expired: null,
-        };
-        this.claims.push(c);
-        this.lastClaim.set(c.market, c);
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool !== NOTIFY_TOOL) return;
+    const a = NotifyArgs.safeParse(e.args);
+    if (!a.success || !this.valid(a.data, e.t)) {
+      this.ignored++;
+      return;
     }
+    const c: ScoredClaim = {
+      key: `claim:${a.data.market_id}@${isoInstant(e.t)}`,
+      market: a.data.market_id,
+      news_id: a.data.news_id,
+      direction: a.data.direction,
+      t: e.t,
+      actor: e.actor,
+      covered: null,
+      expired: null,
+    };
+    this.claims.push(c);
+    this.lastClaim.set(c.market, c);
   }
 
   private valid(a: NotifyArgs, t: number): boolean {

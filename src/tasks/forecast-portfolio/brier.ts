@@ -7,6 +7,8 @@
  * when the answer is No, not 1 − 2·0.7².
  */
 
+import { integrateSteps, type StepPiece } from "../metrics.js";
+
 export type Forecast = Readonly<Record<string, number>>;
 
 /** BSS of one forecast against the truth: 1 − Σ_{o ∈ named ∪ {truth}} (p_o − 1[o = truth])² */
@@ -64,14 +66,17 @@ export function standingSegments(
   return out;
 }
 
+/** the segments as a piecewise-constant BSS series (for the shared time-integrals) */
+export function bssSteps(segments: readonly Segment[], truth: string): StepPiece[] {
+  return segments.map((s) => ({ from: s.from, to: s.to, value: brierSkill(s.forecast, truth) }));
+}
+
 /** ∫ BSS(t) dt / (end − start) over the segments, computed exactly segment by segment */
 export function timeAverage(segments: readonly Segment[], truth: string): number {
   const first = segments[0];
   const last = segments.at(-1);
   if (!first || !last) throw new RangeError("no segments");
-  let acc = 0;
-  for (const s of segments) acc += brierSkill(s.forecast, truth) * (s.to - s.from);
-  return acc / (last.to - first.from);
+  return integrateSteps(bssSteps(segments, truth)).integral / (last.to - first.from);
 }
 
 /** BS_ref = 2b(1 − b): the two-outcome Brier score of always forecasting the base rate b */

@@ -1,9 +1,12 @@
 import { isoInstant } from "../../kernel/day.js";
+import type { AsOfView } from "../../world/as-of-view.js";
 import { newsTools } from "../news-tools.js";
-import type { Episode, TaskDefinition, TaskRunContext } from "../task.js";
+import { inTimeOrder, newsObservations, resolutionObservations } from "../observations.js";
+import { defineTask, type Episode, type Observation, type Outcome, type StateSection } from "../task.js";
 import { ForecastBook, forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { ForecastPortfolioParams } from "./params.js";
+import { AgentQuestions } from "./questions.js";
 import { forecastPortfolioPolicies } from "./reference-policies.js";
 import { FORECAST_PORTFOLIO_SCORER_VERSION, ForecastPortfolioScorer } from "./scorer.js";
 
@@ -27,18 +30,7 @@ export const FORECAST_PORTFOLIO_EPISODES: Episode[] = [
   },
 ];
 
-/** The run's forecast book, shared by every tool built from the same context object. */
-const bookByRun = new WeakMap<object, ForecastBook>();
-function runBook(ctx: TaskRunContext<ForecastPortfolioParams>): ForecastBook {
-  let b = bookByRun.get(ctx);
-  if (!b) {
-    b = new ForecastBook();
-    bookByRun.set(ctx, b);
-  }
-  return b;
-}
-
-export const forecastPortfolioTask: TaskDefinition<ForecastPortfolioParams> = {
+export const forecastPortfolioTask = defineTask<ForecastPortfolioParams>({
   id: "forecast-portfolio",
   version: "1",
   scorer_version: FORECAST_PORTFOLIO_SCORER_VERSION,
@@ -50,32 +42,24 @@ export const forecastPortfolioTask: TaskDefinition<ForecastPortfolioParams> = {
   budget_usd: 70,
   baseSchedule: "0 0 * * *",
   streams: ["market", "market_resolution", "news"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => [
-    ...forecastTools({ view: ctx.view, params: ctx.params, book: runBook(ctx) }),
-    ...newsTools(ctx.view, { search_usd: ctx.params.search_usd, article_usd: ctx.params.article_usd }),
-  ],
-  createScorer: (ctx) => new ForecastPortfolioScorer(ctx),
-  feedback: {
-    oracle: (o) => {
-      const d = o.detail as Record<string, unknown>;
-      const iso = (k: string) => (typeof d[k] === "number" ? isoInstant(d[k] as number) : d[k]);
-      return {
-        key: o.key,
-        status: o.status,
-        credit: o.credit,
-        ...d,
-        activation: iso("activation"),
-        t_res: iso("t_res"),
-      };
-    },
+  open(ctx) {
+    const p = ctx.params;
+    // the run's accepted forecasts, shared by the tools and the state block
+    const book = new ForecastBook();
+    const questions = new AgentQuestions(ctx.view, p.market_prefix);
+    return {
+      instruction: () =>
+        renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...forecastTools({ view: ctx.view, params: p, book }),
+        ...newsTools(ctx.view, { search_usd: p.search_usd, article_usd: p.article_usd }),
+      ],
+      feedback: { oracle: oraclePayload },
+      state: () => standingForecasts(questions, book),
+      observations: (since, now) => observations(ctx.view, questions, since, now),
+    };
   },
+  createScorer: (ctx) => new ForecastPortfolioScorer(ctx),
   referencePolicies: forecastPortfolioPolicies,
   metrics: {
     primary: "bss",
@@ -97,4 +81,46 @@ export const forecastPortfolioTask: TaskDefinition<ForecastPortfolioParams> = {
       "commitments_ignored",
     ],
   },
-};
+});
+
+/** The oracle payload: the outcome with its instants in ISO-8601. */
+function oraclePayload(o: Outcome): Record<string, unknown> {
+  const d = o.detail as Record<string, unknown>;
+  const iso = (k: string) => (typeof d[k] === "number" ? isoInstant(d[k] as number) : d[k]);
+  return { key: o.key, status: o.status, credit: o.credit, ...d, activation: iso("activation"), t_res: iso("t_res") };
+}
+
+/** The decision-critical state: each open question's standing forecast (the uniform default until the first). */
+export function standingForecasts(questions: AgentQuestions, book: ForecastBook): StateSection[] {
+  return [
+    {
+      title: "standing forecasts (open questions)",
+      lines: questions
+        .list()
+        .filter((q) => q.status === "open")
+        .map((q) => {
+          const f = book.standing(q.market.id);
+          return f
+            ? `${q.market.id}: ${JSON.stringify(f.forecast)} since ${isoInstant(f.t)}`
+            : `${q.market.id}: uniform default (no forecast yet)`;
+        }),
+    },
+  ];
+}
+
+/**
+ * What became visible in (since, now]: articles, questions (at their availability, max(open,
+ * visible_at)) and the task markets' resolutions.
+ */
+export function observations(view: AsOfView, questions: AgentQuestions, since: number, now: number): Observation[] {
+  const added = questions
+    .list()
+    .filter((q) => q.available_at > since && q.available_at <= now)
+    .map((q) => ({ t: q.available_at, kind: "question", id: q.market.id, summary: q.market.question }));
+  const ids = new Set(questions.list().map((q) => q.market.id));
+  return inTimeOrder(
+    newsObservations(view, since, now),
+    added,
+    resolutionObservations(view, since, now, (id) => ids.has(id)),
+  );
+}

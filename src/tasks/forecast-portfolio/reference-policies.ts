@@ -3,7 +3,8 @@ import { DAY_MS, HOUR_MS, parseIsoInstant } from "../../kernel/day.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { type PolicyStep, runSteps, type StepResult, type StepScript } from "../policy-steps.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
+import type { PolicyApi, ReferencePolicy } from "../task.js";
 import type { Forecast } from "./brier.js";
 import { LIST_QUESTIONS_TOOL, SUBMIT_FORECAST_TOOL } from "./forecast-tools.js";
 import { MarketFacts } from "./market-facts.js";
@@ -58,13 +59,13 @@ async function openQuestionsVia(api: PolicyApi): Promise<ListedQuestion[]> {
 }
 
 /** Floor and uniform anchor: never forecasts, so every question stands at the uniform default. */
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool: every question keeps the uniform default forecast (the uniform anchor).",
   async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
 const hourly = (now: number) => nextMultiple(now, HOUR_MS);
 
@@ -73,25 +74,23 @@ const hourly = (now: number) => nextMultiple(now, HOUR_MS);
  * every open question that resolves in the world (read from the untouched world's resolutions).
  * A question available at the first wake scores TA = 1 exactly.
  */
-export const oraclePolicy: ReferencePolicy = {
+export const oraclePolicy: ReferencePolicy = oracleStatelessPolicy({
   name: "oracle",
   description:
     "Reads the untouched world: every hour, forecasts 1 on the true result of every open question that resolves.",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const p = ForecastPortfolioParams.parse(env.params ?? {});
-      const facts = new MarketFacts(env.world.db, p.market_prefix);
-      for (const q of await openQuestionsVia(api)) {
-        const r = facts.resolution(q.id);
-        if (r === null || !q.outcomes.includes(r.result)) continue;
-        const f: Forecast = Object.fromEntries(q.outcomes.map((o) => [o, o === r.result ? 1 : 0]));
-        if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
-      }
-    },
+  async act(api, env) {
+    const p = ForecastPortfolioParams.parse(env.params ?? {});
+    const facts = new MarketFacts(env.world.db, p.market_prefix);
+    for (const q of await openQuestionsVia(api)) {
+      const r = facts.resolution(q.id);
+      if (r === null || !q.outcomes.includes(r.result)) continue;
+      const f: Forecast = Object.fromEntries(q.outcomes.map((o) => [o, o === r.result ? 1 : 0]));
+      if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
+    }
   },
   nextWake: hourly,
   cron: ["0 * * * *"],
-};
+});
 
 /**
  * The market-price forecaster (an anchor; oracle-side because prices are scorer-side only in this
@@ -99,26 +98,24 @@ export const oraclePolicy: ReferencePolicy = {
  * (and 1 − p on the other), when it changed. The scorer's `anchor_market_bss` is the same
  * forecaster updated at every visible price change.
  */
-export const marketPricePolicy: ReferencePolicy = {
+export const marketPricePolicy: ReferencePolicy = oracleStatelessPolicy({
   name: "market-price",
   description:
     "Reads the scorer-side prices: every hour, forecasts each open question at its latest visible market price.",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const p = ForecastPortfolioParams.parse(env.params ?? {});
-      const facts = new MarketFacts(env.world.db, p.market_prefix);
-      const now = api.now();
-      for (const q of await openQuestionsVia(api)) {
-        const price = facts.priceAt(q.id, q.outcomes[0]!, now);
-        if (price === null) continue;
-        const f = binaryForecast(q.outcomes, price);
-        if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
-      }
-    },
+  async act(api, env) {
+    const p = ForecastPortfolioParams.parse(env.params ?? {});
+    const facts = new MarketFacts(env.world.db, p.market_prefix);
+    const now = api.now();
+    for (const q of await openQuestionsVia(api)) {
+      const price = facts.priceAt(q.id, q.outcomes[0]!, now);
+      if (price === null) continue;
+      const f = binaryForecast(q.outcomes, price);
+      if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
+    }
   },
   nextWake: hourly,
   cron: ["0 * * * *"],
-};
+});
 
 /** Settings of the news forecaster (policy constants, not task parameters). */
 export const NEWS_FORECASTER = {
@@ -206,7 +203,7 @@ export function* newsForecasterSteps(now: number): StepScript {
   }
 }
 
-export const newsForecasterPolicy: ReferencePolicy = {
+export const newsForecasterPolicy: ReferencePolicy = statelessPolicy({
   name: "news-forecaster",
   description:
     `Every ${NEWS_FORECASTER.periodHours} h: for each open question, one search_news page (question words AND cue words) and a ` +
@@ -216,7 +213,7 @@ export const newsForecasterPolicy: ReferencePolicy = {
   },
   nextWake: (now) => nextMultiple(now, NEWS_FORECASTER.periodHours * HOUR_MS),
   cron: [`0 */${NEWS_FORECASTER.periodHours} * * *`],
-};
+});
 
 export const forecastPortfolioPolicies: ReferencePolicy[] = [
   silentPolicy,

@@ -1,9 +1,11 @@
 import { DAY_MS, HOUR_MS, isoDay } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
 import type { MarketRow } from "../../world/types.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { integrateSteps, meanOf } from "../metrics.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import {
   brierSkill,
+  bssSteps,
   type Forecast,
   referenceBrier,
   type Segment,
@@ -39,18 +41,10 @@ export interface QuestionScore {
   segments: Segment[];
 }
 
-/** Mean BSS over the parts of the segments inside [from, to) (null when they do not overlap it). */
+/** Mean BSS over the parts of the segments inside [from, to) (mean 0 when they do not overlap it). */
 function meanOver(segments: readonly Segment[], from: number, to: number, truth: string): { ms: number; mean: number } {
-  let ms = 0;
-  let acc = 0;
-  for (const s of segments) {
-    const a = Math.max(s.from, from);
-    const b = Math.min(s.to, to);
-    if (b <= a) continue;
-    ms += b - a;
-    acc += brierSkill(s.forecast, truth) * (b - a);
-  }
-  return { ms, mean: ms === 0 ? 0 : acc / ms };
+  const r = integrateSteps(bssSteps(segments, truth), from, to);
+  return { ms: r.ms, mean: r.ms === 0 ? 0 : r.integral / r.ms };
 }
 
 /** BSS of the forecasts standing over the question's scored interval, time-integrated exactly. */
@@ -69,9 +63,8 @@ export function scoreQuestion(
   };
 }
 
-/** 1 − mean(1 − x) / BS_ref */
-const skill = (xs: readonly number[], bsRef: number) => 1 - xs.reduce((s, x) => s + (1 - x), 0) / xs.length / bsRef;
-const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+/** 1 − mean(1 − x) / BS_ref (xs non-empty) */
+const skill = (xs: readonly number[], bsRef: number) => 1 - (meanOf(xs.map((x) => 1 - x)) as number) / bsRef;
 
 /**
  * forecast-portfolio scorer. The scored set: the task's binary markets whose resolution is clean
@@ -81,7 +74,8 @@ const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.lengt
  * rules; the standing forecast (uniform until the first accepted one) is integrated exactly over
  * [activation, t_res) → TA_q. Primary `bss` = 1 − mean(1 − TA_q) / BS_ref, BS_ref = 2b(1 − b).
  */
-export class ForecastPortfolioScorer implements Scorer {
+export class ForecastPortfolioScorer extends ScorerBase {
+  protected readonly watchedTools = new Set([SUBMIT_FORECAST_TOOL]);
   private readonly p: ForecastPortfolioParams;
   private readonly facts: MarketFacts;
   private readonly scored: ScoredQuestion[] = [];
@@ -93,6 +87,7 @@ export class ForecastPortfolioScorer implements Scorer {
   private rejectedCalls = 0;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = ForecastPortfolioParams.parse(ctx.params ?? {});
     this.facts = new MarketFacts(ctx.world.db, this.p.market_prefix);
     for (const m of this.facts.markets) {
@@ -123,39 +118,21 @@ export class ForecastPortfolioScorer implements Scorer {
     return this.scored;
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === SUBMIT_FORECAST_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== SUBMIT_FORECAST_TOOL) return;
-        const f = this.recheck(e.t, e.args);
-        if (f === null) {
-          this.ignored++;
-          return;
-        }
-        this.accepted++;
-        const list = this.changes.get(f.market) ?? [];
-        list.push({ t: e.t, forecast: f.forecast });
-        this.changes.set(f.market, list);
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool !== SUBMIT_FORECAST_TOOL) return;
+    const f = this.recheck(e.t, e.args);
+    if (f === null) {
+      this.ignored++;
+      return;
     }
+    this.accepted++;
+    const list = this.changes.get(f.market) ?? [];
+    list.push({ t: e.t, forecast: f.forecast });
+    this.changes.set(f.market, list);
   }
 
   settle(t: number): Outcome[] {
@@ -195,12 +172,12 @@ export class ForecastPortfolioScorer implements Scorer {
       primary: { name: "bss", value: usable ? skill(tas, bsRef) : null, direction: "higher" },
       metrics: {
         bss: usable ? skill(tas, bsRef) : null,
-        ta_bss: n === 0 ? null : mean(tas),
+        ta_bss: meanOf(tas),
         final_bss: usable ? skill(finals, bsRef) : null,
-        final_ta_bss: n === 0 ? null : mean(finals),
+        final_ta_bss: meanOf(finals),
         anchor_uniform_bss: usable ? skill(uniform, bsRef) : null,
         anchor_market_bss: usable ? skill(market, bsRef) : null,
-        anchor_market_ta_bss: n === 0 ? null : mean(market),
+        anchor_market_ta_bss: meanOf(market),
         base_rate: b,
         bs_ref: bsRef,
         questions_scored: n,

@@ -1,6 +1,8 @@
-import { DAY_MS, nextUtcMidnight } from "../../kernel/day.js";
+import { DAY_MS, isoInstant, nextUtcMidnight } from "../../kernel/day.js";
 import type { ToolDef } from "../../tools/tool.js";
-import type { Episode, TaskDefinition, TaskRunContext } from "../task.js";
+import type { AsOfView } from "../../world/as-of-view.js";
+import { inTimeOrder, newsObservations } from "../observations.js";
+import { defineTask, type Episode, type Observation, type StateSection, type TaskRunContext } from "../task.js";
 import { nextDayTool } from "./day-tools.js";
 import { forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
@@ -8,9 +10,10 @@ import { memoryTools } from "./memory-tools.js";
 import { newsTools } from "./news-tools.js";
 import { OpenForecastParams } from "./params.js";
 import { openForecastPolicies } from "./policies.js";
+import { QuestionsNow } from "./question-state.js";
 import { questionTools } from "./question-tools.js";
 import { recapNote } from "./recap.js";
-import { runState } from "./run-state.js";
+import { newRunState, type OpenForecastRunState } from "./run-state.js";
 import { OPEN_FORECAST_SCORER_VERSION, OpenForecastScorer } from "./scorer.js";
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
@@ -61,9 +64,8 @@ function searchMode(ctx: TaskRunContext<OpenForecastParams>): "hybrid" | "bm25" 
   return ctx.params.search_mode === "hybrid" && ctx.world.newsVectors() !== null ? "hybrid" : "bm25";
 }
 
-function tools(ctx: TaskRunContext<OpenForecastParams>): ToolDef[] {
+function tools(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunState): ToolDef[] {
   const p = ctx.params;
-  const state = runState(ctx as TaskRunContext<unknown>);
   const sleepUntil = ctx.agentClock?.sleepUntil ?? null;
   return [
     ...questionTools(ctx.view, p, state),
@@ -74,14 +76,17 @@ function tools(ctx: TaskRunContext<OpenForecastParams>): ToolDef[] {
   ];
 }
 
-/** every 00:00 UTC in (from, to]: the ends of the scored days (deadline guard) */
-export function dayEnds(from: number, to: number): number[] {
+/**
+ * The ends of the scored days in [from, until) (deadline guard): every 00:00 UTC after sim_start
+ * (a fixed calendar, known at any time).
+ */
+export function dayEnds(simStart: number, from: number, until: number): number[] {
   const out: number[] = [];
-  for (let t = nextUtcMidnight(from); t <= to; t += DAY_MS) out.push(t);
+  for (let t = nextUtcMidnight(Math.max(from - 1, simStart)); t < until; t += DAY_MS) out.push(t);
   return out;
 }
 
-export const openForecastTask: TaskDefinition<OpenForecastParams> = {
+export const openForecastTask = defineTask<OpenForecastParams>({
   id: "open-forecast",
   version: "1",
   scorer_version: OPEN_FORECAST_SCORER_VERSION,
@@ -93,20 +98,28 @@ export const openForecastTask: TaskDefinition<OpenForecastParams> = {
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["question", "question_resolution", "news", "market_price"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-      trigger: ctx.agentClock?.trigger ?? "sleep",
-      news: hasNews(ctx),
-      nextDay: (ctx.agentClock?.sleepUntil ?? null) !== null,
-    }),
-  tools,
-  deadlines: (from, to) => dayEnds(from, to),
+  open(ctx) {
+    // accepted forecasts, the memory log and phase, the last recap: shared by the tools and the recap
+    const state = newRunState();
+    return {
+      instruction: () =>
+        renderInstruction({
+          params: ctx.params,
+          sim_start: ctx.sim_start,
+          sim_end: ctx.sim_end,
+          budget_usd: ctx.budget_usd,
+          trigger: ctx.agentClock?.trigger ?? "sleep",
+          news: hasNews(ctx),
+          nextDay: (ctx.agentClock?.sleepUntil ?? null) !== null,
+        }),
+      tools: () => tools(ctx, state),
+      deadlines: (view, until) => dayEnds(ctx.sim_start, view.now(), until),
+      wakeNote: (wake) => recapNote(ctx, state, wake),
+      state: () => standingForecasts(new QuestionsNow(ctx.view), state),
+      observations: (since, now) => observations(ctx.view, since, now),
+    };
+  },
   createScorer: (ctx) => new OpenForecastScorer(ctx),
-  wakeNote: (ctx, wake) => recapNote(ctx, wake),
   referencePolicies: openForecastPolicies,
   metrics: {
     primary: "tw_score",
@@ -125,4 +138,38 @@ export const openForecastTask: TaskDefinition<OpenForecastParams> = {
       "judge_pending",
     ],
   },
-};
+});
+
+/** The decision-critical state: each open question's standing forecast (the last accepted one), or none yet. */
+export function standingForecasts(qn: QuestionsNow, state: OpenForecastRunState): StateSection[] {
+  return [
+    {
+      title: "standing forecasts (open questions)",
+      lines: qn.questions
+        .filter((q) => qn.status(q) === "open")
+        .map((q) => {
+          const f = state.forecasts.get(q.id)?.at(-1);
+          return f ? `${q.id}: ${JSON.stringify(f.outcomes)} since ${isoInstant(f.at)}` : `${q.id}: no forecast yet`;
+        }),
+    },
+  ];
+}
+
+/**
+ * What became visible in (since, now]: articles, released questions (at max(open, visible_at): a
+ * question is released on its open date) and public answers.
+ */
+export function observations(view: AsOfView, since: number, until: number): Observation[] {
+  // a question's row may be visible before its open date: bound its release by the view's now too
+  const now = Math.min(until, view.now());
+  const released = view.questions
+    .list()
+    .map((q) => ({ q, t: Math.max(q.open, q.visible_at) }))
+    .filter((x) => x.t > since && x.t <= now)
+    .map((x) => ({ t: x.t, kind: "question", id: x.q.id, summary: x.q.title }));
+  const answers = view.questions
+    .resolutions({ since })
+    .filter((r) => r.visible_at <= now)
+    .map((r) => ({ t: r.visible_at, kind: "question_resolution", id: r.question, summary: `answer ${r.answer}` }));
+  return inTimeOrder(newsObservations(view, since, now), released, answers);
+}

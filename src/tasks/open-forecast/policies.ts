@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { nextUtcMidnight } from "../../kernel/day.js";
 import { contentTokens } from "../../world/fts-text.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
+import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { SUBMIT_FORECASTS_TOOL } from "./forecast-args.js";
 import { SEARCH_NEWS_TOOL } from "./news-tools.js";
 import { LIST_QUESTIONS_TOOL } from "./question-tools.js";
@@ -195,15 +196,15 @@ export function* crowdSteps(): PolicySteps {
 /** Daily at 00:00 UTC, when resolutions and new questions of the day are public. */
 const daily = (now: number) => nextUtcMidnight(now);
 
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never forecasts (the floor: every question scores 0 each day, tw_score 0).",
   async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
-export const baseRateNewsPolicy: ReferencePolicy = {
+export const baseRateNewsPolicy: ReferencePolicy = statelessPolicy({
   name: "base-rate-news",
   description:
     "Daily at 00:00 UTC: crowd forecast where shown, else the Yes-rate of resolved questions of the same family, " +
@@ -211,36 +212,34 @@ export const baseRateNewsPolicy: ReferencePolicy = {
   act: (api) => drive(api, baseRateNewsSteps()),
   nextWake: daily,
   cron: [],
-};
+});
 
-export const crowdPolicy: ReferencePolicy = {
+export const crowdPolicy: ReferencePolicy = statelessPolicy({
   name: "crowd",
   description:
     "The baseline forecaster of market questions: submits the crowd probability shown with a question (ForecastBench: the market value at the set's freeze date); nothing elsewhere.",
   act: (api) => drive(api, crowdSteps()),
   nextWake: daily,
   cron: [],
-};
+});
 
 /** Oracle (tests and calibration only): puts probability 1 on the true answer of every open question. */
-export const oraclePolicy: ReferencePolicy = {
+export const oraclePolicy: ReferencePolicy = oracleStatelessPolicy({
   name: "oracle",
   description: "Reads the truth: each day, submits {answer: 1} for every open question (every scored day scores 1).",
-  oracle: {
-    async act(api: PolicyApi, env: OracleEnv) {
-      const answers = new Map(env.truth.answers().map((a) => [a.question, a.answer]));
-      const steps = function* (): PolicySteps {
-        for (const q of yield* listAll("open")) {
-          const a = answers.get(q.id);
-          if (a === undefined || (q.your_forecast !== null && q.your_forecast[a] === 1)) continue;
-          yield { tool: SUBMIT_FORECASTS_TOOL, args: { question_id: q.id, outcomes: { [a]: 1 } } };
-        }
-      };
-      await drive(api, steps());
-    },
+  async act(api, env) {
+    const answers = new Map(env.truth.answers().map((a) => [a.question, a.answer]));
+    const steps = function* (): PolicySteps {
+      for (const q of yield* listAll("open")) {
+        const a = answers.get(q.id);
+        if (a === undefined || (q.your_forecast !== null && q.your_forecast[a] === 1)) continue;
+        yield { tool: SUBMIT_FORECASTS_TOOL, args: { question_id: q.id, outcomes: { [a]: 1 } } };
+      }
+    };
+    await drive(api, steps());
   },
   nextWake: daily,
   cron: [],
-};
+});
 
 export const openForecastPolicies: ReferencePolicy[] = [silentPolicy, oraclePolicy, baseRateNewsPolicy, crowdPolicy];

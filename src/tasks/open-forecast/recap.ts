@@ -2,19 +2,22 @@ import { DAY_MS, isoDay, isoInstant, startOfUtcDay } from "../../kernel/day.js";
 import type { TaskRunContext } from "../task.js";
 import type { OpenForecastParams } from "./params.js";
 import { QuestionsNow } from "./question-state.js";
-import { runState } from "./run-state.js";
+import type { OpenForecastRunState } from "./run-state.js";
 
 /** resolved questions listed by name in one recap (the rest are counted) */
 const MAX_LISTED = 30;
 
 /**
- * The daily recap, appended to the first wake marker of each UTC day (TaskDefinition.wakeNote):
+ * The daily recap, appended to the first wake marker of each UTC day (`TaskRun.wakeNote`; `state` is the run's, which remembers the last recap):
  * the day number, articles published since the last recap, questions released and answers made
  * public since then (world facts: every condition). Under `feedback: oracle` only, the scores of
  * questions settled since the last recap (from the run's own settled outcomes).
  */
-export function recapNote(ctx: TaskRunContext<OpenForecastParams>, wake: { at: number }): string | null {
-  const state = runState(ctx as TaskRunContext<unknown>);
+export function recapNote(
+  ctx: TaskRunContext<OpenForecastParams>,
+  state: OpenForecastRunState,
+  wake: { at: number },
+): string | null {
   const day = startOfUtcDay(wake.at);
   if (state.lastRecapDay !== null && day <= state.lastRecapDay) return null;
   const prevAt = state.lastRecapAt;

@@ -1,5 +1,4 @@
 import { DAY_MS, startOfUtcDay } from "../../kernel/day.js";
-import type { TaskRunContext } from "../task.js";
 
 /** One accepted forecast. */
 export interface ForecastEntry {
@@ -77,22 +76,15 @@ export interface OpenForecastRunState {
   lastRecapAt: number | null;
 }
 
-const states = new WeakMap<object, OpenForecastRunState>();
-
-/** The run state of `ctx` (tools(ctx) and wakeNote(ctx) must get the same context object). */
-export function runState(ctx: TaskRunContext<unknown>): OpenForecastRunState {
-  let s = states.get(ctx);
-  if (!s) {
-    s = {
-      forecasts: new Map(),
-      memory: new MemoryLog(),
-      memoryPhaseSince: null,
-      lastRecapDay: null,
-      lastRecapAt: null,
-    };
-    states.set(ctx, s);
-  }
-  return s;
+/** A fresh run state (created once per run by the task's `open`). */
+export function newRunState(): OpenForecastRunState {
+  return {
+    forecasts: new Map(),
+    memory: new MemoryLog(),
+    memoryPhaseSince: null,
+    lastRecapDay: null,
+    lastRecapAt: null,
+  };
 }
 
 /** The standing forecast of a question at `t` (the last accepted one strictly before t), or null. */

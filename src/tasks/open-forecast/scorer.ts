@@ -1,7 +1,8 @@
 import { DAY_MS, isoDay, startOfUtcDay } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
 import type { QuestionRow } from "../../world/types.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { meanOf, sumOf } from "../metrics.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { type MatchKind, matchAnswer } from "./answer-match.js";
 import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";
 import { JudgeCache, type JudgeItem } from "./judge-cache.js";
@@ -77,7 +78,8 @@ interface QuestionResult {
  * question settles when its answer is public (at sim_end when that is later), never earlier, so
  * scores never reveal an answer before the world does.
  */
-export class OpenForecastScorer implements Scorer {
+export class OpenForecastScorer extends ScorerBase {
+  protected readonly watchedTools = new Set([SUBMIT_FORECASTS_TOOL]);
   private readonly p: OpenForecastParams;
   private readonly plans: Plan[];
   private readonly notScorable: NotScorable[] = [];
@@ -91,6 +93,7 @@ export class OpenForecastScorer implements Scorer {
   private rejected = 0;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = OpenForecastParams.parse(ctx.params ?? {});
     this.judge = this.p.judge_cache === null ? null : JudgeCache.open(this.p.judge_cache);
     const db = ctx.world.db;
@@ -135,51 +138,33 @@ export class OpenForecastScorer implements Scorer {
     this.plans = plans;
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === SUBMIT_FORECASTS_TOOL && e.status !== "ok") this.rejected++;
-        return;
-      case "commitment": {
-        if (e.tool !== SUBMIT_FORECASTS_TOOL) return;
-        const parsed = SubmitForecastsArgs.safeParse(e.args);
-        const info = parsed.success ? this.questions.get(parsed.data.question_id) : undefined;
-        const checked = parsed.success
-          ? checkOutcomes(parsed.data.outcomes, { maxOutcomes: this.p.max_outcomes, maxChars: this.p.max_answer_chars })
-          : null;
-        if (
-          !parsed.success ||
-          !info ||
-          !checked?.ok ||
-          e.t < info.q.open ||
-          e.t < info.q.visible_at ||
-          e.t >= info.q.resolve ||
-          (info.publicAt !== null && e.t >= info.publicAt)
-        ) {
-          this.ignored++;
-          return;
-        }
-        const list = this.forecasts.get(info.q.id) ?? [];
-        list.push({ at: e.t, outcomes: checked.outcomes });
-        this.forecasts.set(info.q.id, list);
-        this.accepted++;
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") this.rejected++;
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool !== SUBMIT_FORECASTS_TOOL) return;
+    const parsed = SubmitForecastsArgs.safeParse(e.args);
+    const info = parsed.success ? this.questions.get(parsed.data.question_id) : undefined;
+    const checked = parsed.success
+      ? checkOutcomes(parsed.data.outcomes, { maxOutcomes: this.p.max_outcomes, maxChars: this.p.max_answer_chars })
+      : null;
+    if (
+      !parsed.success ||
+      !info ||
+      !checked?.ok ||
+      e.t < info.q.open ||
+      e.t < info.q.visible_at ||
+      e.t >= info.q.resolve ||
+      (info.publicAt !== null && e.t >= info.publicAt)
+    ) {
+      this.ignored++;
+      return;
     }
+    const list = this.forecasts.get(info.q.id) ?? [];
+    list.push({ at: e.t, outcomes: checked.outcomes });
+    this.forecasts.set(info.q.id, list);
+    this.accepted++;
   }
 
   settle(t: number): Outcome[] {
@@ -215,9 +200,9 @@ export class OpenForecastScorer implements Scorer {
   report(): ScoreReport {
     const rs = this.plans.map((p) => this.result(p));
     const n = rs.length;
-    const mean = (f: (r: QuestionResult) => number) => (n === 0 ? null : rs.reduce((s, r) => s + f(r), 0) / n);
+    const mean = (f: (r: QuestionResult) => number) => meanOf(rs.map(f));
     const notScorable = [...this.notScorable];
-    const tw = n === 0 ? null : 100 * rs.reduce((s, r) => s + r.mean, 0);
+    const tw = n === 0 ? null : 100 * sumOf(rs.map((r) => r.mean));
     if (n === 0) notScorable.push({ key: "tw_score", reason: "no question is scored in this window" });
     let judgeMatches = 0;
     for (const r of rs)
@@ -290,7 +275,7 @@ export class OpenForecastScorer implements Scorer {
     return {
       plan,
       scores,
-      mean: scores.reduce((s, x) => s + x, 0) / scores.length,
+      mean: meanOf(scores) as number,
       forecast: anyForecast,
       top1: top1Correct(final?.outcomes ?? null, isTruth),
       final,

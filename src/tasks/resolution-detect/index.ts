@@ -1,8 +1,10 @@
+import { isoInstant } from "../../kernel/day.js";
 import { newsTools } from "../news-tools.js";
-import type { Episode, TaskDefinition } from "../task.js";
+import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
+import { defineTask, type Episode, type StateSection } from "../task.js";
 import { renderInstruction } from "./instruction.js";
-import { markBookOf } from "./mark-book.js";
-import { ResolutionDetectParams } from "./params.js";
+import { MarkBook } from "./mark-book.js";
+import { isQuestion, ResolutionDetectParams } from "./params.js";
 import { resolutionDetectPolicies } from "./policies.js";
 import { RESOLUTION_DETECT_SCORER_VERSION, ResolutionDetectScorer } from "./scorer.js";
 import { resolutionTools } from "./tools.js";
@@ -27,7 +29,7 @@ export const RESOLUTION_DETECT_EPISODES: Episode[] = [
   },
 ];
 
-export const resolutionDetectTask: TaskDefinition<ResolutionDetectParams> = {
+export const resolutionDetectTask = defineTask<ResolutionDetectParams>({
   id: "resolution-detect",
   version: "1",
   scorer_version: RESOLUTION_DETECT_SCORER_VERSION,
@@ -39,22 +41,30 @@ export const resolutionDetectTask: TaskDefinition<ResolutionDetectParams> = {
   budget_usd: 70,
   baseSchedule: "0 0 * * *",
   streams: ["market", "news"],
-  instruction: (ctx) =>
-    renderInstruction({
-      params: ctx.params,
-      sim_start: ctx.sim_start,
-      sim_end: ctx.sim_end,
-      budget_usd: ctx.budget_usd,
-    }),
-  tools: (ctx) => [
-    ...resolutionTools(ctx.view, ctx.params, markBookOf(ctx)),
-    ...newsTools(ctx.view, { search_usd: ctx.params.search_usd, article_usd: ctx.params.article_usd }),
-  ],
-  createScorer: (ctx) => new ResolutionDetectScorer(ctx),
-  feedback: {
-    // own claims with status and credit; misses are not claims (they settle at sim_end anyway)
-    oracle: (o) => (o.status === "miss" ? null : { key: o.key, status: o.status, credit: o.credit, ...o.detail }),
+  open(ctx) {
+    const p = ctx.params;
+    // the run's accepted marks: one per question, ever, shared by every actor
+    const marks = new MarkBook();
+    return {
+      instruction: () =>
+        renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...resolutionTools(ctx.view, p, marks),
+        ...newsTools(ctx.view, { search_usd: p.search_usd, article_usd: p.article_usd }),
+      ],
+      feedback: {
+        // own claims with status and credit; misses are not claims (they settle at sim_end anyway)
+        oracle: (o) => (o.status === "miss" ? null : { key: o.key, status: o.status, credit: o.credit, ...o.detail }),
+      },
+      state: () => marksState(marks),
+      observations: (since, now) =>
+        inTimeOrder(
+          newsObservations(ctx.view, since, now),
+          marketObservations(ctx.view, since, now, (id) => isQuestion(id, p)),
+        ),
+    };
   },
+  createScorer: (ctx) => new ResolutionDetectScorer(ctx),
   referencePolicies: resolutionDetectPolicies,
   metrics: {
     primary: "tc_f1",
@@ -80,4 +90,19 @@ export const resolutionDetectTask: TaskDefinition<ResolutionDetectParams> = {
       "commitments_ignored",
     ],
   },
-};
+});
+
+/** The decision-critical state: the marks already made (one per question, ever: those rights are used). */
+export function marksState(marks: MarkBook): StateSection[] {
+  return [
+    {
+      title: "marks made (final: one per question)",
+      lines: marks
+        .all()
+        .map(
+          (m) =>
+            `${m.question}: ${m.outcome}${m.news_id !== null ? `, citing ${m.news_id}` : ""}, marked ${isoInstant(m.t)}`,
+        ),
+    },
+  ];
+}

@@ -1,5 +1,3 @@
-import type { TaskRunContext } from "../task.js";
-
 /** An accepted `mark_outcome` claim. */
 export interface Mark {
   question: string;
@@ -31,16 +29,4 @@ export class MarkBook {
   all(): readonly Mark[] {
     return this.order;
   }
-}
-
-const books = new WeakMap<object, MarkBook>();
-
-/** The mark book of a run context (tools built from the same context share it). */
-export function markBookOf(ctx: TaskRunContext<unknown>): MarkBook {
-  let b = books.get(ctx);
-  if (!b) {
-    b = new MarkBook();
-    books.set(ctx, b);
-  }
-  return b;
 }

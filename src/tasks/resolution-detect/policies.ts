@@ -5,7 +5,8 @@ import type { WorldStore } from "../../world/world-store.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { runSteps, type StepScript } from "../policy-steps.js";
-import type { OracleEnv, PolicyApi, ReferencePolicy } from "../task.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
+import type { ReferencePolicy } from "../task.js";
 import { isQuestion, ResolutionDetectParams } from "./params.js";
 import { ResolutionTruth } from "./question-truth.js";
 import { GET_MARKS_TOOL, LIST_QUESTIONS_TOOL, MARK_OUTCOME_TOOL } from "./tools.js";
@@ -107,32 +108,28 @@ export function nextEveryHours(now: number, everyHours: number): number {
   return (Math.floor(now / step) + 1) * step;
 }
 
-const states = new WeakMap<PolicyApi, NewsCueState>();
-
 export const newsCuePolicy: ReferencePolicy = {
   name: "news-cue",
   description:
     "Every 3 hours: per unmarked question, searches the news since its last search for decisive cue words with the " +
     "question's words and marks the outcome the newest matching headline announces.",
-  async act(api) {
-    let st = states.get(api);
-    if (!st) {
-      st = newsCueState();
-      states.set(api, st);
-    }
-    await runSteps(api, newsCueSteps(api.now(), st));
+  start(api) {
+    const st = newsCueState();
+    return {
+      act: () => runSteps(api, newsCueSteps(api.now(), st)),
+      nextWake: (now) => nextEveryHours(now, NEWS_CUE.everyHours),
+    };
   },
-  nextWake: (now) => nextEveryHours(now, NEWS_CUE.everyHours),
   cron: [`0 */${NEWS_CUE.everyHours} * * *`],
 };
 
-export const silentPolicy: ReferencePolicy = {
+export const silentPolicy: ReferencePolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never marks (the floor: tc_f1 0).",
   async act() {},
   nextWake: () => null,
   cron: [],
-};
+});
 
 /** Wake grid of the truth-reading policies: the synthetic price grid (t_det lies on it). */
 export const GRID_MS = 10 * MINUTE_MS;
@@ -148,35 +145,30 @@ type Planner = (truth: TruthStore, world: WorldStore, params: unknown) => Planne
 
 /** A truth-reading policy that marks per a plan, waking on the 10-minute grid (tests and calibration only). */
 function plannedPolicy(name: string, description: string, planner: Planner): ReferencePolicy {
-  const plans = new WeakMap<TruthStore, Map<string, PlannedMark[]>>();
-  const done = new WeakMap<PolicyApi, Set<string>>();
   return {
     name,
     description,
-    oracle: {
-      async act(api: PolicyApi, env: OracleEnv) {
-        const byParams = plans.get(env.truth) ?? new Map<string, PlannedMark[]>();
-        plans.set(env.truth, byParams);
-        const key = JSON.stringify(env.params ?? {});
-        let plan = byParams.get(key);
-        if (!plan) {
-          plan = planner(env.truth, env.world, env.params).sort(
+    oracle: true,
+    start(api, oracle) {
+      const env = requireOracle(name, oracle);
+      let plan: PlannedMark[] | null = null;
+      const done = new Set<string>();
+      return {
+        async act() {
+          plan ??= planner(env.truth, env.world, env.params).sort(
             (x, y) => x.at - y.at || (x.question < y.question ? -1 : 1),
           );
-          byParams.set(key, plan);
-        }
-        const mine = done.get(api) ?? new Set<string>();
-        done.set(api, mine);
-        const now = api.now();
-        for (const m of plan) {
-          if (m.at > now) break;
-          if (mine.has(m.question)) continue;
-          mine.add(m.question);
-          await api.call(MARK_OUTCOME_TOOL, { question_id: m.question, outcome: m.outcome });
-        }
-      },
+          const now = api.now();
+          for (const m of plan) {
+            if (m.at > now) break;
+            if (done.has(m.question)) continue;
+            done.add(m.question);
+            await api.call(MARK_OUTCOME_TOOL, { question_id: m.question, outcome: m.outcome });
+          }
+        },
+        nextWake: nextGrid,
+      };
     },
-    nextWake: nextGrid,
     cron: ["*/10 * * * *"],
   };
 }

@@ -1,7 +1,7 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
-import type { LedgerEvent } from "../../ledger/events.js";
-import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../score-math.js";
-import type { NotScorable, Outcome, ScoreReport, Scorer, ScorerContext } from "../task.js";
+import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
+import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
+import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { ResolutionDetectParams } from "./params.js";
 import { type QuestionTruth, ResolutionTruth } from "./question-truth.js";
 import { MARK_OUTCOME_TOOL, MarkOutcomeArgs } from "./tools.js";
@@ -45,7 +45,8 @@ const hours = (ms: number) => ms / HOUR_MS;
  * `cov_f1`: precision = correct-outcome claims on winnable questions / settled claims, recall =
  * those claims / winnable.
  */
-export class ResolutionDetectScorer implements Scorer {
+export class ResolutionDetectScorer extends ScorerBase {
+  protected readonly watchedTools = new Set([MARK_OUTCOME_TOOL]);
   private readonly p: ResolutionDetectParams;
   private readonly truth: ResolutionTruth;
   private readonly sim_start: number;
@@ -58,6 +59,7 @@ export class ResolutionDetectScorer implements Scorer {
   private rejectedCalls = 0;
 
   constructor(ctx: ScorerContext) {
+    super();
     this.p = ResolutionDetectParams.parse(ctx.params ?? {});
     this.truth = new ResolutionTruth(ctx.truth, ctx.world, this.p);
     this.sim_start = ctx.sim_start;
@@ -73,39 +75,21 @@ export class ResolutionDetectScorer implements Scorer {
     return q.t_det !== null && q.t_det < this.sim_start;
   }
 
-  onEvent(e: LedgerEvent): void {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === MARK_OUTCOME_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== MARK_OUTCOME_TOOL) return;
-        const a = MarkOutcomeArgs.safeParse(e.args);
-        const q = a.success ? this.truth.get(a.data.question_id) : null;
-        if (!a.success || !q || !this.valid(a.data, q, e.t)) {
-          this.ignored++;
-          return;
-        }
-        const c = this.judge(q, a.data.outcome, a.data.news_id ?? null, e.t, e.actor);
-        this.claimed.set(q.id, c);
-        this.claims.push(c);
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never: never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  protected override onToolCall(e: ToolCallEvent): void {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+
+  protected override onCommitment(e: CommitmentEvent): void {
+    if (e.tool !== MARK_OUTCOME_TOOL) return;
+    const a = MarkOutcomeArgs.safeParse(e.args);
+    const q = a.success ? this.truth.get(a.data.question_id) : null;
+    if (!a.success || !q || !this.valid(a.data, q, e.t)) {
+      this.ignored++;
+      return;
     }
+    const c = this.judge(q, a.data.outcome, a.data.news_id ?? null, e.t, e.actor);
+    this.claimed.set(q.id, c);
+    this.claims.push(c);
   }
 
   private valid(a: MarkOutcomeArgs, q: QuestionTruth, t: number): boolean {

@@ -2,14 +2,14 @@
  * R1 over every breakout-news tool (and the shared news tools): at random cut times c, random call
  * sequences on the full world at now = c return exactly what they return on a copy of the world with
  * every row visible after c deleted (news included), byte for byte, ledger included. The `self`
- * labels are checked the same way (they read only the as-of view).
+ * labels and the run's `observations` are checked the same way (they read only the as-of view).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { BreakoutNewsParams } from "../../../src/tasks/breakout-news/params.js";
 import { selfLabels } from "../../../src/tasks/breakout-news/self-labels.js";
 import { WorldStore } from "../../../src/world/world-store.js";
-import { checkLeakage, type Probe, timeArg, truncatedCopy } from "../../support/leakage.js";
+import { checkLeakage, type Probe, timeArg, toolHarness, truncatedCopy } from "../../support/leakage.js";
 import { synthWorldDir } from "./synth-cache.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
@@ -101,6 +101,23 @@ describe("R1: breakout-news tools never depend on rows visible after now", () =>
         );
         expect(JSON.stringify(lb)).toBe(JSON.stringify(la));
         expect(la.length).toBeGreaterThan(0);
+      } finally {
+        a.close();
+        b.close();
+      }
+    }
+  });
+
+  it("observations up to a cut are the same on the full and the truncated world, none after the cut", () => {
+    for (const cut of cuts) {
+      const cutDir = truncatedCopy(worldDir, cut, { news: true });
+      const a = toolHarness("breakout-news", worldDir, cut, { start: START, end: END });
+      const b = toolHarness("breakout-news", cutDir, cut, { start: START, end: END });
+      try {
+        const oa = a.run.observations(cut - 6 * H, END);
+        expect(JSON.stringify(b.run.observations(cut - 6 * H, END))).toBe(JSON.stringify(oa));
+        expect(oa.filter((o) => o.kind === "news").length).toBeGreaterThan(0);
+        for (const o of oa) expect(o.t).toBeLessThanOrEqual(cut);
       } finally {
         a.close();
         b.close();

@@ -9,7 +9,7 @@ import { marketActorId } from "../../../src/tasks/breakout-news/markets.js";
 import { BreakoutNewsParams } from "../../../src/tasks/breakout-news/params.js";
 import { breakoutActors, monitoredMarketIds, perMarketParams } from "../../../src/tasks/breakout-news/program.js";
 import { selfLabels } from "../../../src/tasks/breakout-news/self-labels.js";
-import type { TaskRunContext } from "../../../src/tasks/task.js";
+import type { TaskRun, TaskRunContext } from "../../../src/tasks/task.js";
 import type { ToolDef, ToolResult } from "../../../src/tools/tool.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { buildBreakoutTinyWorld, SIM_END, SIM_START, T } from "./tiny-world.js";
@@ -42,8 +42,8 @@ function ctx(params: unknown = {}, feedback: "none" | "oracle" | "self" = "none"
   };
 }
 
-function toolsOf(c: TaskRunContext<BreakoutNewsParams>) {
-  const tools = new Map<string, ToolDef>(breakoutNewsTask.tools(c).map((t) => [t.name, t]));
+function toolsOf(c: TaskRunContext<BreakoutNewsParams>, run: TaskRun = breakoutNewsTask.open(c)) {
+  const tools = new Map<string, ToolDef>(run.tools().map((t) => [t.name, t]));
   return async (name: string, args: unknown, actor = "agent"): Promise<ToolResult> => {
     const tool = tools.get(name)!;
     try {
@@ -92,8 +92,15 @@ describe("breakout-news task definition", () => {
     });
     expect(BreakoutNewsParams.safeParse({ nope: 1 }).success).toBe(false);
     expect(BreakoutNewsParams.safeParse({ actor_markets: { a: [] } }).success).toBe(false);
-    const tools = breakoutNewsTask.tools(ctx({ search_usd: 0.005 }));
-    expect(tools.map((t) => [t.name, t.kind, t.priceOf({} as never) ?? 0])).toEqual([
+    const tools = breakoutNewsTask.open(ctx({ search_usd: 0.005 })).tools();
+    const validArgs: Record<string, unknown> = {
+      get_markets: {},
+      get_prices: { market_id: "brk-a", start: 0, end: 1 },
+      notify: { market_id: "brk-a", news_id: "n-1", direction: "up" },
+      search_news: { q: "x" },
+      get_article: { news_id: "n-1" },
+    };
+    expect(tools.map((t) => [t.name, t.kind, t.priceOf(validArgs[t.name])])).toEqual([
       ["get_markets", "data", 0],
       ["get_prices", "data", 0],
       ["notify", "commit", 0],
@@ -104,7 +111,7 @@ describe("breakout-news task definition", () => {
   });
 
   it("instruction: real budget, prices, window, W; never mentions feedback; identical across conditions", () => {
-    const text = breakoutNewsTask.instruction({ ...ctx({ article_usd: 0.004 }), budget_usd: 12.5 });
+    const text = breakoutNewsTask.open({ ...ctx({ article_usd: 0.004 }), budget_usd: 12.5 }).instruction();
     expect(text).toContain("$12.50");
     expect(text).toContain("$0.002 per page of 10 hits");
     expect(text).toContain("`get_article(news_id)` costs $0.004");
@@ -112,7 +119,9 @@ describe("breakout-news task definition", () => {
     expect(text).toContain("within 24 hours after your claim");
     expect(text).toContain("t + 10 minutes");
     expect(text.toLowerCase()).not.toContain("feedback");
-    expect(breakoutNewsTask.instruction(ctx({}, "oracle"))).toBe(breakoutNewsTask.instruction(ctx({}, "none")));
+    expect(breakoutNewsTask.open(ctx({}, "oracle")).instruction()).toBe(
+      breakoutNewsTask.open(ctx({}, "none")).instruction(),
+    );
   });
 });
 
@@ -262,7 +271,7 @@ describe("per-actor scope (program shape: one agent per market plus a coordinato
 
   it("program(ctx): the coordinator without notify plus one actor per market visible at now", () => {
     clock.t = SIM_START;
-    const plan = breakoutNewsTask.program!(ctx()) as ReturnType<typeof breakoutActors>;
+    const plan = breakoutNewsTask.open(ctx()).program() as ReturnType<typeof breakoutActors>;
     expect(plan.map((a) => [a.id, a.role, a.markets, a.tools.includes("notify")])).toEqual([
       ["coordinator", "coordinator", null, false],
       ["market-brk-a", "market", ["brk-a"], true],
@@ -352,11 +361,14 @@ describe("self labels: claims checked against delayed visible prices", () => {
 
   it("the self condition's get_feedback reads the run's own claims through the task hook", async () => {
     const c = ctx({}, "self");
-    const call = toolsOf(c);
+    const run = breakoutNewsTask.open(c);
+    const call = toolsOf(c, run);
     clock.t = T("2026-03-01T08:00:00Z");
     expect((await call("notify", { market_id: "brk-a", news_id: "n-g1", direction: "up" })).ok).toBe(true);
     clock.t = T("2026-03-01T15:00:00Z");
-    expect(breakoutNewsTask.feedback!.self!.labels(c, null)).toMatchObject([{ label: "confirmed" }]);
-    expect(breakoutNewsTask.feedback!.self!.labels(c, T("2026-03-01T14:10:00Z"))).toEqual([]);
+    expect(run.feedback.self!(null)).toMatchObject([{ label: "confirmed" }]);
+    expect(run.feedback.self!(T("2026-03-01T14:10:00Z"))).toEqual([]);
+    // another run of the same context has its own claim book
+    expect(breakoutNewsTask.open(c).feedback.self!(null)).toEqual([]);
   });
 });

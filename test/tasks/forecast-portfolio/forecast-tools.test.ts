@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { forecastPortfolioTask } from "../../../src/tasks/forecast-portfolio/index.js";
 import { WorldStore } from "../../../src/world/world-store.js";
-import { toolsAt } from "../popularity/tool-runtime.js";
+import { toolsAt } from "../../support/tools-at.js";
 import { buildTinyMarketWorld, END, START, T } from "./tiny-world.js";
 
 describe("forecast-portfolio tools on the hand-worked world", () => {

@@ -12,6 +12,7 @@ import {
   nextMultiple,
 } from "../../../src/tasks/forecast-portfolio/reference-policies.js";
 import { runSteps } from "../../../src/tasks/policy-steps.js";
+import { statelessPolicy } from "../../../src/tasks/reference-policy.js";
 import { getTask } from "../../../src/tasks/registry.js";
 import type { PolicyApi, ReferencePolicy } from "../../../src/tasks/task.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
@@ -20,7 +21,7 @@ import { runWithServer } from "../../agent/support/llm-run.js";
 import { policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
 import { driveTask } from "../../support/task-driver.js";
-import { toolsAt } from "../popularity/tool-runtime.js";
+import { toolsAt } from "../../support/tools-at.js";
 import { buildTinyMarketWorld, END, START, T } from "./tiny-world.js";
 
 const SYNTH_CACHE = join(tmpdir(), "relive-test-synth-cache");
@@ -43,7 +44,7 @@ describe("forecastPortfolioTask definition", () => {
       article_usd: 0.002,
       sum_tolerance: 1e-9,
     });
-    expect(forecastPortfolioTask.feedback?.self).toBeUndefined();
+    expect(forecastPortfolioTask.selfFeedback).toBeUndefined();
   });
 
   it("`self` feedback is refused at config time (the task defines none)", async () => {
@@ -74,8 +75,8 @@ describe("forecast-portfolio feedback conditions (hand-worked world)", () => {
   it("blind (`none`): no feedback tool, and neither the instruction nor any tool text mentions feedback", () => {
     const h = toolsAt(forecastPortfolioTask, world, { sim_start: START, sim_end: END });
     expect(h.names()).not.toContain("get_feedback");
-    const instruction = forecastPortfolioTask.instruction(h.ctx);
-    const text = instruction + JSON.stringify(forecastPortfolioTask.tools(h.ctx).map((t) => t.description));
+    const instruction = h.run.instruction();
+    const text = instruction + JSON.stringify(h.run.tools().map((t) => t.description));
     expect(text.toLowerCase()).not.toContain("feedback");
     expect(text.toLowerCase()).not.toContain("price of");
     expect(instruction).toContain("$70.00");
@@ -85,7 +86,7 @@ describe("forecast-portfolio feedback conditions (hand-worked world)", () => {
 
   it("oracle: get_feedback returns only the questions settled by now, with the score decomposition", async () => {
     const seen: Record<string, { items: Record<string, unknown>[] }> = {};
-    const policy: ReferencePolicy = {
+    const policy: ReferencePolicy = statelessPolicy({
       name: "probe",
       description: "test",
       async act(api: PolicyApi) {
@@ -98,7 +99,7 @@ describe("forecast-portfolio feedback conditions (hand-worked world)", () => {
         ["2026-03-02T11:59:59Z", "2026-03-02T12:00:00Z", "2026-03-02T17:59:59Z", "2026-03-03T12:00:00Z"]
           .map(T)
           .find((t) => t > now) ?? null,
-    };
+    });
     await driveTask({
       task: forecastPortfolioTask,
       world,
@@ -178,12 +179,12 @@ describe("forecast-portfolio end to end on the synthetic world (seed 1)", () => 
       sim_start: T(window.sim_start),
       sim_end: T(window.sim_end),
       params,
-      policy: {
+      policy: statelessPolicy({
         name: "news-daily",
         description: "test",
         act: (api) => runSteps(api, newsForecasterSteps(api.now())),
         nextWake: daily,
-      },
+      }),
     });
     const res = await runWithServer(
       {

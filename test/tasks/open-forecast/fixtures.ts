@@ -111,10 +111,12 @@ export function harness(
   const ledger = LedgerWriter.create(join(mkdtempSync(join(tmpdir(), "relive-of-ledger-")), "ledger.jsonl"));
   const wallet = new Wallet({ budget_usd: 20, domain_caps: {} });
   ledger.subscribe((e) => wallet.apply(e));
-  const tools = openForecastTask.tools(ctx);
+  const run = openForecastTask.open(ctx);
+  const tools = run.tools();
   const runtime = new ToolRuntime({ tools, limiters: {}, ledger, wallet, now: clock });
   return {
     ctx,
+    run,
     runtime,
     ledger,
     wallet,

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { readLedger } from "../../../src/ledger/ledger-reader.js";
-import { openForecastTask } from "../../../src/tasks/open-forecast/index.js";
-import { recapNote } from "../../../src/tasks/open-forecast/recap.js";
 import { article, buildTiny, d, harness, q } from "./fixtures.js";
 
 const H = 3_600_000;
@@ -252,10 +250,10 @@ describe("open-forecast tools", () => {
 
   it("the recap: once per day; articles, releases and public answers in every condition, scores only under oracle", () => {
     const h = make(dir, { now: d(0) });
-    expect(recapNote(h.ctx, { at: d(0) })).toBe("Recap, day 1 of 10 (2026-03-01): 2 questions open.");
-    expect(recapNote(h.ctx, { at: d(0) + H })).toBeNull();
+    expect(h.run.wakeNote({ at: d(0), reason: "start" })).toBe("Recap, day 1 of 10 (2026-03-01): 2 questions open.");
+    expect(h.run.wakeNote({ at: d(0) + H, reason: "start" })).toBeNull();
     h.setNow(d(2));
-    const day3 = recapNote(h.ctx, { at: d(2) });
+    const day3 = h.run.wakeNote({ at: d(2), reason: "start" });
     expect(day3).toBe(
       [
         "Recap, day 3 of 10 (2026-03-03): 3 questions open.",
@@ -271,23 +269,23 @@ describe("open-forecast tools", () => {
           since !== null && since < d(1) ? [{ t: d(1), key: "q:q4", status: "forecast", credit: 0.5, detail: {} }] : [],
       },
     });
-    recapNote(withScores.ctx, { at: d(0) });
+    withScores.run.wakeNote({ at: d(0), reason: "start" });
     withScores.setNow(d(2));
-    expect(recapNote(withScores.ctx, { at: d(2) })).toContain(
+    expect(withScores.run.wakeNote({ at: d(2), reason: "start" })).toContain(
       "Your scores (mean daily score per question, 1 is perfect): q4 0.500.",
     );
   });
 
   it("the instruction names prices, limits and the trigger's day mechanics, never feedback", () => {
     const none = make(dir, { now: d(0), agentClock: { trigger: "sleep", sleepUntil: () => {} } });
-    const text = openForecastTask.instruction(none.ctx);
+    const text = none.run.instruction();
     expect(text).toContain("$0.002 per call");
     expect(text).toContain("next_day()");
     expect(text).toContain("{A: 0.65, B: 0.25} with A true scores 0.815");
     expect(text).not.toMatch(/feedback/i);
     const cron = make(dir, { now: d(0), agentClock: { trigger: "cron", sleepUntil: null } });
-    expect(openForecastTask.instruction(cron.ctx)).toContain("There is no next_day");
+    expect(cron.run.instruction()).toContain("There is no next_day");
     const noNews = make(world(false), { now: d(0) });
-    expect(openForecastTask.instruction(noNews.ctx)).toContain("There is no news archive");
+    expect(noNews.run.instruction()).toContain("There is no news archive");
   });
 });

@@ -39,7 +39,12 @@ function ctx(params: unknown = {}, feedback: "none" | "oracle" = "none"): TaskRu
 }
 
 function toolsOf(c = ctx()) {
-  const tools = new Map<string, ToolDef>(resolutionDetectTask.tools(c).map((t) => [t.name, t]));
+  const tools = new Map<string, ToolDef>(
+    resolutionDetectTask
+      .open(c)
+      .tools()
+      .map((t) => [t.name, t]),
+  );
   return async (name: string, args: unknown): Promise<ToolResult> => {
     const tool = tools.get(name)!;
     try {
@@ -75,8 +80,16 @@ describe("resolution-detect task definition", () => {
       early_decay_hours: 12,
       question_prefix: "ld-",
     });
-    const tools = resolutionDetectTask.tools(ctx());
-    expect(tools.map((t) => [t.name, t.kind, t.priceOf({} as never) ?? 0])).toEqual([
+    const tools = resolutionDetectTask.open(ctx()).tools();
+    const validArgs: Record<string, unknown> = {
+      list_questions: {},
+      get_question: { question_id: "ld-a" },
+      get_marks: {},
+      mark_outcome: { question_id: "ld-a", outcome: "Yes" },
+      search_news: { q: "x" },
+      get_article: { news_id: "n-1" },
+    };
+    expect(tools.map((t) => [t.name, t.kind, t.priceOf(validArgs[t.name])])).toEqual([
       ["list_questions", "data", 0],
       ["get_question", "data", 0],
       ["get_marks", "meta", 0],
@@ -85,14 +98,16 @@ describe("resolution-detect task definition", () => {
       ["get_article", "data", 0.002],
     ]);
     for (const t of tools) expect(() => z.toJSONSchema(t.args, { io: "input" })).not.toThrow();
-    const text = resolutionDetectTask.instruction({ ...ctx({ search_usd: 0.003 }), budget_usd: 70 });
+    const text = resolutionDetectTask.open({ ...ctx({ search_usd: 0.003 }), budget_usd: 70 }).instruction();
     expect(text).toContain("$70.00");
     expect(text).toContain("$0.003 per page of 10 hits");
     expect(text).toContain("exp(−delay / 48 h)");
     expect(text).toContain("exp(−advance / 12 h)");
     expect(text).toContain("2026-03-01 to 2026-03-04");
     expect(text.toLowerCase()).not.toContain("feedback");
-    expect(resolutionDetectTask.instruction(ctx({}, "oracle"))).toBe(resolutionDetectTask.instruction(ctx()));
+    expect(resolutionDetectTask.open(ctx({}, "oracle")).instruction()).toBe(
+      resolutionDetectTask.open(ctx()).instruction(),
+    );
     expect(JSON.stringify(tools.map((t) => t.description)).toLowerCase()).not.toContain("feedback");
   });
 });

@@ -1,13 +1,13 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Kernel } from "../../../src/kernel/kernel.js";
-import type { LedgerEvent } from "../../../src/ledger/events.js";
-import { LedgerWriter } from "../../../src/ledger/ledger-writer.js";
-import { Wallet } from "../../../src/ledger/wallet.js";
-import type { AnyTask, FeedbackCondition, TaskRunContext } from "../../../src/tasks/task.js";
-import { ToolRuntime } from "../../../src/tools/tool-runtime.js";
-import type { WorldStore } from "../../../src/world/world-store.js";
+import type { Kernel } from "../../src/kernel/kernel.js";
+import type { LedgerEvent } from "../../src/ledger/events.js";
+import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
+import { Wallet } from "../../src/ledger/wallet.js";
+import type { AnyTask, FeedbackCondition, TaskRunContext } from "../../src/tasks/task.js";
+import { ToolRuntime } from "../../src/tools/tool-runtime.js";
+import type { WorldStore } from "../../src/world/world-store.js";
 
 /** One run of a task (`run`) with its tools in the real ToolRuntime over a world, at a clock the test moves (forward only). */
 export function toolsAt(
