@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { DEFAULT_EMBEDDER_ID, type Embedder, getEmbedder } from "./embedder.js";
 import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
+import { buildNewsIndex } from "./news-index-build.js";
 import { buildNewsVectors } from "./news-vectors.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
@@ -393,6 +394,8 @@ export class WorldBuilder {
         db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
         stage("fts_optimize");
       }
+      buildNewsIndex(db);
+      stage("news_index");
       if (this.newsEmbedder !== null && !vectorsBuilt) {
         buildNewsVectors(db, this.newsEmbedder);
         stage("news_vectors");
