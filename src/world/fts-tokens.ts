@@ -20,7 +20,7 @@ export class FtsTokenizer {
     this.maxCache = opts.maxCache ?? Number.POSITIVE_INFINITY;
     this.db = new Database(":memory:");
     this.db.exec(
-      "CREATE VIRTUAL TABLE w USING fts5(x, tokenize='porter unicode61 remove_diacritics 2');" +
+      "CREATE VIRTUAL TABLE w USING fts5(x, content='', tokenize='porter unicode61 remove_diacritics 2');" +
         "CREATE VIRTUAL TABLE wv USING fts5vocab(w, 'instance');",
     );
   }
@@ -50,8 +50,9 @@ export class FtsTokenizer {
     const read = this.db.prepare("SELECT doc, term FROM wv ORDER BY doc, offset");
     this.db.transaction(() => {
       for (let i = 0; i < todo.length; i++) ins.run(i + 1, todo[i]);
-      for (const r of read.iterate() as Iterable<{ doc: number; term: string }>) (out[r.doc - 1] as string[]).push(r.term);
-      this.db.exec("DELETE FROM w");
+      for (const r of read.iterate() as Iterable<{ doc: number; term: string }>)
+        (out[r.doc - 1] as string[]).push(r.term);
+      this.db.exec("INSERT INTO w (w) VALUES ('delete-all')");
     })();
     for (let i = 0; i < todo.length; i++) this.cache.set(todo[i] as string, out[i] as string[]);
   }

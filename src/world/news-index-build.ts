@@ -54,140 +54,207 @@ class U32 {
 
 const bytes = (a: Uint32Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
-/** Builds the index tables into `db` (a world under construction: news_order and news exist). Returns the term count. */
-export function buildNewsIndex(db: Database.Database): number {
-  db.exec(NEWS_INDEX_DDL);
-  const tok = new FtsTokenizer();
-  const termOf = new Map<string, number>(); // FTS5 term -> term id
-  const terms: string[] = [];
-  const wordTerms = new Map<string, readonly number[]>(); // prepared word -> its term ids
-  const docTerm = new U32(); // per (doc, term): term id
-  const docFreq = new U32(); // per (doc, term): weighted frequency
-  const docStart = new U32(); // per doc: offset into docTerm
-  const lens = new U32();
-  let acc = new Uint32Array(1024); // per term: weighted frequency in the current doc
-  let touched: number[] = [];
-  let totalTokens = 0;
+/**
+ * Accumulates the index from prepared texts (`ftsIndexTextFast` of title and body) given in seq
+ * order 1, 2, ... — fed by the FTS build itself (`buildNewsFts`, `NewsFtsStream`) on the thread that
+ * prepares the texts while the FTS worker inserts them, so the index costs little extra wall time —
+ * then `write(db)` stores it.
+ */
+export class NewsIndexBuilder {
+  private tok: FtsTokenizer | null = null;
+  private termOf = new Map<string, number>(); // FTS5 term -> term id
+  private terms: string[] = [];
+  private wordId = new Map<string, number>(); // prepared word -> word id
+  private wordTerms: (readonly number[])[] = []; // word id -> its term ids
+  private batchWids = new U32();
+  private docTerm = new U32(); // per (doc, term): term id
+  private docFreq = new U32(); // per (doc, term): weighted frequency
+  private docStart = new U32(); // per doc: offset into docTerm
+  private lens = new U32();
+  private acc = new Uint32Array(1024); // per term: weighted frequency in the current doc
+  private touched: number[] = [];
+  private totalTokens = 0;
+  private docs = 0;
 
-  const termIds = (word: string): readonly number[] => {
-    let ids = wordTerms.get(word);
-    if (ids === undefined) {
-      ids = tok.tokens(word).map((t) => {
-        let id = termOf.get(t);
-        if (id === undefined) {
-          id = terms.length;
-          termOf.set(t, id);
-          terms.push(t);
-          if (id >= acc.length) {
-            const b = new Uint32Array(acc.length * 2);
-            b.set(acc);
-            acc = b;
+  /** Documents added so far (the last seq). */
+  get size(): number {
+    return this.docs;
+  }
+
+  /** Forgets everything added (the FTS stream gave up; the index is rebuilt from the start). */
+  reset(): void {
+    this.tok?.close();
+    this.tok = null;
+    this.termOf = new Map();
+    this.terms = [];
+    this.wordId = new Map();
+    this.wordTerms = [];
+    this.batchWids = new U32();
+    this.docTerm = new U32();
+    this.docFreq = new U32();
+    this.docStart = new U32();
+    this.lens = new U32();
+    this.acc = new Uint32Array(1024);
+    this.touched = [];
+    this.totalTokens = 0;
+    this.docs = 0;
+  }
+
+  /** Adds articles seq[i] (which must continue 1, 2, ...) with prepared title and body texts. */
+  addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void {
+    this.tok ??= new FtsTokenizer();
+    // pass 1: every word to its word id (one map lookup per token); new words are resolved together
+    const wids = this.batchWids;
+    wids.n = 0;
+    const cuts = new Int32Array(2 * seq.length + 1);
+    const fresh: string[] = [];
+    const wordId = this.wordId;
+    for (let i = 0; i < seq.length; i++) {
+      for (let c = 0; c < 2; c++) {
+        const text = (c === 0 ? title[i] : body[i]) as string;
+        if (text !== "") {
+          for (const w of text.split(" ")) {
+            let id = wordId.get(w);
+            if (id === undefined) {
+              id = wordId.size;
+              wordId.set(w, id);
+              fresh.push(w);
+            }
+            wids.push(id);
           }
         }
-        return id;
-      });
-      wordTerms.set(word, ids);
-    }
-    return ids;
-  };
-  const addText = (text: string, weight: number): number => {
-    if (text === "") return 0;
-    let n = 0;
-    for (const w of text.split(" ")) {
-      for (const id of termIds(w)) {
-        if (acc[id] === 0) touched.push(id);
-        acc[id] = (acc[id] as number) + weight;
-        n++;
+        cuts[2 * i + c + 1] = wids.n;
       }
     }
-    return n;
+    if (fresh.length > 0) {
+      this.tok.resolve(fresh);
+      for (const w of fresh) this.wordTerms.push(this.tok.tokens(w).map(this.termId));
+    }
+    // pass 2: per article, the weighted frequency of each term (title 2, body 1) and its length
+    const wordTerms = this.wordTerms;
+    for (let i = 0; i < seq.length; i++) {
+      if (seq[i] !== this.docs + 1) throw new Error(`news index: seq ${String(seq[i])} after ${this.docs}`);
+      const acc = this.acc;
+      const touched = this.touched;
+      let len = 0;
+      for (let c = 0; c < 2; c++) {
+        const weight = c === 0 ? 2 : 1;
+        for (let p = cuts[2 * i + c] as number; p < (cuts[2 * i + c + 1] as number); p++) {
+          const ids = wordTerms[wids.a[p] as number] as readonly number[];
+          for (let k = 0; k < ids.length; k++) {
+            const id = ids[k] as number;
+            if (acc[id] === 0) touched.push(id);
+            acc[id] = (acc[id] as number) + weight;
+          }
+          len += ids.length;
+        }
+      }
+      this.docStart.push(this.docTerm.n);
+      for (const id of touched) {
+        this.docTerm.push(id);
+        this.docFreq.push(acc[id] as number);
+        acc[id] = 0;
+      }
+      touched.length = 0;
+      this.lens.push(len);
+      this.totalTokens += len;
+      this.docs++;
+    }
+  }
+
+  private readonly termId = (t: string): number => {
+    let id = this.termOf.get(t);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.termOf.set(t, id);
+      this.terms.push(t);
+      if (id >= this.acc.length) {
+        const b = new Uint32Array(this.acc.length * 2);
+        b.set(this.acc);
+        this.acc = b;
+      }
+    }
+    return id;
   };
 
+  /** Writes the index tables into `db` (checks that it saw exactly the `docs` articles of news_order). */
+  write(db: Database.Database, docs: number): number {
+    this.tok?.close();
+    this.tok = null;
+    if (docs !== this.docs) throw new Error(`news index: built from ${this.docs} articles, the world has ${docs}`);
+    const { terms, docTerm, docFreq, lens } = this;
+    const docStart = this.docStart;
+    docStart.push(docTerm.n);
+    db.exec(NEWS_INDEX_DDL);
+    // counting sort of the (doc, term) pairs by term: postings in seq order
+    const df = new Uint32Array(terms.length);
+    for (let p = 0; p < docTerm.n; p++) df[docTerm.a[p] as number] = (df[docTerm.a[p] as number] as number) + 1;
+    const start = new Uint32Array(terms.length + 1);
+    for (let t = 0; t < terms.length; t++) start[t + 1] = (start[t] as number) + (df[t] as number);
+    const fill = start.slice(0, terms.length);
+    const seqs = new Int32Array(docTerm.n);
+    const freqs = new Uint32Array(docTerm.n);
+    for (let d = 0; d < docs; d++) {
+      for (let p = docStart.a[d] as number; p < (docStart.a[d + 1] as number); p++) {
+        const t = docTerm.a[p] as number;
+        const at = fill[t] as number;
+        seqs[at] = d + 1;
+        freqs[at] = docFreq.a[p] as number;
+        fill[t] = at + 1;
+      }
+    }
+    const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks) VALUES (?, ?, ?, ?, ?)");
+    const putLen = db.prepare("INSERT INTO news_doclen (chunk, lens) VALUES (?, ?)");
+    const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
+    db.transaction(() => {
+      for (let t = 0; t < terms.length; t++) {
+        const a = start[t] as number;
+        const b = start[t + 1] as number;
+        const nb = Math.ceil((b - a) / NEWS_INDEX_BLOCK);
+        const blocks = new Uint32Array(3 * nb);
+        for (let k = 0; k < nb; k++) {
+          const s = a + k * NEWS_INDEX_BLOCK;
+          const e = Math.min(b, s + NEWS_INDEX_BLOCK);
+          let maxF = 0;
+          let minD = 0xffffffff;
+          for (let p = s; p < e; p++) {
+            maxF = Math.max(maxF, freqs[p] as number);
+            minD = Math.min(minD, lens.a[(seqs[p] as number) - 1] as number);
+          }
+          blocks[3 * k] = seqs[e - 1] as number;
+          blocks[3 * k + 1] = maxF;
+          blocks[3 * k + 2] = minD;
+        }
+        put.run(terms[t], b - a, bytes(seqs.subarray(a, b)), bytes(freqs.subarray(a, b)), bytes(blocks));
+      }
+      for (let c = 0; c * NEWS_DOCLEN_CHUNK < docs; c++) {
+        putLen.run(c, bytes(lens.a.subarray(c * NEWS_DOCLEN_CHUNK, Math.min(docs, (c + 1) * NEWS_DOCLEN_CHUNK))));
+      }
+      meta.run(META_NEWS_INDEX_DOCS, String(docs));
+      meta.run(META_NEWS_INDEX_TOKENS, String(this.totalTokens));
+      meta.run(META_NEWS_INDEX_BLOCK, String(NEWS_INDEX_BLOCK));
+    })();
+    const n = terms.length;
+    this.reset();
+    return n;
+  }
+}
+
+/** Builds the index from `news` in seq order (a world under construction: news_order exists). Returns the term count. */
+export function buildNewsIndex(db: Database.Database): number {
+  const builder = new NewsIndexBuilder();
   const read = db.prepare(
     "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid" +
       " WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
   );
-  let docs = 0;
   for (;;) {
-    const rows = read.all(docs, READ_BATCH) as { seq: number; title: string; text: string }[];
+    const rows = read.all(builder.size, READ_BATCH) as { seq: number; title: string; text: string }[];
     if (rows.length === 0) break;
-    const prepared = rows.map((r) => [ftsIndexTextFast(r.title), ftsIndexTextFast(r.text)] as const);
-    const unknown: string[] = [];
-    for (const [t, b] of prepared) {
-      for (const text of [t, b]) {
-        if (text === "") continue;
-        for (const w of text.split(" ")) if (!wordTerms.has(w)) unknown.push(w);
-      }
-    }
-    tok.resolve(unknown);
-    for (let i = 0; i < rows.length; i++) {
-      const seq = (rows[i] as { seq: number }).seq;
-      if (seq !== docs + 1) throw new Error("news_order seqs are not contiguous");
-      const [title, body] = prepared[i] as readonly [string, string];
-      const len = addText(title, 2) + addText(body, 1);
-      docStart.push(docTerm.n);
-      touched.sort((x, y) => x - y);
-      for (const id of touched) {
-        docTerm.push(id);
-        docFreq.push(acc[id] as number);
-        acc[id] = 0;
-      }
-      touched = [];
-      lens.push(len);
-      totalTokens += len;
-      docs = seq;
-    }
+    builder.addBatch(
+      rows.map((r) => r.seq),
+      rows.map((r) => ftsIndexTextFast(r.title)),
+      rows.map((r) => ftsIndexTextFast(r.text)),
+    );
   }
-  tok.close();
-  docStart.push(docTerm.n);
-
-  // counting sort of the (doc, term) pairs by term: postings in seq order
-  const df = new Uint32Array(terms.length);
-  for (let p = 0; p < docTerm.n; p++) df[docTerm.a[p] as number] = (df[docTerm.a[p] as number] as number) + 1;
-  const start = new Uint32Array(terms.length + 1);
-  for (let t = 0; t < terms.length; t++) start[t + 1] = (start[t] as number) + (df[t] as number);
-  const fill = start.slice(0, terms.length);
-  const seqs = new Int32Array(docTerm.n);
-  const freqs = new Uint32Array(docTerm.n);
-  for (let d = 0; d < docs; d++) {
-    for (let p = docStart.a[d] as number; p < (docStart.a[d + 1] as number); p++) {
-      const t = docTerm.a[p] as number;
-      const at = fill[t] as number;
-      seqs[at] = d + 1;
-      freqs[at] = docFreq.a[p] as number;
-      fill[t] = at + 1;
-    }
-  }
-  const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks) VALUES (?, ?, ?, ?, ?)");
-  const putLen = db.prepare("INSERT INTO news_doclen (chunk, lens) VALUES (?, ?)");
-  const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
-  db.transaction(() => {
-    for (let t = 0; t < terms.length; t++) {
-      const a = start[t] as number;
-      const b = start[t + 1] as number;
-      const nb = Math.ceil((b - a) / NEWS_INDEX_BLOCK);
-      const blocks = new Uint32Array(3 * nb);
-      for (let k = 0; k < nb; k++) {
-        const s = a + k * NEWS_INDEX_BLOCK;
-        const e = Math.min(b, s + NEWS_INDEX_BLOCK);
-        let maxF = 0;
-        let minD = 0xffffffff;
-        for (let p = s; p < e; p++) {
-          maxF = Math.max(maxF, freqs[p] as number);
-          minD = Math.min(minD, lens.a[(seqs[p] as number) - 1] as number);
-        }
-        blocks[3 * k] = seqs[e - 1] as number;
-        blocks[3 * k + 1] = maxF;
-        blocks[3 * k + 2] = minD;
-      }
-      put.run(terms[t], b - a, bytes(seqs.subarray(a, b)), bytes(freqs.subarray(a, b)), bytes(blocks));
-    }
-    for (let c = 0; c * NEWS_DOCLEN_CHUNK < docs; c++) {
-      putLen.run(c, bytes(lens.a.subarray(c * NEWS_DOCLEN_CHUNK, Math.min(docs, (c + 1) * NEWS_DOCLEN_CHUNK))));
-    }
-    meta.run(META_NEWS_INDEX_DOCS, String(docs));
-    meta.run(META_NEWS_INDEX_TOKENS, String(totalTokens));
-    meta.run(META_NEWS_INDEX_BLOCK, String(NEWS_INDEX_BLOCK));
-  })();
-  return terms.length;
+  return builder.write(db, builder.size);
 }

@@ -223,7 +223,8 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
         for (let i = 0; i < m; i++) {
           const p = lists[i] as Postings;
           const j = cur[i] as number;
-          if (j < (b[i] as number) && p.seqs[j] === d) score += (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
+          if (j < (b[i] as number) && p.seqs[j] === d)
+            score += (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
         }
         heap.offer(score, d);
       }
@@ -305,7 +306,9 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
     ub[g] = (ub[g] as number) * BOUND_SLACK;
     cand.push(g);
   }
-  const sortedUb = Float64Array.from(cand, (g) => ub[g] as number).sort().reverse();
+  const sortedUb = Float64Array.from(cand, (g) => ub[g] as number)
+    .sort()
+    .reverse();
   const done = new Uint8Array(G);
   let take = Math.max(req.k, 8);
   let cut = 0; // sortedUb[0, cut) have been evaluated (by bound)

@@ -4,7 +4,13 @@ import { hybridSearch } from "./hybrid-search.js";
 import type { NewsIndex } from "./news-index.js";
 import { topK } from "./news-top-k.js";
 import type { NewsVectors } from "./news-vectors.js";
-import { type CompiledQuery, compileSearchQuery, type FlatQuery, SearchQueryError, unusableQueryError } from "./search-query.js";
+import {
+  type CompiledQuery,
+  compileSearchQuery,
+  type FlatQuery,
+  SearchQueryError,
+  unusableQueryError,
+} from "./search-query.js";
 import { makeSnippet } from "./snippet.js";
 import type {
   BrokerEventRow,
@@ -271,7 +277,11 @@ export class SqliteAsOfView implements AsOfView {
     const index = this.b.newsIndex?.() ?? null;
     if (index === null || offset + limit > INDEX_MAX_K) return null;
     const flat: FlatQuery | null =
-      compiled.primary !== null ? compiled.flat : compiled.fallback !== null ? { op: "OR", words: compiled.terms } : null;
+      compiled.primary !== null
+        ? compiled.flat
+        : compiled.fallback !== null
+          ? { op: "OR", words: compiled.terms }
+          : null;
     if (flat === null) return null;
     const terms: string[] = [];
     for (const w of flat.words) {
