@@ -32,7 +32,7 @@
  * [--no-hybrid] [--quick]` (default 1,000,000 articles).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -297,9 +297,13 @@ async function ensureLanceDb(): Promise<{ lancedb: LanceModule; arrow: ArrowModu
     }
   };
   if (installed() !== LANCEDB_VERSION) {
-    console.log(`installing LanceDB for the comparison: ${LANCEDB_INSTALL}`);
+    // install where node_modules really is: a git worktree may link it to another checkout's, and
+    // npm run in the worktree would replace that link by a fresh tree
+    const modules = join(ROOT, "node_modules");
+    const cwd = existsSync(modules) ? dirname(realpathSync(modules)) : ROOT;
+    console.log(`installing LanceDB for the comparison in ${cwd}: ${LANCEDB_INSTALL}`);
     const r = spawnSync("npm", ["i", "--no-save", "--no-audit", "--no-fund", "-E", ...LANCEDB_PACKAGES], {
-      cwd: ROOT,
+      cwd,
       stdio: "inherit",
     });
     if (r.status !== 0 || installed() !== LANCEDB_VERSION) {
