@@ -548,7 +548,7 @@ export async function run(opts: P2Options = {}) {
     for (const kind of worlds) {
       const w = cachedWorld(cacheDir, corpus, kind, seed);
       console.log(
-        `${kind} world: ${w.cached ? "cached, built earlier in" : "built in"} ${w.info.build_seconds.toFixed(1)} s (news index ${((w.info.stages_ms.news_index ?? Number.NaN) / 1e3).toFixed(1)} s, FTS ${(((w.info.stages_ms.fts_insert ?? 0) + (w.info.stages_ms.fts_optimize ?? 0)) / 1e3).toFixed(1)} s)`,
+        `${kind} world: ${w.cached ? "cached, built earlier in" : "built in"} ${w.info.build_seconds.toFixed(1)} s (news index: write ${((w.info.stages_ms.news_index ?? Number.NaN) / 1e3).toFixed(1)} s + feed ${((w.info.stages_ms.news_index_feed_overlapped ?? Number.NaN) / 1e3).toFixed(1)} s overlapped with the FTS worker, FTS ${(((w.info.stages_ms.fts_insert ?? 0) + (w.info.stages_ms.fts_optimize ?? 0)) / 1e3).toFixed(1)} s)`,
       );
       const l = lance ? await cachedLance(lance, cacheDir, corpus, kind, seed) : null;
       if (l) console.log(`${kind} LanceDB table: ${l.cached ? "cached" : "built"} ${JSON.stringify(l.info)}`);

@@ -75,6 +75,8 @@ export class NewsIndexBuilder {
   private touched: number[] = [];
   private totalTokens = 0;
   private docs = 0;
+  /** wall-clock ms spent in addBatch (build diagnostics: this work overlaps the FTS worker's inserts) */
+  feedMs = 0;
 
   /** Documents added so far (the last seq). */
   get size(): number {
@@ -98,10 +100,12 @@ export class NewsIndexBuilder {
     this.touched = [];
     this.totalTokens = 0;
     this.docs = 0;
+    this.feedMs = 0;
   }
 
   /** Adds articles seq[i] (which must continue 1, 2, ...) with prepared title and body texts. */
   addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void {
+    const t0 = performance.now();
     this.tok ??= new FtsTokenizer();
     // pass 1: every word to its word id (one map lookup per token); new words are resolved together
     const wids = this.batchWids;
@@ -160,6 +164,7 @@ export class NewsIndexBuilder {
       this.totalTokens += len;
       this.docs++;
     }
+    this.feedMs += performance.now() - t0;
   }
 
   private readonly termId = (t: string): number => {

@@ -400,9 +400,12 @@ export class WorldBuilder {
         stage("fts_optimize");
       }
       // the relive news index: fed by the FTS build (stream or worker path), else read here
+      const feedMs = this.newsIndex.feedMs;
       if (indexFed) this.newsIndex.write(db, newsRows);
       else buildNewsIndex(db);
       stage("news_index");
+      // the part of the index built while the FTS worker inserted (inside fts_insert / the load)
+      if (indexFed) this.finishTimings.news_index_feed_overlapped = Math.round(feedMs);
       if (this.newsEmbedder !== null && !vectorsBuilt) {
         buildNewsVectors(db, this.newsEmbedder);
         stage("news_vectors");
