@@ -211,7 +211,7 @@ export class SyntheticNews {
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** bump when the synthetic corpus or the world format changes (cached worlds are keyed by it) */
-const CORPUS_FORMAT = "p2c2-w2";
+const CORPUS_FORMAT = "p2c2-w3";
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const K = 10;

@@ -15,6 +15,8 @@ export class FtsTokenizer {
   private readonly db: Database.Database;
   private readonly cache = new Map<string, readonly string[]>();
   private readonly maxCache: number;
+  private readonly ins: Database.Statement;
+  private readonly read: Database.Statement;
 
   constructor(opts: { maxCache?: number } = {}) {
     this.maxCache = opts.maxCache ?? Number.POSITIVE_INFINITY;
@@ -23,6 +25,8 @@ export class FtsTokenizer {
       "CREATE VIRTUAL TABLE w USING fts5(x, content='', tokenize='porter unicode61 remove_diacritics 2');" +
         "CREATE VIRTUAL TABLE wv USING fts5vocab(w, 'instance');",
     );
+    this.ins = this.db.prepare("INSERT INTO w (rowid, x) VALUES (?, ?)");
+    this.read = this.db.prepare("SELECT doc, term FROM wv ORDER BY doc, offset");
   }
 
   /** The FTS5 tokens of one word (cached). */
@@ -46,11 +50,9 @@ export class FtsTokenizer {
     if (todo.length === 0) return;
     if (this.cache.size + todo.length > this.maxCache) this.cache.clear();
     const out: string[][] = todo.map(() => []);
-    const ins = this.db.prepare("INSERT INTO w (rowid, x) VALUES (?, ?)");
-    const read = this.db.prepare("SELECT doc, term FROM wv ORDER BY doc, offset");
     this.db.transaction(() => {
-      for (let i = 0; i < todo.length; i++) ins.run(i + 1, todo[i]);
-      for (const r of read.iterate() as Iterable<{ doc: number; term: string }>)
+      for (let i = 0; i < todo.length; i++) this.ins.run(i + 1, todo[i]);
+      for (const r of this.read.iterate() as Iterable<{ doc: number; term: string }>)
         (out[r.doc - 1] as string[]).push(r.term);
       this.db.exec("INSERT INTO w (w) VALUES ('delete-all')");
     })();

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { bm25Tf } from "./bm25.js";
 import { ftsIndexTextFast } from "./fts-build.js";
 import { FtsTokenizer } from "./fts-tokens.js";
 
@@ -13,7 +14,9 @@ import { FtsTokenizer } from "./fts-tokens.js";
  *   news_order seqs of the articles containing it (int32 LE), `freqs` = per posting the weighted
  *   frequency 2·(title occurrences) + 1·(body occurrences) (uint32 LE: bm25's column weights 2, 1),
  *   `blocks` = per block of `NEWS_INDEX_BLOCK` postings (last seq, max freq, min document length)
- *   as uint32 triples: the block-max bounds of early termination.
+ *   as uint32 triples, and `bmax` = per block the largest bm25 term factor of its postings under the
+ *   world's own average length (float64 LE): the block-max bounds of early termination (`bmax`
+ *   with the global statistics, the triples with as-of statistics).
  * - `news_doclen(chunk, lens)`: the token count of every article (title + body) by seq, uint32 LE,
  *   in chunks of `NEWS_DOCLEN_CHUNK` seqs.
  * - world_meta `news_index_docs`, `news_index_tokens`, `news_index_block`.
@@ -31,7 +34,8 @@ CREATE TABLE news_postings (
   df INTEGER NOT NULL,
   seqs BLOB NOT NULL,
   freqs BLOB NOT NULL,
-  blocks BLOB NOT NULL
+  blocks BLOB NOT NULL,
+  bmax BLOB NOT NULL
 );
 CREATE TABLE news_doclen (chunk INTEGER PRIMARY KEY, lens BLOB NOT NULL);
 `;
@@ -52,7 +56,7 @@ class U32 {
   }
 }
 
-const bytes = (a: Uint32Array | Int32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const bytes = (a: Uint32Array | Int32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
  * Accumulates the index from prepared texts (`ftsIndexTextFast` of title and body) given in seq
@@ -208,7 +212,8 @@ export class NewsIndexBuilder {
         fill[t] = at + 1;
       }
     }
-    const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks) VALUES (?, ?, ?, ?, ?)");
+    const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks, bmax) VALUES (?, ?, ?, ?, ?, ?)");
+    const avgdl = this.totalTokens / docs;
     const putLen = db.prepare("INSERT INTO news_doclen (chunk, lens) VALUES (?, ?)");
     const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
     db.transaction(() => {
@@ -217,20 +222,26 @@ export class NewsIndexBuilder {
         const b = start[t + 1] as number;
         const nb = Math.ceil((b - a) / NEWS_INDEX_BLOCK);
         const blocks = new Uint32Array(3 * nb);
+        const bmax = new Float64Array(nb);
         for (let k = 0; k < nb; k++) {
           const s = a + k * NEWS_INDEX_BLOCK;
           const e = Math.min(b, s + NEWS_INDEX_BLOCK);
           let maxF = 0;
           let minD = 0xffffffff;
+          let maxTf = 0;
           for (let p = s; p < e; p++) {
-            maxF = Math.max(maxF, freqs[p] as number);
-            minD = Math.min(minD, lens.a[(seqs[p] as number) - 1] as number);
+            const f = freqs[p] as number;
+            const d = lens.a[(seqs[p] as number) - 1] as number;
+            maxF = Math.max(maxF, f);
+            minD = Math.min(minD, d);
+            maxTf = Math.max(maxTf, bm25Tf(f, d, avgdl));
           }
+          bmax[k] = maxTf;
           blocks[3 * k] = seqs[e - 1] as number;
           blocks[3 * k + 1] = maxF;
           blocks[3 * k + 2] = minD;
         }
-        put.run(terms[t], b - a, bytes(seqs.subarray(a, b)), bytes(freqs.subarray(a, b)), bytes(blocks));
+        put.run(terms[t], b - a, bytes(seqs.subarray(a, b)), bytes(freqs.subarray(a, b)), bytes(blocks), bytes(bmax));
       }
       for (let c = 0; c * NEWS_DOCLEN_CHUNK < docs; c++) {
         putLen.run(c, bytes(lens.a.subarray(c * NEWS_DOCLEN_CHUNK, Math.min(docs, (c + 1) * NEWS_DOCLEN_CHUNK))));

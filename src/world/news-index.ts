@@ -20,19 +20,28 @@ export interface Postings {
   readonly seqs: Int32Array;
   readonly freqs: Uint32Array;
   readonly blocks: Uint32Array;
+  /** per block the largest bm25 term factor under the global average length */
+  readonly bmax: Float64Array;
 }
 
-const EMPTY: Postings = { seqs: new Int32Array(0), freqs: new Uint32Array(0), blocks: new Uint32Array(0) };
+const EMPTY: Postings = {
+  seqs: new Int32Array(0),
+  freqs: new Uint32Array(0),
+  blocks: new Uint32Array(0),
+  bmax: new Float64Array(0),
+};
 
 /** Decoded postings kept in memory, at most this many bytes (least recently used dropped first). */
 const CACHE_BYTES = 128 * 1024 * 1024;
 
-function view<T extends Int32Array | Uint32Array>(ctor: new (b: ArrayBuffer) => T, b: Buffer): T {
+function view<T extends Int32Array | Uint32Array | Float64Array>(ctor: new (b: ArrayBuffer) => T, b: Buffer): T {
   // copy: SQLite's buffer is not guaranteed 4-byte aligned, and the cache outlives the statement
   const ab = new ArrayBuffer(b.byteLength);
   new Uint8Array(ab).set(b);
   return new ctor(ab);
 }
+
+const postingsBytes = (p: Postings) => p.seqs.byteLength + p.freqs.byteLength + p.blocks.byteLength + p.bmax.byteLength;
 
 /** First index in `a[lo, hi)` with a[i] >= x. */
 export function lowerBound(a: Int32Array, x: number, lo = 0, hi = a.length): number {
@@ -70,7 +79,7 @@ export class NewsIndex {
     }>) {
       this.docLen.set(view(Uint32Array, r.lens), r.chunk * NEWS_DOCLEN_CHUNK);
     }
-    this.get = db.prepare("SELECT seqs, freqs, blocks FROM news_postings WHERE term = ?");
+    this.get = db.prepare("SELECT seqs, freqs, blocks, bmax FROM news_postings WHERE term = ?");
     // FTS5 takes the natural log from the C library; JS Math.log differs from it in the last bit for
     // about 2% of arguments, so bm25's IDF is computed by SQLite's ln() (the same libm call)
     this.ln = db.prepare("SELECT ln(?) AS v");
@@ -90,20 +99,21 @@ export class NewsIndex {
       this.cache.set(term, hit);
       return hit;
     }
-    const r = this.get.get(term) as { seqs: Buffer; freqs: Buffer; blocks: Buffer } | undefined;
+    const r = this.get.get(term) as { seqs: Buffer; freqs: Buffer; blocks: Buffer; bmax: Buffer } | undefined;
     if (r === undefined) return EMPTY;
     const p: Postings = {
       seqs: view(Int32Array, r.seqs),
       freqs: view(Uint32Array, r.freqs),
       blocks: view(Uint32Array, r.blocks),
+      bmax: view(Float64Array, r.bmax),
     };
-    const size = r.seqs.byteLength + r.freqs.byteLength + r.blocks.byteLength;
+    const size = postingsBytes(p);
     this.cache.set(term, p);
     this.cacheBytes += size;
     for (const [k, v] of this.cache) {
       if (this.cacheBytes <= CACHE_BYTES || k === term) break;
       this.cache.delete(k);
-      this.cacheBytes -= v.seqs.byteLength + v.freqs.byteLength + v.blocks.byteLength;
+      this.cacheBytes -= postingsBytes(v);
     }
     return p;
   }

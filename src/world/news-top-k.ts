@@ -1,3 +1,4 @@
+import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
 
 /**
@@ -16,16 +17,15 @@ import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
  * candidate before it can enter the top k: k results whenever k visible matches exist.
  *
  * Early termination (block-max): the range is cut into G intervals of equal seq width, about one
- * index block of the densest term each. Each interval gets an upper bound from the block bounds
- * (max frequency, min document length) of the blocks overlapping it — Σ over the terms (OR) or, if
+ * index block of the densest term each. Each interval gets an upper bound from the blocks
+ * overlapping it (global statistics: the block's stored largest term factor, exact; as-of
+ * statistics: the factor of the block's max frequency and min document length) — Σ over the terms (OR) or, if
  * every term has a block there, over all terms (AND). Intervals are evaluated exactly in rounds of
  * decreasing bound; the search stops once k results are held and every unevaluated interval's
  * bound is below the k-th score, so most postings of a broad term are never scored. Ranges with few
  * postings (and AND queries with a rare term, driven by that term's postings) are evaluated in full.
  */
 
-const K1 = 1.2;
-const B = 0.75;
 /** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
 const BOUND_SLACK = 1 + 1e-9;
 /** at most this many postings in range: evaluate everything */
@@ -51,11 +51,6 @@ export interface TopKRequest {
 export interface Ranked {
   seq: number;
   score: number;
-}
-
-/** The column-weighted BM25 term factor, in FTS5's evaluation order. */
-function tf(f: number, d: number, avgdl: number): number {
-  return (f * (K1 + 1.0)) / (f + K1 * (1 - B + (B * d) / avgdl));
 }
 
 /** A bounded heap of the best k (score desc, seq asc); the root is the worst kept. */
@@ -156,6 +151,7 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   }
   if (rows === 0) return [];
   const avgdl = tokens / rows;
+  const globalStats = req.stats.kind === "global";
   const idf = nHit.map((n) => {
     const v = index.lnOf((rows - n + 0.5) / (n + 0.5));
     return v <= 0.0 ? 1e-6 : v;
@@ -281,10 +277,16 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
       const s = Math.max(k * blk, a[i] as number);
       const e = Math.min((k + 1) * blk, b[i] as number);
       if (s >= e) continue;
-      const bound = w * tf(p.blocks[3 * k + 1] as number, p.blocks[3 * k + 2] as number, avgdl);
+      const bound =
+        w *
+        (globalStats ? (p.bmax[k] as number) : tf(p.blocks[3 * k + 1] as number, p.blocks[3 * k + 2] as number, avgdl));
       const g0 = Math.floor(((p.seqs[s] as number) - lo) / W);
       const g1 = Math.floor(((p.seqs[e - 1] as number) - lo) / W);
-      const setAt = (g: number) => {
+      // a block spanning many intervals marks only those that hold one of its postings
+      const sparse = g1 - g0 > 4;
+      const n = sparse ? e - s : g1 - g0 + 1;
+      for (let x = 0; x < n; x++) {
+        const g = sparse ? Math.floor(((p.seqs[s + x] as number) - lo) / W) : g0 + x;
         if (mark[g] !== i) {
           mark[g] = i;
           termUb[g] = bound;
@@ -294,9 +296,7 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
           ub[g] = (ub[g] as number) + (bound - (termUb[g] as number));
           termUb[g] = bound;
         }
-      };
-      if (g1 - g0 <= 4) for (let g = g0; g <= g1; g++) setAt(g);
-      else for (let j = s; j < e; j++) setAt(Math.floor(((p.seqs[j] as number) - lo) / W));
+      }
     }
   }
   // candidate intervals and their bounds (AND: every term must have a block there)
