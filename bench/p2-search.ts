@@ -1,28 +1,46 @@
 /**
- * P2: as-of BM25 news search latency by term-frequency band (spec/quality.md P2).
+ * P2: as-of BM25 news search latency by term-frequency band (spec/quality.md P2), side by side with
+ * LanceDB 0.31.0 full-text search with a date prefilter.
  *
- * Synthesizes N articles deterministically (seeded PRNG; Zipfian vocabulary of synthetic words mixed
- * with English stopwords; published over one year), builds a world, then runs a fixed set of 1,000
- * single-term queries (250 per document-frequency band: ≤0.1%, ≤1%, ≤10%, >10% of documents, read
- * from the FTS index itself) with random `now` and optional `from` bounds, limit 10. Reports p50/p99
- * per band and the share of queries that returned fewer than k hits although ≥ k visible matches
- * exist. Run: `tsx bench/p2-search.ts [--articles N] [--no-lancedb]` (default 1,000,000).
+ * Corpus: N synthetic articles (seeded PRNG; Zipfian vocabulary of synthetic words mixed with English
+ * stopwords; one year). Two worlds over the same articles:
+ * - `exact`: visible_at = published_at (relive's JSONL importer and synthetic worlds);
+ * - `lagged`: the CC-NEWS publish clock (data.md: the self-reported time when the crawl corroborates
+ *   it within 2 h, else crawl time − 2 h): visible_at = crawl time = published_at + U(−2 h, +2 h) for
+ *   70% of articles and published_at + 2 h for 30%. Such worlds take the join path (exact
+ *   published_at / visible_at test per match).
+ * Worlds (and LanceDB tables) are cached under `.relive-cache/bench/p2-search/<key>`, keyed by every
+ * parameter that shapes them (articles, seed, lag model, corpus and world format versions); a
+ * cached world is never rebuilt, and its recorded build time is reported.
  *
- * Side by side with LanceDB (spec P2): when the optional bench-only dependency `@lancedb/lancedb`
- * is installed (`npm i --no-save -E @lancedb/lancedb@0.31.0`; never in package.json), the same
- * corpus is loaded into a LanceDB table (id, title, body = title + text, published_at/visible_at as
- * int64) with a full-text index on body (simple tokenizer, lowercase, English stemming and stopword
- * removal: tantivy's English list, not the NLTK list relive strips, so only document lengths differ;
- * the query terms are never stopwords) and BTree indexes on the two date columns. The same queries
- * then run through `query().fullTextSearch(term).where(date bound).limit(k)`, which LanceDB applies
- * as a prefilter (the plan shows MatchQuery over a ScalarIndexQuery). The engines alternate per
- * query (which one goes first flips every query) so machine noise hits both alike.
+ * Queries (limit 10, random `now` in the year, half with from = now − U(1, 90) days), by
+ * document-frequency band of their terms (≤0.1%, ≤1%, ≤10%, >10%), four kinds: single terms,
+ * two-term AND (`a b`), three-term OR (`a OR b OR c`) and two-word phrases taken from articles
+ * (`"a b"`). A warm-up set of queries runs first through both engines; the timed sets (`--runs`,
+ * default 3) are other queries (other seeds), and the figures are medians over the runs of each
+ * run's p50 and p99. The engines alternate per query. The bench also checks, on a sample, that
+ * relive's results equal the FTS5 statement's (`identity_mismatches`) and times that FTS5 path.
+ *
+ * LanceDB: installed by this bench itself (`LANCEDB_INSTALL`, into the project's node_modules,
+ * never saved to package.json) when missing or at another version; if that fails the bench exits
+ * non-zero (`--no-lancedb` skips the comparison). Table (id, title, body = title + text,
+ * published_at / visible_at int64), FTS index on body (simple tokenizer, lowercase, ascii folding,
+ * English stemming and stopwords, positions), BTree indexes on the dates; queries through
+ * `query().fullTextSearch(MatchQuery | PhraseQuery).where(date bound).limit(k)` (a prefilter).
+ *
+ * Run: `tsx bench/p2-search.ts [--articles N] [--runs R] [--worlds exact,lagged] [--no-lancedb]
+ * [--no-hybrid] [--quick]` (default 1,000,000 articles).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { AsOfView } from "../src/world/as-of-view.js";
+import { ftsIndexTextFast } from "../src/world/fts-build.js";
+import { compileSearchQuery } from "../src/world/search-query.js";
+import { SqliteAsOfView } from "../src/world/sqlite-as-of-view.js";
 import type { NewsRow } from "../src/world/types.js";
 import { WorldBuilder } from "../src/world/world-builder.js";
 import { WorldStore } from "../src/world/world-store.js";
@@ -31,12 +49,14 @@ import { measureHybrid } from "./p2-hybrid.js";
 export const YEAR_MS = 365 * 24 * 3600 * 1000;
 export const CORPUS_START = Date.UTC(2025, 0, 1);
 
-/** How to enable the optional LanceDB comparison. */
-export const LANCEDB_INSTALL = "npm i --no-save -E @lancedb/lancedb@0.31.0";
+/** The LanceDB comparison's packages, installed by this bench itself (never saved to package.json). */
+export const LANCEDB_VERSION = "0.31.0";
+export const LANCEDB_PACKAGES = [`@lancedb/lancedb@${LANCEDB_VERSION}`, "apache-arrow@18.1.0"];
+export const LANCEDB_INSTALL = `npm i --no-save --no-audit --no-fund -E ${LANCEDB_PACKAGES.join(" ")}`;
 
 /** The slice of the @lancedb/lancedb 0.31 API this bench uses (typed locally: the package is optional). */
 interface LanceQuery {
-  fullTextSearch(q: string, opts?: { columns?: string | string[] }): LanceQuery;
+  fullTextSearch(q: string | object, opts?: { columns?: string | string[] }): LanceQuery;
   where(predicate: string): LanceQuery;
   select(columns: string[]): LanceQuery;
   limit(n: number): LanceQuery;
@@ -52,8 +72,12 @@ interface LanceTable {
 interface LanceModule {
   connect(uri: string): Promise<{
     createEmptyTable(name: string, schema: unknown): Promise<LanceTable>;
+    openTable(name: string): Promise<LanceTable>;
     close(): void;
   }>;
+  MatchQuery: new (q: string, column: string, opts?: { operator?: string }) => object;
+  PhraseQuery: new (q: string, column: string) => object;
+  Operator: { And: string; Or: string };
   Index: {
     fts(opts: Record<string, unknown>): unknown;
     btree(): unknown;
@@ -185,24 +209,12 @@ export class SyntheticNews {
   }
 }
 
-function parseArticles(argv: string[]): number {
-  const i = argv.indexOf("--articles");
-  if (i < 0) return 1_000_000;
-  const n = Number(argv[i + 1]);
-  if (!Number.isInteger(n) || n < 1000) throw new Error("--articles needs an integer ≥ 1000");
-  return n;
-}
-
-function push(m: Map<string, number[]>, key: string, v: number): void {
-  const a = m.get(key);
-  if (a) a.push(v);
-  else m.set(key, [v]);
-}
-
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
-}
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** bump when the synthetic corpus or the world format changes (cached worlds are keyed by it) */
+const CORPUS_FORMAT = "p2c2-w3";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const K = 10;
 
 const BANDS = [
   { name: "<=0.1%", lo: 0, hi: 0.001 },
@@ -210,22 +222,133 @@ const BANDS = [
   { name: "<=10%", lo: 0.01, hi: 0.1 },
   { name: ">10%", lo: 0.1, hi: 1.01 },
 ] as const;
+const KINDS = ["single", "and2", "or3", "phrase2"] as const;
+type Kind = (typeof KINDS)[number];
+type WorldKind = "exact" | "lagged";
 
-function parseLanceFlag(argv: string[]): boolean | undefined {
-  if (argv.includes("--no-lancedb")) return false;
-  if (argv.includes("--lancedb")) return true;
-  return undefined;
+/** The lagged world's visible_at of an article (deterministic per article). */
+function laggedVisible(a: NewsRow, i: number, seed: number): number {
+  const r = mulberry32((seed * 7_000_003 + i) ^ 0x5bd1e995);
+  return r() < 0.7 ? a.published_at + Math.round((r() * 4 - 2) * HOUR) : a.published_at + 2 * HOUR;
 }
 
-type Query = { band: string; term: string; df: number; now: number; from?: number };
+function worldArticle(corpus: SyntheticNews, i: number, kind: WorldKind, seed: number): NewsRow {
+  const a = corpus.article(i);
+  return kind === "exact" ? a : { ...a, visible_at: laggedVisible(a, i, seed) };
+}
 
-/** Loads the corpus into a LanceDB table and builds its indexes; timings exclude synthesizing. */
-async function buildLance(
+interface BuildInfo {
+  build_seconds: number;
+  synth_seconds: number;
+  stages_ms: Record<string, number>;
+  built_at: string;
+  load_average_during_build: number[];
+}
+
+/** Builds (or finds in the cache) the world of `kind`; returns its directory and build record. */
+function cachedWorld(cacheDir: string, corpus: SyntheticNews, kind: WorldKind, seed: number) {
+  const dir = join(cacheDir, `world-${kind}`);
+  const infoPath = join(cacheDir, `world-${kind}.build.json`);
+  if (existsSync(join(dir, "world.json")) && existsSync(infoPath)) {
+    return { dir, info: JSON.parse(readFileSync(infoPath, "utf8")) as BuildInfo, cached: true };
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const n = corpus.n;
+  const t0 = performance.now();
+  const b = WorldBuilder.create(dir, {
+    name: `p2-synthetic-${n}-${kind}`,
+    window: { start: CORPUS_START - 4 * HOUR, end: CORPUS_START + YEAR_MS + 4 * HOUR },
+    builder: "bench/p2-search",
+    builder_version: CORPUS_FORMAT,
+  });
+  let genMs = 0;
+  try {
+    for (let i = 0; i < n; i += 20_000) {
+      const g = performance.now();
+      const batch: NewsRow[] = [];
+      for (let j = i; j < Math.min(n, i + 20_000); j++) batch.push(worldArticle(corpus, j, kind, seed));
+      genMs += performance.now() - g;
+      b.insert("news", batch);
+    }
+    b.finish();
+  } catch (e) {
+    b.abort();
+    throw e;
+  }
+  const info: BuildInfo = {
+    build_seconds: r3((performance.now() - t0 - genMs) / 1e3),
+    synth_seconds: r3(genMs / 1e3),
+    stages_ms: b.finishTimings,
+    built_at: new Date().toISOString(),
+    load_average_during_build: loadavg().map((x) => Number(x.toFixed(2))),
+  };
+  writeFileSync(infoPath, `${JSON.stringify(info, null, 2)}\n`);
+  return { dir, info, cached: false };
+}
+
+/** Imports LanceDB, installing the pinned version first when it is missing or another version. */
+async function ensureLanceDb(): Promise<{ lancedb: LanceModule; arrow: ArrowModule; version: string }> {
+  const installed = () => {
+    try {
+      const pkg = join(ROOT, "node_modules", "@lancedb", "lancedb", "package.json");
+      return (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
+    } catch {
+      return null;
+    }
+  };
+  if (installed() !== LANCEDB_VERSION) {
+    // install where node_modules really is: a git worktree may link it to another checkout's, and
+    // npm run in the worktree would replace that link by a fresh tree
+    const modules = join(ROOT, "node_modules");
+    const cwd = existsSync(modules) ? dirname(realpathSync(modules)) : ROOT;
+    console.log(`installing LanceDB for the comparison in ${cwd}: ${LANCEDB_INSTALL}`);
+    const r = spawnSync("npm", ["i", "--no-save", "--no-audit", "--no-fund", "-E", ...LANCEDB_PACKAGES], {
+      cwd,
+      stdio: "inherit",
+    });
+    if (r.status !== 0 || installed() !== LANCEDB_VERSION) {
+      throw new Error(
+        `P2: could not install LanceDB ${LANCEDB_VERSION} (\`${LANCEDB_INSTALL}\` exited ${String(r.status ?? r.error)}); run it by hand or pass --no-lancedb`,
+      );
+    }
+  }
+  const l = await loadLanceDb();
+  if (l === null || l.version !== LANCEDB_VERSION) {
+    throw new Error(`P2: LanceDB ${LANCEDB_VERSION} is installed but cannot be loaded; pass --no-lancedb to skip it`);
+  }
+  return l;
+}
+
+/** Loads the world's articles into a cached LanceDB table (rebuilt only when its done-marker is missing). */
+async function cachedLance(
   lance: { lancedb: LanceModule; arrow: ArrowModule },
-  dir: string,
+  cacheDir: string,
   corpus: SyntheticNews,
-): Promise<{ table: LanceTable; close: () => void; addS: number; ftsS: number; btreeS: number; synthS: number }> {
+  kind: WorldKind,
+  seed: number,
+): Promise<{ table: LanceTable; close: () => void; info: Record<string, number>; cached: boolean }> {
+  const dir = join(cacheDir, `lancedb-${kind}`);
+  const done = join(cacheDir, `lancedb-${kind}.build.json`);
   const { lancedb, arrow } = lance;
+  if (existsSync(done)) {
+    const db = await lancedb.connect(dir);
+    const table = await db.openTable("news");
+    if ((await table.countRows()) === corpus.n) {
+      return {
+        table,
+        close: () => {
+          table.close();
+          db.close();
+        },
+        info: JSON.parse(readFileSync(done, "utf8")) as Record<string, number>,
+        cached: true,
+      };
+    }
+    table.close();
+    db.close();
+  }
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(done, { force: true });
   const db = await lancedb.connect(dir);
   const schema = new arrow.Schema([
     new arrow.Field("id", new arrow.Utf8(), false),
@@ -236,25 +359,26 @@ async function buildLance(
   ]);
   const table = await db.createEmptyTable("news", schema);
   let addMs = 0;
-  let genMs = 0;
   for (let i = 0; i < corpus.n; i += 100_000) {
-    const g = performance.now();
-    const rows = [...corpus.articles(i, Math.min(corpus.n, i + 100_000))].map((a) => ({
-      id: a.id,
-      title: a.title,
-      body: `${a.title}\n${a.text}`,
-      published_at: a.published_at,
-      visible_at: a.visible_at,
-    }));
+    const rows: Record<string, unknown>[] = [];
+    for (let j = i; j < Math.min(corpus.n, i + 100_000); j++) {
+      const a = worldArticle(corpus, j, kind, seed);
+      rows.push({
+        id: a.id,
+        title: a.title,
+        body: `${a.title}\n${a.text}`,
+        published_at: a.published_at,
+        visible_at: a.visible_at,
+      });
+    }
     const a0 = performance.now();
-    genMs += a0 - g;
     await table.add(rows);
     addMs += performance.now() - a0;
   }
   const f0 = performance.now();
   await table.createIndex("body", {
     config: lancedb.Index.fts({
-      withPosition: true, // like FTS5, which keeps positions for phrase queries
+      withPosition: true,
       baseTokenizer: "simple",
       lowercase: true,
       asciiFolding: true,
@@ -269,303 +393,418 @@ async function buildLance(
   await table.createIndex("published_at", { config: lancedb.Index.btree() });
   const btreeMs = performance.now() - b0;
   if ((await table.countRows()) !== corpus.n) throw new Error("LanceDB table row count differs from the corpus");
+  const info = { add_s: r3(addMs / 1e3), fts_index_s: r3(ftsMs / 1e3), date_btree_s: r3(btreeMs / 1e3) };
+  writeFileSync(done, `${JSON.stringify(info, null, 2)}\n`);
   return {
     table,
     close: () => {
       table.close();
       db.close();
     },
-    addS: addMs / 1e3,
-    ftsS: ftsMs / 1e3,
-    btreeS: btreeMs / 1e3,
-    synthS: genMs / 1e3,
+    info,
+    cached: false,
   };
 }
 
+interface Query {
+  kind: Kind;
+  band: string;
+  /** the relive query string */
+  q: string;
+  /** the terms (phrase words) for LanceDB */
+  words: string[];
+  now: number;
+  from?: number;
+}
+
+/** A query set of `counts[kind]` queries per band, from its own seed. */
+function querySet(
+  seed: number,
+  counts: Record<Kind, number>,
+  byBand: Map<string, string[]>,
+  df: Map<string, number>,
+  n: number,
+  corpus: SyntheticNews,
+): Query[] {
+  const rand = mulberry32(seed);
+  const pick = <T>(a: readonly T[]) => a[Math.floor(rand() * a.length)] as T;
+  const out: Query[] = [];
+  const when = () => {
+    const now = CORPUS_START + 7 * DAY + Math.floor(rand() * (YEAR_MS - 7 * DAY));
+    return rand() < 0.5 ? { now, from: now - Math.floor((1 + rand() * 89) * DAY) } : { now };
+  };
+  for (const band of BANDS) {
+    const terms = byBand.get(band.name) ?? [];
+    if (terms.length === 0) continue;
+    for (const kind of KINDS) {
+      for (let i = 0; i < counts[kind]; i++) {
+        let words: string[];
+        let q: string;
+        switch (kind) {
+          case "single":
+            words = [pick(terms)];
+            q = words[0] as string;
+            break;
+          case "and2":
+            words = [pick(terms), pick(terms)];
+            q = words.join(" ");
+            break;
+          case "or3":
+            words = [pick(terms), pick(terms), pick(terms)];
+            q = words.join(" OR ");
+            break;
+          case "phrase2": {
+            // two adjacent content words of a random article, the first in the band
+            words = [pick(terms), pick(terms)];
+            for (let tries = 0; tries < 200; tries++) {
+              const toks = ftsIndexTextFast(corpus.article(Math.floor(rand() * n)).text).split(" ");
+              const at = toks.findIndex((t, j) => {
+                const f = (df.get(t) ?? 0) / n;
+                return j + 1 < toks.length && f > band.lo && f <= band.hi;
+              });
+              if (at >= 0) {
+                words = [toks[at] as string, toks[at + 1] as string];
+                break;
+              }
+            }
+            q = `"${words.join(" ")}"`;
+            break;
+          }
+          default: {
+            const never: never = kind;
+            throw new Error(`unknown kind ${String(never)}`);
+          }
+        }
+        out.push({ kind, band: band.name, q, words, ...when() });
+      }
+    }
+  }
+  return out;
+}
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] as number;
+}
+const median = (xs: number[]) =>
+  pct(
+    [...xs].sort((a, b) => a - b),
+    0.5,
+  );
 const r3 = (x: number) => Number(x.toFixed(3));
 
-export async function run(
-  opts: { articles?: number; seed?: number; queriesPerBand?: number; keep?: boolean; lancedb?: boolean } = {},
-) {
+function parseOpts(argv: string[]) {
+  const val = (name: string) => {
+    const i = argv.indexOf(name);
+    return i < 0 ? undefined : argv[i + 1];
+  };
+  const quick = argv.includes("--quick");
+  const articles = Number(val("--articles") ?? (quick ? 100_000 : 1_000_000));
+  if (!Number.isInteger(articles) || articles < 1000) throw new Error("--articles needs an integer ≥ 1000");
+  const runs = Number(val("--runs") ?? 3);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error("--runs needs an integer ≥ 1");
+  const worlds = (val("--worlds") ?? "exact,lagged").split(",") as WorldKind[];
+  for (const w of worlds) if (w !== "exact" && w !== "lagged") throw new Error(`--worlds: unknown world ${w}`);
+  return {
+    articles,
+    runs,
+    worlds,
+    quick,
+    lancedb: !argv.includes("--no-lancedb"),
+    hybrid: !argv.includes("--no-hybrid"),
+  };
+}
+
+export interface P2Options {
+  articles?: number;
+  seed?: number;
+  runs?: number;
+  worlds?: WorldKind[];
+  lancedb?: boolean;
+  hybrid?: boolean;
+  quick?: boolean;
+  cacheDir?: string;
+}
+
+export async function run(opts: P2Options = {}) {
   const n = opts.articles ?? 1_000_000;
   const seed = opts.seed ?? 42;
-  const perBand = opts.queriesPerBand ?? 250;
-  const k = 10;
-  const lance = opts.lancedb === false ? null : await loadLanceDb();
-  if (opts.lancedb === true && lance === null) {
-    throw new Error(`--lancedb: @lancedb/lancedb is not installed; install it with \`${LANCEDB_INSTALL}\``);
-  }
-  const work = mkdtempSync(join(tmpdir(), "relive-p2-"));
-  const dir = join(work, "world");
-  let lanceClose: (() => void) | undefined;
-  try {
-    const corpus = new SyntheticNews(n, seed);
-    const t0 = process.hrtime.bigint();
-    const b = WorldBuilder.create(dir, {
-      name: `p2-synthetic-${n}`,
-      window: { start: CORPUS_START - 3_600_000, end: CORPUS_START + YEAR_MS + 3_600_000 },
-      builder: "bench/p2-search",
-      builder_version: "1",
-    });
-    let genMs = 0;
-    try {
-      for (let i = 0; i < n; i += 20_000) {
-        const g = performance.now();
-        const batch = [...corpus.articles(i, Math.min(n, i + 20_000))];
-        genMs += performance.now() - g;
-        b.insert("news", batch);
-      }
-      b.finish();
-    } catch (e) {
-      b.abort();
-      throw e;
-    }
-    const buildS = (Number(process.hrtime.bigint() - t0) / 1e6 - genMs) / 1e3;
-    console.log(`built ${n} articles in ${buildS.toFixed(1)} s (+ ${(genMs / 1e3).toFixed(1)} s synthesizing them)`);
+  const runs = opts.runs ?? 3;
+  const worlds = opts.worlds ?? ["exact", "lagged"];
+  const counts: Record<Kind, number> = opts.quick
+    ? { single: 60, and2: 25, or3: 25, phrase2: 15 }
+    : { single: 250, and2: 80, or3: 80, phrase2: 40 };
+  const warmCounts: Record<Kind, number> = { single: 40, and2: 15, or3: 15, phrase2: 10 };
+  const cacheDir =
+    opts.cacheDir ?? join(ROOT, ".relive-cache", "bench", "p2-search", `${CORPUS_FORMAT}-n${n}-s${seed}`);
+  mkdirSync(cacheDir, { recursive: true });
+  const lance = opts.lancedb === false ? null : await ensureLanceDb();
+  const corpus = new SyntheticNews(n, seed);
+  const load0 = loadavg().map((x) => Number(x.toFixed(2)));
 
-    // LanceDB is built after the SQLite world is finished, so the two builds never compete for the CPUs
-    const lb = lance ? await buildLance(lance, join(work, "lancedb"), corpus) : null;
-    if (lb) {
-      lanceClose = lb.close;
+  const builds: Record<string, unknown> = {};
+  const opened: { kind: WorldKind; store: WorldStore; lance: Awaited<ReturnType<typeof cachedLance>> | null }[] = [];
+  try {
+    for (const kind of worlds) {
+      const w = cachedWorld(cacheDir, corpus, kind, seed);
       console.log(
-        `LanceDB: added ${n} rows in ${lb.addS.toFixed(1)} s, FTS index ${lb.ftsS.toFixed(1)} s, date BTree indexes ${lb.btreeS.toFixed(1)} s (+ ${lb.synthS.toFixed(1)} s synthesizing)`,
+        `${kind} world: ${w.cached ? "cached, built earlier in" : "built in"} ${w.info.build_seconds.toFixed(1)} s (news index: write ${((w.info.stages_ms.news_index ?? Number.NaN) / 1e3).toFixed(1)} s + feed ${((w.info.stages_ms.news_index_feed_overlapped ?? Number.NaN) / 1e3).toFixed(1)} s overlapped with the FTS worker, FTS ${(((w.info.stages_ms.fts_insert ?? 0) + (w.info.stages_ms.fts_optimize ?? 0)) / 1e3).toFixed(1)} s)`,
+      );
+      const l = lance ? await cachedLance(lance, cacheDir, corpus, kind, seed) : null;
+      if (l) console.log(`${kind} LanceDB table: ${l.cached ? "cached" : "built"} ${JSON.stringify(l.info)}`);
+      builds[kind] = { ...w.info, cached: w.cached, lancedb: l ? { ...l.info, cached: l.cached } : null };
+      opened.push({ kind, store: WorldStore.open(w.dir), lance: l });
+    }
+
+    // terms by document-frequency band (the same texts in every world)
+    const first = (opened[0] as { store: WorldStore }).store;
+    first.db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, news_fts, 'row')");
+    const vocab = first.db.prepare("SELECT term, doc FROM temp.vocab").all() as { term: string; doc: number }[];
+    const df = new Map(vocab.map((v) => [v.term, v.doc]));
+    const byBand = new Map<string, string[]>();
+    for (const band of BANDS) {
+      byBand.set(
+        band.name,
+        vocab.filter((v) => v.doc / n > band.lo && v.doc / n <= band.hi).map((v) => v.term),
       );
     }
-
-    const store = WorldStore.open(dir);
-    store.db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, news_fts, 'row')");
-    const vocab = store.db.prepare("SELECT term, doc FROM temp.vocab").all() as { term: string; doc: number }[];
-    const rand = mulberry32(seed ^ 0x9e3779b9);
-    const queries: Query[] = [];
-    for (const band of BANDS) {
-      const terms = vocab.filter((v) => v.doc / n > band.lo && v.doc / n <= band.hi);
-      for (let q = 0; q < perBand && terms.length > 0; q++) {
-        const t = terms[Math.floor(rand() * terms.length)] as { term: string; doc: number };
-        const now = CORPUS_START + 7 * 86_400_000 + Math.floor(rand() * (YEAR_MS - 7 * 86_400_000));
-        const from = rand() < 0.5 ? now - Math.floor((1 + rand() * 89) * 86_400_000) : undefined;
-        queries.push(
-          from === undefined
-            ? { band: band.name, term: t.term, df: t.doc, now }
-            : { band: band.name, term: t.term, df: t.doc, now, from },
-        );
-      }
-    }
-    let now = 0;
-    const view = store.at(() => now);
-    // independent oracle for "≥ k visible matches exist": a join on visible_at/published_at, stopping at k
-    const enough = store.db.prepare(
-      "SELECT count(*) AS c FROM (SELECT 1 FROM news_fts f JOIN news_order o ON o.seq = f.rowid WHERE news_fts MATCH @q" +
-        " AND o.visible_at <= @now AND o.published_at <= @now AND o.published_at >= @from LIMIT @k)",
+    const warm = querySet(seed ^ 0x1234567, warmCounts, byBand, df, n, corpus);
+    const timedSets = Array.from({ length: runs }, (_, r) =>
+      querySet(seed * 31 + r + 1, counts, byBand, df, n, corpus),
     );
-    const search = (q: Query) => {
-      now = q.now;
-      return view.news.search(q.term, q.from === undefined ? { limit: k } : { from: q.from, limit: k });
-    };
-    // the same as-of bound as relive's view (visible_at <= now, published_at in [from, now]), as a LanceDB prefilter
-    const lanceSearch = (table: LanceTable, q: Query) =>
-      table
+
+    const lanceQuery = (l: LanceModule, table: LanceTable, q: Query) => {
+      const fts =
+        q.kind === "phrase2"
+          ? new l.PhraseQuery(q.words.join(" "), "body")
+          : new l.MatchQuery(q.words.join(" "), "body", {
+              operator: q.kind === "and2" ? l.Operator.And : l.Operator.Or,
+            });
+      return table
         .query()
-        .fullTextSearch(q.term, { columns: "body" })
+        .fullTextSearch(fts)
         .where(
           `visible_at <= ${q.now} AND published_at <= ${q.now}${q.from === undefined ? "" : ` AND published_at >= ${q.from}`}`,
         )
-        .select(["id", "title", "published_at", "visible_at", "_score"])
-        .limit(k)
+        .select(["id", "published_at", "visible_at", "_score"])
+        .limit(K)
         .toArray();
-    for (const q of queries) search(q); // warm-up pass (page cache, statement cache)
-    if (lb) for (const q of queries) await lanceSearch(lb.table, q);
+    };
+    const key = (w: string, q: Query) => `${w}|${q.kind}|${q.band}`;
+    type Acc = { rel: number[]; lan: number[]; relShort: number; lanShort: number; enough: number; outside: number };
+    const perRun: Map<string, Acc>[] = [];
+    const identity = new Map<string, { checked: number; mismatches: number; fts: number[] }>();
 
-    type Stats = { lat: Map<string, number[]>; cpu: Map<string, number[]>; short: Map<string, number> };
-    const mk = (): Stats => ({ lat: new Map(), cpu: new Map(), short: new Map() });
-    const rel = mk();
-    const lan = mk();
-    const ratios = new Map<string, number[]>();
-    const overlap = new Map<string, number[]>();
-    const matches = new Map<string, number[]>();
-    const enoughCount = new Map<string, number>();
-    let lanceViolations = 0;
-    const timeRelive = (q: Query) => {
-      const c0 = process.cpuUsage();
-      const s = process.hrtime.bigint();
-      const r = search(q);
-      const ms = Number(process.hrtime.bigint() - s) / 1e6;
-      const c = process.cpuUsage(c0);
-      push(rel.lat, q.band, ms);
-      push(rel.cpu, q.band, (c.user + c.system) / 1000);
-      return { ms, ids: r.hits.map((h) => h.id) };
-    };
-    const timeLance = async (table: LanceTable, q: Query) => {
-      const c0 = process.cpuUsage();
-      const s = process.hrtime.bigint();
-      const r = await lanceSearch(table, q);
-      const ms = Number(process.hrtime.bigint() - s) / 1e6;
-      const c = process.cpuUsage(c0);
-      push(lan.lat, q.band, ms);
-      push(lan.cpu, q.band, (c.user + c.system) / 1000);
-      for (const h of r) {
-        const p = Number(h.published_at);
-        if (Number(h.visible_at) > q.now || p > q.now || (q.from !== undefined && p < q.from)) lanceViolations++;
-      }
-      return { ms, ids: r.map((h) => String(h.id)) };
-    };
-    for (let qi = 0; qi < queries.length; qi++) {
-      const q = queries[qi] as Query;
-      let a: { ms: number; ids: string[] };
-      let l: { ms: number; ids: string[] } | undefined;
-      if (lb && qi % 2 === 1) {
-        l = await timeLance(lb.table, q);
-        a = timeRelive(q);
-      } else {
-        a = timeRelive(q);
-        if (lb) l = await timeLance(lb.table, q);
-      }
-      const avail = (enough.get({ q: `"${q.term}"`, now: q.now, from: q.from ?? -1, k }) as { c: number }).c;
-      if (avail >= k) {
-        enoughCount.set(q.band, (enoughCount.get(q.band) ?? 0) + 1);
-        if (a.ids.length < k) rel.short.set(q.band, (rel.short.get(q.band) ?? 0) + 1);
-        if (l && l.ids.length < k) lan.short.set(q.band, (lan.short.get(q.band) ?? 0) + 1);
-      }
-      if (l) {
-        push(ratios, q.band, a.ms / l.ms);
-        const set = new Set(a.ids);
-        const common = l.ids.filter((id) => set.has(id)).length;
-        const denom = Math.max(a.ids.length, l.ids.length);
-        push(overlap, q.band, denom === 0 ? 1 : common / denom);
-      }
-      push(matches, q.band, q.df);
-    }
-    // hybrid search (BM25 + vectors) on the same world and queries, side by side with BM25 alone
-    const hybrid = measureHybrid({
-      store,
-      queries,
-      narrowTerms: vocab.filter((v) => v.doc / n > 0.001 && v.doc / n <= 0.01).map((v) => v.term),
-      bands: BANDS.map((x) => x.name),
-      k,
-      seed,
-      buildStagesMs: b.finishTimings,
-    });
-    store.close();
-
-    const summarize = (st: Stats, band: string) => {
-      const l = [...(st.lat.get(band) ?? [])].sort((x, y) => x - y);
-      const cl = [...(st.cpu.get(band) ?? [])].sort((x, y) => x - y);
-      return {
-        queries: l.length,
-        p50_ms: r3(pct(l, 0.5)),
-        p99_ms: r3(pct(l, 0.99)),
-        cpu_p50_ms: r3(pct(cl, 0.5)),
-        cpu_p99_ms: r3(pct(cl, 0.99)),
-        max_ms: r3(l[l.length - 1] ?? Number.NaN),
-        short_share: l.length ? (st.short.get(band) ?? 0) / l.length : 0,
-      };
-    };
-    const bands: Record<string, unknown> = {};
-    const lanceBands: Record<string, unknown> = {};
-    const rows: string[] = [];
-    const lrows: string[] = [];
-    for (const band of BANDS) {
-      const dfs = matches.get(band.name) ?? [];
-      const rs = summarize(rel, band.name);
-      const entry = {
-        ...rs,
-        median_doc_freq: dfs.length ? [...dfs].sort((x, y) => x - y)[Math.floor(dfs.length / 2)] : null,
-        queries_with_k_visible_matches: enoughCount.get(band.name) ?? 0,
-      };
-      bands[band.name] = entry;
-      rows.push(
-        `${band.name.padEnd(8)} ${String(entry.queries).padStart(7)} ${entry.p50_ms.toFixed(2).padStart(9)} ${entry.p99_ms.toFixed(2).padStart(9)} ${entry.cpu_p50_ms.toFixed(2).padStart(9)} ${entry.cpu_p99_ms.toFixed(2).padStart(9)} ${String(entry.median_doc_freq).padStart(10)} ${entry.short_share.toFixed(4).padStart(8)}`,
+    for (const o of opened) {
+      let now = 0;
+      const view = o.store.at(() => now);
+      const fts: AsOfView = new SqliteAsOfView(
+        {
+          stmt: (sql) => o.store.stmt(sql),
+          newsLagPubOverVis: o.store.newsLagPubOverVis,
+          newsLagVisOverPub: o.store.newsLagVisOverPub,
+        },
+        () => now,
       );
-      if (lb) {
-        const ls = summarize(lan, band.name);
-        const rr = [...(ratios.get(band.name) ?? [])].sort((x, y) => x - y);
-        const ov = overlap.get(band.name) ?? [];
-        const le = {
-          ...ls,
-          relive_p50_ms: rs.p50_ms,
-          relive_short_share: rs.short_share,
-          ratio_of_p50: r3(rs.p50_ms / ls.p50_ms),
-          ratio_of_p99: r3(rs.p99_ms / ls.p99_ms),
-          median_per_query_ratio: r3(pct(rr, 0.5)),
-          mean_top_k_overlap: r3(ov.reduce((x, y) => x + y, 0) / Math.max(1, ov.length)),
-        };
-        lanceBands[band.name] = le;
-        lrows.push(
-          `${band.name.padEnd(8)} ${rs.p50_ms.toFixed(2).padStart(9)} ${le.p50_ms.toFixed(2).padStart(9)} ${rs.p99_ms.toFixed(2).padStart(9)} ${le.p99_ms.toFixed(2).padStart(9)} ${le.ratio_of_p50.toFixed(2).padStart(8)} ${le.median_per_query_ratio.toFixed(2).padStart(8)} ${rs.short_share.toFixed(4).padStart(8)} ${le.short_share.toFixed(4).padStart(8)} ${le.mean_top_k_overlap.toFixed(2).padStart(8)}`,
-        );
+      const enough = o.store.db.prepare(
+        "SELECT count(*) AS c FROM (SELECT 1 FROM news_fts f JOIN news_order o ON o.seq = f.rowid WHERE news_fts MATCH @q" +
+          " AND o.visible_at <= @now AND o.published_at <= @now AND o.published_at >= @from LIMIT @k)",
+      );
+      const opts = (q: Query) => (q.from === undefined ? { limit: K } : { from: q.from, limit: K });
+      const relive = (q: Query) => {
+        now = q.now;
+        const s = process.hrtime.bigint();
+        const r = view.news.search(q.q, opts(q));
+        return { ms: Number(process.hrtime.bigint() - s) / 1e6, r };
+      };
+      const lanceRun = async (q: Query) => {
+        const l = o.lance;
+        if (!l || !lance) return null;
+        const s = process.hrtime.bigint();
+        const r = await lanceQuery(lance.lancedb, l.table, q);
+        return { ms: Number(process.hrtime.bigint() - s) / 1e6, r };
+      };
+      // warm-up: other queries than the timed ones
+      const w0 = performance.now();
+      for (const q of warm) {
+        relive(q);
+        await lanceRun(q);
+      }
+      console.log(
+        `${o.kind}: warm-up ${warm.length} queries per engine in ${((performance.now() - w0) / 1e3).toFixed(1)} s`,
+      );
+      for (let r = 0; r < runs; r++) {
+        const acc = perRun[r] ?? new Map<string, Acc>();
+        perRun[r] = acc;
+        const set = timedSets[r] as Query[];
+        for (let qi = 0; qi < set.length; qi++) {
+          const q = set[qi] as Query;
+          let a: { ms: number; r: ReturnType<AsOfView["news"]["search"]> };
+          let l: { ms: number; r: Record<string, unknown>[] } | null;
+          if (qi % 2 === 1) {
+            l = await lanceRun(q);
+            a = relive(q);
+          } else {
+            a = relive(q);
+            l = await lanceRun(q);
+          }
+          const kk = key(o.kind, q);
+          const e = acc.get(kk) ?? { rel: [], lan: [], relShort: 0, lanShort: 0, enough: 0, outside: 0 };
+          acc.set(kk, e);
+          e.rel.push(a.ms);
+          if (l) {
+            e.lan.push(l.ms);
+            for (const h of l.r) {
+              const p = Number(h.published_at);
+              if (Number(h.visible_at) > q.now || p > q.now || (q.from !== undefined && p < q.from)) e.outside++;
+            }
+          }
+          const expr = compileSearchQuery(q.q).primary ?? "";
+          const avail = (enough.get({ q: expr, now: q.now, from: q.from ?? -1, k: K }) as { c: number }).c;
+          if (avail >= K) {
+            e.enough++;
+            if (a.r.hits.length < K) e.relShort++;
+            if (l && l.r.length < K) e.lanShort++;
+          }
+          // identity with the FTS5 statement (and its latency) on a sample of the first run
+          if (r === 0 && qi % 4 === 0) {
+            const id = identity.get(kk) ?? { checked: 0, mismatches: 0, fts: [] };
+            identity.set(kk, id);
+            now = q.now;
+            const s = process.hrtime.bigint();
+            const want = fts.news.search(q.q, opts(q));
+            id.fts.push(Number(process.hrtime.bigint() - s) / 1e6);
+            id.checked++;
+            if (JSON.stringify(want) !== JSON.stringify(a.r)) id.mismatches++;
+          }
+        }
       }
     }
-    console.log("relive (SQLite FTS5)");
-    console.log("band     queries   p50 ms    p99 ms  cpu p50   cpu p99  median df    short");
-    for (const r of rows) console.log(r);
-    if (lb) {
-      console.log(`relive vs LanceDB ${lance?.version} (ratio = relive / LanceDB; > 1: LanceDB faster)`);
-      console.log("band     rel p50  lance p50   rel p99 lance p99 p50 ratio  q ratio rel short lan short  overlap");
-      for (const r of lrows) console.log(r);
-      if (lanceViolations > 0) console.log(`LanceDB returned ${lanceViolations} hits outside the date bound`);
-    }
-    for (const l of hybrid.lines) console.log(l);
-    const lancedbResult = lb
-      ? {
-          version: lance?.version,
-          lance_cpu_threads: Number(process.env.LANCE_CPU_THREADS),
-          build_seconds: {
-            add: r3(lb.addS),
-            fts_index: r3(lb.ftsS),
-            date_btree_indexes: r3(lb.btreeS),
-            total: r3(lb.addS + lb.ftsS + lb.btreeS),
-          },
-          setup:
-            "table (id, title, body = title + '\\n' + text, published_at int64, visible_at int64); Index.fts on body: simple tokenizer, lowercase, ascii folding, English stemming, English stopword removal (tantivy's list, relive strips the NLTK list: query terms are never stopwords, only document lengths differ), positions kept like FTS5; BTree indexes on visible_at and published_at",
-          query:
-            "query().fullTextSearch(term, {columns: 'body'}).where('visible_at <= now AND published_at <= now [AND published_at >= from]').select(id, title, published_at, visible_at, _score).limit(10): the filter is a prefilter (plan: MatchQuery over ScalarIndexQuery); relive also builds a snippet per hit",
-          timing:
-            "same process, same queries; the engine that runs first alternates per query; one warm-up pass each; LanceDB's cpu_* counts all its threads",
-          ratio_note:
-            "ratio_of_p50 = relive p50 / LanceDB p50; median_per_query_ratio = median over queries of relive ms / LanceDB ms; > 1 means LanceDB is faster",
-          short_share_note:
-            "share of the band's queries that returned fewer than k hits although SQLite (the reference) finds >= k visible matches",
-          hits_outside_date_bound: lanceViolations,
-          bands: lanceBands,
+
+    // hybrid search (BM25 + vectors) on the exact world, as before
+    const hybridWorld = opened.find((o) => o.kind === "exact");
+    const hybrid =
+      opts.hybrid === false || !hybridWorld
+        ? null
+        : measureHybrid({
+            store: hybridWorld.store,
+            queries: (timedSets[0] as Query[])
+              .filter((q) => q.kind === "single")
+              .map((q) => ({ band: q.band, term: q.q, now: q.now, ...(q.from === undefined ? {} : { from: q.from }) })),
+            narrowTerms: byBand.get("<=1%") ?? [],
+            bands: BANDS.map((x) => x.name),
+            k: K,
+            seed,
+            buildStagesMs: ((builds.exact as BuildInfo | undefined)?.stages_ms ?? {}) as Record<string, number>,
+          });
+
+    // one table: per world, kind and band, medians over the runs of p50 / p99
+    const rows: Record<string, unknown>[] = [];
+    const lines: string[] = [];
+    const header =
+      "world   kind     band      rel p50  rel p99  lan p50  lan p99  p50 ×  p99 ×  fts5 p50  short r/l  ident";
+    for (const o of opened) {
+      for (const kind of KINDS) {
+        for (const band of BANDS) {
+          const kk = `${o.kind}|${kind}|${band.name}`;
+          const accs = perRun.map((m) => m.get(kk)).filter((x): x is Acc => x !== undefined);
+          if (accs.length === 0) continue;
+          const p = (xs: number[], q: number) =>
+            pct(
+              [...xs].sort((x, y) => x - y),
+              q,
+            );
+          const relP50 = median(accs.map((x) => p(x.rel, 0.5)));
+          const relP99 = median(accs.map((x) => p(x.rel, 0.99)));
+          const lanP50 = lance ? median(accs.map((x) => p(x.lan, 0.5))) : Number.NaN;
+          const lanP99 = lance ? median(accs.map((x) => p(x.lan, 0.99))) : Number.NaN;
+          const enough = accs.reduce((s, x) => s + x.enough, 0);
+          const id = identity.get(kk);
+          const row = {
+            world: o.kind,
+            kind,
+            band: band.name,
+            queries_per_run: (accs[0] as Acc).rel.length,
+            runs: accs.length,
+            relive_p50_ms: r3(relP50),
+            relive_p99_ms: r3(relP99),
+            relive_p50_ms_per_run: accs.map((x) => r3(p(x.rel, 0.5))),
+            relive_p99_ms_per_run: accs.map((x) => r3(p(x.rel, 0.99))),
+            lancedb_p50_ms: lance ? r3(lanP50) : null,
+            lancedb_p99_ms: lance ? r3(lanP99) : null,
+            lancedb_p50_ms_per_run: lance ? accs.map((x) => r3(p(x.lan, 0.5))) : null,
+            lancedb_p99_ms_per_run: lance ? accs.map((x) => r3(p(x.lan, 0.99))) : null,
+            lancedb_over_relive_p50: lance ? r3(lanP50 / relP50) : null,
+            lancedb_over_relive_p99: lance ? r3(lanP99 / relP99) : null,
+            queries_with_k_visible_matches: enough,
+            relive_short_share: enough ? r3(accs.reduce((s, x) => s + x.relShort, 0) / enough) : 0,
+            lancedb_short_share: lance && enough ? r3(accs.reduce((s, x) => s + x.lanShort, 0) / enough) : null,
+            lancedb_hits_outside_date_bound: lance ? accs.reduce((s, x) => s + x.outside, 0) : null,
+            fts5_statement_p50_ms: id ? r3(p(id.fts, 0.5)) : null,
+            identity_checked: id?.checked ?? 0,
+            identity_mismatches: id?.mismatches ?? 0,
+          };
+          rows.push(row);
+          const f = (x: number | null, w = 8) => (x === null || Number.isNaN(x) ? "-" : x.toFixed(2)).padStart(w);
+          lines.push(
+            `${o.kind.padEnd(7)} ${kind.padEnd(8)} ${band.name.padEnd(7)} ${f(relP50)} ${f(relP99)} ${f(lance ? lanP50 : null)} ${f(lance ? lanP99 : null)} ${f(row.lancedb_over_relive_p50, 6)} ${f(row.lancedb_over_relive_p99, 6)} ${f(row.fts5_statement_p50_ms, 9)} ${`${row.relive_short_share}/${row.lancedb_short_share ?? "-"}`.padStart(10)} ${`${row.identity_mismatches}/${row.identity_checked}`.padStart(6)}`,
+          );
         }
-      : opts.lancedb === false
-        ? "not run: disabled (--no-lancedb)"
-        : `not run: optional dependency not installed; enable with \`${LANCEDB_INSTALL}\` (not saved to package.json)`;
+      }
+    }
+    const loadEnd = loadavg().map((x) => Number(x.toFixed(2)));
+    console.log(
+      `P2: ${n} articles, limit ${K}, ${runs} timed runs (medians of per-run p50/p99, ms); × = LanceDB / relive (> 1: relive faster; target ≥ 2); load average ${load0.join(" ")} → ${loadEnd.join(" ")}`,
+    );
+    console.log(header);
+    for (const l of lines) console.log(l);
+    if (hybrid) for (const l of hybrid.lines) console.log(l);
     const result = {
       bench: "p2-search",
       articles: n,
       seed,
-      k,
-      build_seconds: Number(buildS.toFixed(2)),
-      build_stages_ms: b.finishTimings,
-      load_average_at_end: loadavg().map((x) => Number(x.toFixed(2))),
-      latency_note:
-        "p50/p99 are wall time per search call; cpu_* are the process CPU time of the same calls (robust to other load on the machine)",
+      k: K,
+      runs,
+      cache_dir: cacheDir,
+      load_average_at_start: load0,
+      load_average_at_end: loadEnd,
+      machine: { cpus: cpus().length, node: process.version },
       corpus:
         "synthetic: Zipf(s=1.07) over 100k words + 35% English stopwords; title 6-10 words, body 60-119 words; one year",
-      queries:
-        "single terms, 250 per document-frequency band, random now in the year, half with from = now - U(1,90) days",
-      bands,
-      targets: { "<=1%": { p50_ms: 5, p99_ms: 25 }, short_share: 0 },
-      lancedb: lancedbResult,
-      hybrid: hybrid.result,
-      machine: { cpus: cpus().length, node: process.version },
+      worlds_note:
+        "exact: visible_at = published_at; lagged: visible_at = published_at + U(-2 h, +2 h) (70%) or + 2 h (30%), the CC-NEWS publish clock",
+      queries_note:
+        "per band (df of the terms): single term, 2-term AND, 3-term OR, 2-word phrase from an article; random now, half with from = now - U(1,90) d; warm-up queries distinct from the timed ones; every timed run has its own queries",
+      lancedb: lance
+        ? {
+            version: lance.version,
+            lance_cpu_threads: Number(process.env.LANCE_CPU_THREADS),
+            query:
+              "query().fullTextSearch(MatchQuery(words, 'body', {operator: AND for and2, OR otherwise}) | PhraseQuery(words, 'body')).where('visible_at <= now AND published_at <= now [AND published_at >= from]').limit(10)",
+          }
+        : "not run: --no-lancedb",
+      builds,
+      table: rows,
+      hybrid: hybrid?.result ?? null,
     };
+    mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
+    writeFileSync(join(ROOT, "bench", "results", "p2-search.json"), `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`wrote ${join(ROOT, "bench", "results", "p2-search.json")}`);
     return result;
   } finally {
-    lanceClose?.();
-    if (!opts.keep) rmSync(work, { recursive: true, force: true });
+    for (const o of opened) {
+      o.lance?.close();
+      o.store.close();
+    }
   }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const lancedb = parseLanceFlag(process.argv);
-  const result = await run(
-    lancedb === undefined
-      ? { articles: parseArticles(process.argv) }
-      : { articles: parseArticles(process.argv), lancedb },
-  );
-  const out = join(fileURLToPath(new URL(".", import.meta.url)), "results");
-  mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, "p2-search.json"), `${JSON.stringify(result, null, 2)}\n`);
-  console.log(`wrote ${join(out, "p2-search.json")}`);
+  const o = parseOpts(process.argv);
+  try {
+    await run(o);
+  } catch (e) {
+    console.error((e as Error).message);
+    process.exit(1);
+  }
 }

@@ -12,7 +12,7 @@ import { run as p7 } from "./p7-dashboard.js";
 
 const quick = process.argv.includes("--quick");
 await p1({ repeats: quick ? 3 : 5 });
-await p2(quick ? { articles: 100_000 } : {});
+await p2(quick ? { articles: 100_000, quick: true } : {});
 await p3(quick ? { articles: 100_000, smallArticles: 50_000 } : {});
 await p5({});
 await p4(quick ? { days: 7 } : {});

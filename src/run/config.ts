@@ -60,6 +60,8 @@ export const RunConfigSchema = z
         context_tokens: 60_000,
       }),
     feedback: z.enum(["none", "oracle", "self"]).default("none"),
+    /** BM25 corpus statistics of news search: the whole world's (default) or strictly as of now (src/world SearchStats) */
+    search: z.enum(["global", "strict"]).optional(),
     budget_usd: z.number().positive().optional(),
     domain_budgets: z.record(z.string(), z.number().nonnegative()).default({ llm: 20 }),
     seed: z.number().int().nonnegative().default(0),

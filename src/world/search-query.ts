@@ -23,6 +23,43 @@ export interface CompiledQuery {
   primary: string | null;
   fallback: string | null;
   terms: string[];
+  /**
+   * The primary query when it is a flat list of single words joined only by AND (explicit or
+   * implicit) or only by OR — the shapes the relive-owned index ranks itself (`news-top-k.ts`);
+   * null for phrases, NOT, parentheses, mixed operators, or when `primary` is null. The fallback
+   * is always the flat OR of `terms`.
+   */
+  flat: FlatQuery | null;
+}
+
+/** Single words (in query order, repeats kept: each is a bm25 phrase) joined by one operator. */
+export interface FlatQuery {
+  op: "AND" | "OR";
+  words: string[];
+}
+
+function flatOf(toks: Tok[]): FlatQuery | null {
+  const words: string[] = [];
+  let op: "AND" | "OR" | null = null;
+  let expectWord = true;
+  for (const tok of toks) {
+    if (tok.t === "phrase") {
+      if (tok.words.length !== 1) return null;
+      if (!expectWord) {
+        if (op === "OR") return null; // implicit AND after an OR
+        op = "AND";
+      }
+      words.push(tok.words[0] as string);
+      expectWord = false;
+    } else if (tok.t === "op") {
+      if (expectWord || tok.op === "NOT") return null;
+      if (op !== null && op !== tok.op) return null;
+      op = tok.op;
+      expectWord = true;
+    } else return null;
+  }
+  if (expectWord || words.length === 0) return null;
+  return { op: op ?? "AND", words };
 }
 
 type Tok = { t: "phrase"; words: string[] } | { t: "op"; op: "AND" | "OR" | "NOT" } | { t: "lp" } | { t: "rp" };
@@ -119,7 +156,7 @@ export function compileSearchQuery(q: string): CompiledQuery {
   const primary = toks ? emit(toks) : null;
   const terms = [...new Set(contentTokens(q))];
   const fallback = terms.length > 0 ? terms.map((t) => quote([t])).join(" OR ") : null;
-  return { primary, fallback, terms };
+  return { primary, fallback, terms, flat: primary !== null && toks ? flatOf(toks) : null };
 }
 
 /** The error thrown when neither the query nor its sanitized retry is usable. */

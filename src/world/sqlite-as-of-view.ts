@@ -1,8 +1,16 @@
 import type Database from "better-sqlite3";
 import { type AsOfView, NotVisibleError } from "./as-of-view.js";
 import { hybridSearch } from "./hybrid-search.js";
+import type { NewsIndex } from "./news-index.js";
+import { topK } from "./news-top-k.js";
 import type { NewsVectors } from "./news-vectors.js";
-import { compileSearchQuery, unusableQueryError } from "./search-query.js";
+import {
+  type CompiledQuery,
+  compileSearchQuery,
+  type FlatQuery,
+  SearchQueryError,
+  unusableQueryError,
+} from "./search-query.js";
 import { makeSnippet } from "./snippet.js";
 import type {
   BrokerEventRow,
@@ -29,7 +37,26 @@ export interface ViewBackend {
   readonly newsLagVisOverPub: number;
   /** the news vectors of hybrid search (null: the world has none) */
   newsVectors?(): NewsVectors | null;
+  /** the relive-owned news index (null: the world was built without one; FTS5 ranks alone) */
+  newsIndex?(): NewsIndex | null;
+  /** published_at by seq (index seq - 1), for the exact bounds of lagged worlds */
+  newsPublished?(): Float64Array;
 }
+
+/**
+ * BM25 corpus statistics of news search: `global` (default) = the whole world's, as FTS5 keeps
+ * them (the one exception DESIGN allows); `strict` = as of now: documents, average length and term
+ * document frequencies of the articles visible now only, so two worlds identical up to T rank alike
+ * at every time <= T. Strict needs the relive-owned index and supports words joined by AND or OR.
+ */
+export type SearchStats = "global" | "strict";
+
+export interface ViewOptions {
+  search?: SearchStats;
+}
+
+/** The most results (offset + limit) the relive index ranks itself; deeper pages go to FTS5. */
+const INDEX_MAX_K = 1000;
 
 type SearchResult = ReturnType<AsOfView["news"]["search"]>;
 type PostWithCount = RedditPostRow & { num_comments: number };
@@ -68,9 +95,27 @@ export class SqliteAsOfView implements AsOfView {
   private readonly b: ViewBackend;
   private readonly clock: () => number;
 
-  constructor(backend: ViewBackend, now: () => number) {
+  private readonly stats: SearchStats;
+
+  constructor(backend: ViewBackend, now: () => number, opts: ViewOptions = {}) {
     this.b = backend;
     this.clock = now;
+    this.stats = opts.search ?? "global";
+    switch (this.stats) {
+      case "global":
+        break;
+      case "strict":
+        if (!this.b.newsIndex?.()) {
+          throw new Error(
+            "search: strict needs the world's news index (news_postings), which this world lacks: rebuild the world",
+          );
+        }
+        break;
+      default: {
+        const never: never = this.stats;
+        throw new RangeError(`unknown search statistics ${JSON.stringify(never)}: use "global" or "strict"`);
+      }
+    }
   }
 
   now(): number {
@@ -200,6 +245,14 @@ export class SqliteAsOfView implements AsOfView {
       params.loVis = exact ? from : from - this.b.newsLagPubOverVis;
       if (!exact) params.from = from;
     }
+    const native = this.rankWithIndex(compiled, now, to, from, offset, limit);
+    if (native !== null) return { ranked: native, to, terms: compiled.terms };
+    if (this.stats === "strict") {
+      if (compiled.primary === null && compiled.fallback === null) throw unusableQueryError(q);
+      throw new SearchQueryError(
+        `search query ${JSON.stringify(q)}: strict search ranks single words joined by AND or by OR (at most ${INDEX_MAX_K} results deep); quoted phrases, NOT and parentheses need the default search statistics`,
+      );
+    }
     const run = (expr: string) => stmt.all({ ...params, q: expr }) as { seq: number; score: number }[];
     let ranked: { seq: number; score: number }[] | null = null;
     if (compiled.primary !== null) {
@@ -219,6 +272,69 @@ export class SqliteAsOfView implements AsOfView {
       }
     }
     return { ranked, to, terms: compiled.terms };
+  }
+
+  /**
+   * Ranks a flat query (words joined by AND, or by OR; or the sanitized OR retry) with the relive
+   * index, exactly as the FTS5 statement of `searchSql` would (same bounds, same bm25 order, same
+   * ties) but without scoring every match; null when the index cannot take the query (no index,
+   * a word FTS5 splits into a phrase, a page deeper than INDEX_MAX_K) and FTS5 must rank it.
+   */
+  private rankWithIndex(
+    compiled: CompiledQuery,
+    now: number,
+    to: number,
+    from: number | null,
+    offset: number,
+    limit: number,
+  ): { seq: number; score: number }[] | null {
+    const index = this.b.newsIndex?.() ?? null;
+    if (index === null || offset + limit > INDEX_MAX_K) return null;
+    const flat: FlatQuery | null =
+      compiled.primary !== null
+        ? compiled.flat
+        : compiled.fallback !== null
+          ? { op: "OR", words: compiled.terms }
+          : null;
+    if (flat === null) return null;
+    const terms: string[] = [];
+    for (const w of flat.words) {
+      const t = index.queryTerm(w);
+      if (t === null) return null;
+      terms.push(t);
+    }
+    const exact = this.b.newsLagPubOverVis === 0 && this.b.newsLagVisOverPub === 0;
+    const hiVis = exact ? to : to + this.b.newsLagVisOverPub;
+    const bounds = this.b
+      .stmt(
+        "SELECT (SELECT seq FROM news_order WHERE visible_at <= min(@now, @hiVis) ORDER BY visible_at DESC, seq DESC LIMIT 1) AS hi," +
+          " (SELECT seq FROM news_order WHERE visible_at <= @now ORDER BY visible_at DESC, seq DESC LIMIT 1) AS hiNow," +
+          " (SELECT seq FROM news_order WHERE visible_at >= @loVis ORDER BY visible_at, seq LIMIT 1) AS lo",
+      )
+      .get({
+        now,
+        hiVis,
+        loVis: from === null ? Number.MIN_SAFE_INTEGER : exact ? from : from - this.b.newsLagPubOverVis,
+      }) as { hi: number | null; hiNow: number | null; lo: number | null };
+    if (bounds.hi === null || bounds.lo === null || bounds.hiNow === null) return [];
+    let accept: ((seq: number) => boolean) | undefined;
+    if (!exact) {
+      const pub = this.b.newsPublished?.();
+      if (pub === undefined) return null;
+      const hiNow = bounds.hiNow;
+      const lo = from ?? Number.NEGATIVE_INFINITY;
+      accept = (seq) => seq <= hiNow && (pub[seq - 1] as number) <= to && (pub[seq - 1] as number) >= lo;
+    }
+    const ranked = topK(index, {
+      terms,
+      op: flat.op,
+      lo: bounds.lo,
+      hi: bounds.hi,
+      k: offset + limit,
+      ...(accept === undefined ? {} : { accept }),
+      stats: this.stats === "strict" ? { kind: "asOf", asOf: bounds.hiNow } : { kind: "global" },
+    });
+    return ranked.slice(offset);
   }
 
   // ---------------------------------------------------------------- markets

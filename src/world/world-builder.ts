@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { DEFAULT_EMBEDDER_ID, type Embedder, getEmbedder } from "./embedder.js";
 import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
+import { buildNewsIndex, NewsIndexBuilder } from "./news-index-build.js";
 import { buildNewsVectors } from "./news-vectors.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
@@ -268,6 +269,7 @@ export class WorldBuilder {
   private readonly options: Required<Omit<WorldBuildOptions, "newsEmbedder">>;
   private readonly newsEmbedder: Embedder | null;
   private ftsStream: NewsFtsStream | null = null;
+  private readonly newsIndex = new NewsIndexBuilder();
 
   private constructor(targetDir: string, meta: WorldMeta, options: WorldBuildOptions) {
     this.targetDir = targetDir;
@@ -378,10 +380,14 @@ export class WorldBuilder {
         stage("fts_stream_adopt");
       }
       const db = this.world;
+      const newsRows = this.digest("news").rows;
+      let indexFed = adopted;
       if (!adopted) {
+        this.newsIndex.reset();
         db.exec(NEWS_FTS_DDL);
-        if (this.digest("news").rows >= this.options.parallelFtsMinRows) {
-          buildNewsFts(db, join(this.tmpDir, WORLD_DB));
+        if (newsRows >= this.options.parallelFtsMinRows) {
+          buildNewsFts(db, join(this.tmpDir, WORLD_DB), this.newsIndex);
+          indexFed = true;
         } else {
           db.function("relive_fts_text", { deterministic: true }, (s: unknown) => ftsIndexText(String(s)));
           db.exec(
@@ -393,6 +399,13 @@ export class WorldBuilder {
         db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
         stage("fts_optimize");
       }
+      // the relive news index: fed by the FTS build (stream or worker path), else read here
+      const feedMs = this.newsIndex.feedMs;
+      if (indexFed) this.newsIndex.write(db, newsRows);
+      else buildNewsIndex(db);
+      stage("news_index");
+      // the part of the index built while the FTS worker inserted (inside fts_insert / the load)
+      if (indexFed) this.finishTimings.news_index_feed_overlapped = Math.round(feedMs);
       if (this.newsEmbedder !== null && !vectorsBuilt) {
         buildNewsVectors(db, this.newsEmbedder);
         stage("news_vectors");
@@ -451,6 +464,7 @@ export class WorldBuilder {
       this.state = "failed";
       this.ftsStream?.abort();
       this.ftsStream = null;
+      this.newsIndex.reset();
       throw e;
     }
   }
@@ -460,6 +474,7 @@ export class WorldBuilder {
     if (this.state === "finished" || this.state === "aborted") return;
     this.ftsStream?.abort();
     this.ftsStream = null;
+    this.newsIndex.reset();
     if (this.world.open) this.world.close();
     if (this.truth.open) this.truth.close();
     rmSync(this.tmpDir, { recursive: true, force: true });
@@ -470,7 +485,7 @@ export class WorldBuilder {
   private newsStream(): NewsFtsStream | null {
     if (!this.options.streamNewsFts) return null;
     if (this.ftsStream === null && this.digest("news").rows === 0) {
-      this.ftsStream = new NewsFtsStream(join(this.tmpDir, FTS_SIDE_DB), NEWS_FTS_DDL);
+      this.ftsStream = new NewsFtsStream(join(this.tmpDir, FTS_SIDE_DB), NEWS_FTS_DDL, this.newsIndex);
     }
     return this.ftsStream;
   }
@@ -566,6 +581,7 @@ export class WorldBuilder {
       this.state = "failed";
       this.ftsStream?.abort();
       this.ftsStream = null;
+      this.newsIndex.reset();
       throw e;
     }
     this.digest(digestKey).merge(batch);

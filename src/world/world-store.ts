@@ -3,9 +3,10 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import type { AsOfView } from "./as-of-view.js";
+import { NewsIndex } from "./news-index.js";
 import { NewsVectors } from "./news-vectors.js";
 import { META_NEWS_LAG_PUB_OVER_VIS, META_NEWS_LAG_VIS_OVER_PUB } from "./schema.js";
-import { SqliteAsOfView, type ViewBackend } from "./sqlite-as-of-view.js";
+import { SqliteAsOfView, type ViewBackend, type ViewOptions } from "./sqlite-as-of-view.js";
 import type { WorldManifest } from "./types.js";
 import { WORLD_DB, WORLD_JSON } from "./world-builder.js";
 
@@ -57,6 +58,8 @@ export class WorldStore implements ViewBackend {
   readonly newsLagVisOverPub: number;
   private readonly stmts = new Map<string, Database.Statement>();
   private vectors: NewsVectors | null | undefined;
+  private index: NewsIndex | null | undefined;
+  private published: Float64Array | undefined;
 
   private constructor(dir: string, manifest: WorldManifest, db: Database.Database) {
     this.dir = dir;
@@ -111,12 +114,47 @@ export class WorldStore implements ViewBackend {
     return this.vectors;
   }
 
-  /** An as-of view bound to a live clock: every call reads `now()`. */
-  at(now: () => number): AsOfView {
-    return new SqliteAsOfView(this, now);
+  /** The relive-owned news index (opened on first use), or null when the world was built without one. */
+  newsIndex(): NewsIndex | null {
+    if (this.index === undefined) {
+      const meta = new Map(
+        (this.db.prepare("SELECT key, value FROM world_meta").all() as { key: string; value: string }[]).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
+      this.index = NewsIndex.open(this.db, meta);
+    }
+    return this.index;
+  }
+
+  /** published_at of every article by seq (index seq - 1), read on first use. */
+  newsPublished(): Float64Array {
+    if (this.published === undefined) {
+      const n = (this.db.prepare("SELECT coalesce(max(seq), 0) AS n FROM news_order").get() as { n: number }).n;
+      const pub = new Float64Array(n);
+      for (const r of this.db
+        .prepare("SELECT seq, published_at FROM news_order ORDER BY seq")
+        .raw()
+        .iterate() as Iterable<[number, number]>) {
+        pub[r[0] - 1] = r[1];
+      }
+      this.published = pub;
+    }
+    return this.published;
+  }
+
+  /**
+   * An as-of view bound to a live clock: every call reads `now()`. `opts.search`: the BM25 corpus
+   * statistics of news search (`global`, the default, or `strict`: as of now; see SearchStats).
+   */
+  at(now: () => number, opts: ViewOptions = {}): AsOfView {
+    return new SqliteAsOfView(this, now, opts);
   }
 
   close(): void {
+    this.index?.close();
+    this.index = undefined;
     this.stmts.clear();
     if (this.db.open) this.db.close();
   }

@@ -17,6 +17,12 @@ describe("run config", () => {
     });
   });
 
+  it("takes the news search statistics (global by default, or strict) and rejects others", () => {
+    expect(parseRunConfig({ task: "daily-digest" }).search).toBeUndefined();
+    expect(parseRunConfig({ task: "daily-digest", search: "strict" }).search).toBe("strict");
+    expect(() => parseRunConfig({ task: "daily-digest", search: "loose" })).toThrow(/search/);
+  });
+
   it("names every bad field and the reason", () => {
     expect(() => parseRunConfig({ task: "x", agent: { trigger: "sometimes" }, seed: -1, colour: "red" })).toThrow(
       ConfigError,

@@ -10,7 +10,7 @@ import { ftsIndexText } from "../../src/world/fts-text.js";
 import type { NewsRow } from "../../src/world/types.js";
 import { WorldBuilder } from "../../src/world/world-builder.js";
 import { WorldStore } from "../../src/world/world-store.js";
-import { workDir } from "./world-fixtures.js";
+import { newsIndexDump, workDir } from "./world-fixtures.js";
 
 const work = workDir("relive-fts-stream-");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -42,6 +42,7 @@ function build(rows: NewsRow[], streamNewsFts: boolean) {
   const w = WorldStore.open(dir);
   w.db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, news_fts, 'instance')");
   const vocab = w.db.prepare("SELECT term, doc, col, offset FROM temp.v ORDER BY term, doc, col, offset").raw().all();
+  const index = newsIndexDump(w.db);
   const hits = w
     .at(() => 5_000_000)
     .news.search("storm OR rates", { limit: 50 })
@@ -50,7 +51,7 @@ function build(rows: NewsRow[], streamNewsFts: boolean) {
   const rw = new Database(join(dir, "world.db"));
   rw.exec("INSERT INTO news_fts (news_fts, rank) VALUES ('integrity-check', 0)");
   rw.close();
-  return { hash: manifest.hash, vocab, hits, stages: Object.keys(b.finishTimings) };
+  return { hash: manifest.hash, vocab, index, hits, stages: Object.keys(b.finishTimings) };
 }
 
 describe("ftsIndexTextFast", () => {
@@ -86,6 +87,9 @@ describe("streamed news FTS build", () => {
     expect(b.hash).toBe(a.hash);
     expect(b.vocab.length).toBeGreaterThan(10_000);
     expect(b.vocab).toEqual(a.vocab);
+    // the relive news index fed by the stream equals the one built after the load
+    expect(b.index.postings.length).toBeGreaterThan(100);
+    expect(b.index).toEqual(a.index);
     expect(b.hits).toEqual(a.hits);
     expect(a.hits).toHaveLength(50);
   });
@@ -97,6 +101,7 @@ describe("streamed news FTS build", () => {
     expect(b.stages).toContain("fts_stream_adopt");
     expect(b.stages).toContain("fts_insert");
     expect(b.hash).toBe(a.hash);
+    expect(b.index).toEqual(a.index);
     expect(b.vocab).toEqual(a.vocab);
     expect(b.hits).toEqual(a.hits);
   });

@@ -6,7 +6,7 @@ import type { NewsRow } from "../../src/world/types.js";
 import { WorldBuilder } from "../../src/world/world-builder.js";
 import { WorldRowError } from "../../src/world/world-row-error.js";
 import { WorldStore } from "../../src/world/world-store.js";
-import { buildWorld, emptyRows, randomWorld, workDir } from "./world-fixtures.js";
+import { buildWorld, emptyRows, newsIndexDump, randomWorld, workDir } from "./world-fixtures.js";
 
 const work = workDir();
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -218,17 +218,21 @@ describe("FTS build", () => {
       const w = WorldStore.open(dir);
       w.db.exec("CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, news_fts, 'instance')");
       const out = w.db.prepare("SELECT term, doc, col, offset FROM temp.v ORDER BY term, doc, col, offset").all();
+      const index = newsIndexDump(w.db);
       const hits = w
         .at(() => 600)
         .news.search("storm OR rates", { limit: 50 })
         .hits.map((h) => h.id);
       w.close();
-      return { out, hits };
+      return { out, index, hits };
     };
     const a = vocab(serial);
     const b = vocab(parallel);
     expect(a.out.length).toBeGreaterThan(6000);
     expect(b.out).toEqual(a.out);
+    // the relive news index fed by the two-thread FTS build equals the one read back after it
+    expect(b.index.postings.length).toBeGreaterThan(5);
+    expect(b.index).toEqual(a.index);
     expect(b.hits).toEqual(a.hits);
     expect(a.hits).toHaveLength(50);
   });

@@ -237,3 +237,19 @@ export function randomWorld(seed: number, lagged: boolean): WorldRows {
   }
   return rows;
 }
+
+/** Every table of the relive news index (news-index-build.ts) as comparable rows. */
+export function newsIndexDump(db: import("better-sqlite3").Database): {
+  postings: unknown[];
+  doclen: unknown[];
+  meta: unknown[];
+} {
+  return {
+    postings: db
+      .prepare("SELECT term, df, hex(seqs), hex(freqs), hex(blocks) FROM news_postings ORDER BY term")
+      .raw()
+      .all(),
+    doclen: db.prepare("SELECT chunk, hex(lens) FROM news_doclen ORDER BY chunk").raw().all(),
+    meta: db.prepare("SELECT key, value FROM world_meta WHERE key LIKE 'news_index%' ORDER BY key").raw().all(),
+  };
+}

@@ -1,0 +1,148 @@
+import type Database from "better-sqlite3";
+import { FtsTokenizer } from "./fts-tokens.js";
+import {
+  META_NEWS_INDEX_BLOCK,
+  META_NEWS_INDEX_DOCS,
+  META_NEWS_INDEX_TOKENS,
+  NEWS_DOCLEN_CHUNK,
+} from "./news-index-build.js";
+
+/**
+ * The reader of the relive-owned news index (built by `news-index-build.ts`): postings per FTS5
+ * term in seq order with block-max bounds, document lengths and corpus totals. `news-top-k.ts`
+ * ranks with it exactly like FTS5's bm25(news_fts, 2.0, 1.0); this file also derives the
+ * **strict as-of statistics** (documents, tokens and term document frequencies of the articles
+ * visible at a seq bound) by prefix sums and binary search over the time-ordered postings.
+ */
+
+/** One term's postings: ascending seqs, weighted frequencies, block bounds (last seq, max freq, min length). */
+export interface Postings {
+  readonly seqs: Int32Array;
+  readonly freqs: Uint32Array;
+  readonly blocks: Uint32Array;
+  /** per block the largest bm25 term factor under the global average length */
+  readonly bmax: Float64Array;
+}
+
+const EMPTY: Postings = {
+  seqs: new Int32Array(0),
+  freqs: new Uint32Array(0),
+  blocks: new Uint32Array(0),
+  bmax: new Float64Array(0),
+};
+
+/** Decoded postings kept in memory, at most this many bytes (least recently used dropped first). */
+const CACHE_BYTES = 128 * 1024 * 1024;
+
+function view<T extends Int32Array | Uint32Array | Float64Array>(ctor: new (b: ArrayBuffer) => T, b: Buffer): T {
+  // copy: SQLite's buffer is not guaranteed 4-byte aligned, and the cache outlives the statement
+  const ab = new ArrayBuffer(b.byteLength);
+  new Uint8Array(ab).set(b);
+  return new ctor(ab);
+}
+
+const postingsBytes = (p: Postings) => p.seqs.byteLength + p.freqs.byteLength + p.blocks.byteLength + p.bmax.byteLength;
+
+/** First index in `a[lo, hi)` with a[i] >= x. */
+export function lowerBound(a: Int32Array, x: number, lo = 0, hi = a.length): number {
+  let l = lo;
+  let h = hi;
+  while (l < h) {
+    const m = (l + h) >>> 1;
+    if ((a[m] as number) < x) l = m + 1;
+    else h = m;
+  }
+  return l;
+}
+
+export class NewsIndex {
+  readonly docs: number;
+  readonly tokens: number;
+  readonly block: number;
+  /** token count per seq (index seq - 1) */
+  readonly docLen: Uint32Array;
+  private cumLen: Float64Array | null = null;
+  private readonly get: Database.Statement;
+  private readonly ln: Database.Statement;
+  private readonly cache = new Map<string, Postings>();
+  private cacheBytes = 0;
+  private tokenizer: FtsTokenizer | null = null;
+
+  private constructor(db: Database.Database, meta: Map<string, string>) {
+    this.docs = Number(meta.get(META_NEWS_INDEX_DOCS));
+    this.tokens = Number(meta.get(META_NEWS_INDEX_TOKENS));
+    this.block = Number(meta.get(META_NEWS_INDEX_BLOCK));
+    this.docLen = new Uint32Array(this.docs);
+    for (const r of db.prepare("SELECT chunk, lens FROM news_doclen ORDER BY chunk").iterate() as Iterable<{
+      chunk: number;
+      lens: Buffer;
+    }>) {
+      this.docLen.set(view(Uint32Array, r.lens), r.chunk * NEWS_DOCLEN_CHUNK);
+    }
+    this.get = db.prepare("SELECT seqs, freqs, blocks, bmax FROM news_postings WHERE term = ?");
+    // FTS5 takes the natural log from the C library; JS Math.log differs from it in the last bit for
+    // about 2% of arguments, so bm25's IDF is computed by SQLite's ln() (the same libm call)
+    this.ln = db.prepare("SELECT ln(?) AS v");
+  }
+
+  /** The index of a world, or null when the world was built without one. */
+  static open(db: Database.Database, meta: Map<string, string>): NewsIndex | null {
+    if (!meta.has(META_NEWS_INDEX_DOCS)) return null;
+    return new NewsIndex(db, meta);
+  }
+
+  /** The postings of an FTS5 term (empty when the corpus lacks it). */
+  postings(term: string): Postings {
+    const hit = this.cache.get(term);
+    if (hit !== undefined) {
+      this.cache.delete(term);
+      this.cache.set(term, hit);
+      return hit;
+    }
+    const r = this.get.get(term) as { seqs: Buffer; freqs: Buffer; blocks: Buffer; bmax: Buffer } | undefined;
+    if (r === undefined) return EMPTY;
+    const p: Postings = {
+      seqs: view(Int32Array, r.seqs),
+      freqs: view(Uint32Array, r.freqs),
+      blocks: view(Uint32Array, r.blocks),
+      bmax: view(Float64Array, r.bmax),
+    };
+    const size = postingsBytes(p);
+    this.cache.set(term, p);
+    this.cacheBytes += size;
+    for (const [k, v] of this.cache) {
+      if (this.cacheBytes <= CACHE_BYTES || k === term) break;
+      this.cache.delete(k);
+      this.cacheBytes -= postingsBytes(v);
+    }
+    return p;
+  }
+
+  /** Total tokens of the articles with seq <= `hi` (prefix sums built on first use). */
+  tokensUpTo(hi: number): number {
+    if (this.cumLen === null) {
+      const c = new Float64Array(this.docs + 1);
+      for (let i = 0; i < this.docs; i++) c[i + 1] = (c[i] as number) + (this.docLen[i] as number);
+      this.cumLen = c;
+    }
+    return this.cumLen[Math.max(0, Math.min(hi, this.docs))] as number;
+  }
+
+  /** The one FTS5 term of a query word, or null when FTS5 makes none or several of it (a phrase). */
+  queryTerm(word: string): string | null {
+    this.tokenizer ??= new FtsTokenizer({ maxCache: 100_000 });
+    const t = this.tokenizer.tokens(word);
+    return t.length === 1 ? (t[0] as string) : null;
+  }
+
+  close(): void {
+    this.tokenizer?.close();
+    this.tokenizer = null;
+    this.cache.clear();
+  }
+
+  /** SQLite's ln(x): the natural log FTS5's bm25 uses. */
+  lnOf(x: number): number {
+    return (this.ln.get(x) as { v: number }).v;
+  }
+}

@@ -1,0 +1,330 @@
+import { bm25Tf as tf } from "./bm25.js";
+import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+
+/**
+ * As-of BM25 top-k over the relive-owned news index, with the same ranking as
+ * `bm25(news_fts, 2.0, 1.0)` ORDER BY score, seq — without scoring every match.
+ *
+ * FTS5's bm25 for a row is −Σᵢ idfᵢ · (fᵢ·(k1+1)) / (fᵢ + k1·(1 − b + b·D/avgdl)) over the query's
+ * phrases i in query order, with k1 = 1.2, b = 0.75, fᵢ the column-weighted occurrence count
+ * (2·title + 1·body), D the row's token count, avgdl = tokens / rows, idfᵢ = ln((rows − nᵢ + 0.5) /
+ * (nᵢ + 0.5)) (1e-6 when ≤ 0) and nᵢ the rows containing the phrase. The code below evaluates that
+ * exact floating-point expression in the same order (a phrase absent from a row adds +0, so skipping
+ * it is exact), hence equal scores and equal ties (broken by seq) — property-tested against FTS5.
+ *
+ * The date bound is the seq range [lo, hi] (seq is monotone in visible_at) plus an optional
+ * per-seq `accept` (the exact published_at / visible_at test of lagged worlds), applied to every
+ * candidate before it can enter the top k: k results whenever k visible matches exist.
+ *
+ * Early termination (block-max): the range is cut into G intervals of equal seq width, about one
+ * index block of the densest term each. Each interval gets an upper bound from the blocks
+ * overlapping it (global statistics: the block's stored largest term factor, exact; as-of
+ * statistics: the factor of the block's max frequency and min document length) — Σ over the terms (OR) or, if
+ * every term has a block there, over all terms (AND). Intervals are evaluated exactly in rounds of
+ * decreasing bound; the search stops once k results are held and every unevaluated interval's
+ * bound is below the k-th score, so most postings of a broad term are never scored. Ranges with few
+ * postings (and AND queries with a rare term, driven by that term's postings) are evaluated in full.
+ */
+
+/** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
+const BOUND_SLACK = 1 + 1e-9;
+/** at most this many postings in range: evaluate everything */
+const EXHAUSTIVE_POSTINGS = 2048;
+
+export type TopKOp = "AND" | "OR";
+
+export interface TopKRequest {
+  /** one FTS5 term per query phrase, in query order (repeats allowed) */
+  terms: readonly string[];
+  op: TopKOp;
+  /** inclusive seq range */
+  lo: number;
+  hi: number;
+  /** results wanted (offset + limit) */
+  k: number;
+  /** extra per-seq visibility test (lagged worlds), applied before ranking */
+  accept?: (seq: number) => boolean;
+  /** corpus statistics: global (FTS5's) or as of the articles with seq <= `asOf` */
+  stats: { kind: "global" } | { kind: "asOf"; asOf: number };
+}
+
+export interface Ranked {
+  seq: number;
+  score: number;
+}
+
+/** A bounded heap of the best k (score desc, seq asc); the root is the worst kept. */
+class TopHeap {
+  readonly s: Float64Array;
+  readonly q: Int32Array;
+  n = 0;
+  constructor(readonly k: number) {
+    this.s = new Float64Array(k);
+    this.q = new Int32Array(k);
+  }
+  /** true when (s1, q1) ranks below (s2, q2) */
+  private worse(i: number, j: number): boolean {
+    const a = this.s[i] as number;
+    const b = this.s[j] as number;
+    return a < b || (a === b && (this.q[i] as number) > (this.q[j] as number));
+  }
+  private swap(i: number, j: number): void {
+    const s = this.s[i] as number;
+    this.s[i] = this.s[j] as number;
+    this.s[j] = s;
+    const q = this.q[i] as number;
+    this.q[i] = this.q[j] as number;
+    this.q[j] = q;
+  }
+  get full(): boolean {
+    return this.n === this.k;
+  }
+  /** the k-th best score (only when full) */
+  get worst(): number {
+    return this.s[0] as number;
+  }
+  offer(score: number, seq: number): void {
+    if (this.n < this.k) {
+      let i = this.n++;
+      this.s[i] = score;
+      this.q[i] = seq;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!this.worse(i, p)) break;
+        this.swap(i, p);
+        i = p;
+      }
+      return;
+    }
+    const w = this.s[0] as number;
+    if (score < w || (score === w && seq > (this.q[0] as number))) return;
+    this.s[0] = score;
+    this.q[0] = seq;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.n && this.worse(l, m)) m = l;
+      if (r < this.n && this.worse(r, m)) m = r;
+      if (m === i) break;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+  sorted(): Ranked[] {
+    const out: Ranked[] = [];
+    for (let i = 0; i < this.n; i++) out.push({ seq: this.q[i] as number, score: -(this.s[i] as number) });
+    out.sort((a, b) => a.score - b.score || a.seq - b.seq);
+    return out;
+  }
+}
+
+/** The top `k` matches (bm25 score ascending = best first, then seq), as FTS5 ranks them. */
+export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
+  const m = req.terms.length;
+  const lo = Math.max(1, req.lo);
+  const hi = Math.min(index.docs, req.hi);
+  if (m === 0 || req.k < 1 || lo > hi) return [];
+  const lists: Postings[] = req.terms.map((t) => index.postings(t));
+  // corpus statistics
+  let rows: number;
+  let tokens: number;
+  const nHit: number[] = [];
+  switch (req.stats.kind) {
+    case "global":
+      rows = index.docs;
+      tokens = index.tokens;
+      for (const p of lists) nHit.push(p.seqs.length);
+      break;
+    case "asOf": {
+      const at = Math.max(0, Math.min(index.docs, req.stats.asOf));
+      rows = at;
+      tokens = index.tokensUpTo(at);
+      for (const p of lists) nHit.push(lowerBound(p.seqs, at + 1));
+      break;
+    }
+    default: {
+      const never: never = req.stats;
+      throw new RangeError(`unknown statistics ${JSON.stringify(never)}`);
+    }
+  }
+  if (rows === 0) return [];
+  const avgdl = tokens / rows;
+  const globalStats = req.stats.kind === "global";
+  const idf = nHit.map((n) => {
+    const v = index.lnOf((rows - n + 0.5) / (n + 0.5));
+    return v <= 0.0 ? 1e-6 : v;
+  });
+  // postings in range: [a_i, b_i)
+  const a = new Int32Array(m);
+  const b = new Int32Array(m);
+  let total = 0;
+  let dense = 0;
+  let rare = 0;
+  for (let i = 0; i < m; i++) {
+    const s = (lists[i] as Postings).seqs;
+    a[i] = lowerBound(s, lo);
+    b[i] = lowerBound(s, hi + 1, a[i] as number);
+    const c = (b[i] as number) - (a[i] as number);
+    total += c;
+    if (c > (b[dense] as number) - (a[dense] as number)) dense = i;
+    if (c < (b[rare] as number) - (a[rare] as number)) rare = i;
+  }
+  if (req.op === "AND" && (b[rare] as number) === (a[rare] as number)) return [];
+  if (total === 0) return [];
+  const heap = new TopHeap(req.k);
+  const docLen = index.docLen;
+  const accept = req.accept;
+
+  /** Scores every match with seq in [s0, s1]; cur[] are the per-term start positions (advanced). */
+  const cur = new Int32Array(m);
+  const evaluate = (s0: number, s1: number): void => {
+    for (let i = 0; i < m; i++) {
+      const s = (lists[i] as Postings).seqs;
+      cur[i] = lowerBound(s, s0, a[i] as number, b[i] as number);
+    }
+    if (m === 1) {
+      const p = lists[0] as Postings;
+      const end = b[0] as number;
+      const w = idf[0] as number;
+      for (let j = cur[0] as number; j < end; j++) {
+        const seq = p.seqs[j] as number;
+        if (seq > s1) break;
+        if (accept !== undefined && !accept(seq)) continue;
+        let score = 0.0;
+        score += w * tf(p.freqs[j] as number, docLen[seq - 1] as number, avgdl);
+        heap.offer(score, seq);
+      }
+      return;
+    }
+    for (;;) {
+      let d = Number.POSITIVE_INFINITY;
+      let present = 0;
+      for (let i = 0; i < m; i++) {
+        const j = cur[i] as number;
+        if (j < (b[i] as number)) {
+          const q = (lists[i] as Postings).seqs[j] as number;
+          if (q < d) d = q;
+        }
+      }
+      if (d > s1) return;
+      for (let i = 0; i < m; i++) {
+        const j = cur[i] as number;
+        if (j < (b[i] as number) && (lists[i] as Postings).seqs[j] === d) present++;
+      }
+      if ((req.op === "OR" || present === m) && (accept === undefined || accept(d))) {
+        const dl = docLen[d - 1] as number;
+        let score = 0.0;
+        for (let i = 0; i < m; i++) {
+          const p = lists[i] as Postings;
+          const j = cur[i] as number;
+          if (j < (b[i] as number) && p.seqs[j] === d)
+            score += (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
+        }
+        heap.offer(score, d);
+      }
+      for (let i = 0; i < m; i++) {
+        const j = cur[i] as number;
+        if (j < (b[i] as number) && (lists[i] as Postings).seqs[j] === d) cur[i] = j + 1;
+      }
+    }
+  };
+
+  const rareCount = (b[rare] as number) - (a[rare] as number);
+  if (total <= EXHAUSTIVE_POSTINGS) {
+    evaluate(lo, hi);
+    return heap.sorted();
+  }
+  if (req.op === "AND" && rareCount <= EXHAUSTIVE_POSTINGS) {
+    // driven by the rarest term: every AND match is one of its postings
+    const p = lists[rare] as Postings;
+    for (let j = a[rare] as number; j < (b[rare] as number); j++) {
+      const seq = p.seqs[j] as number;
+      let all = true;
+      for (let i = 0; i < m && all; i++) {
+        const s = (lists[i] as Postings).seqs;
+        const at = lowerBound(s, seq, a[i] as number, b[i] as number);
+        if (at >= (b[i] as number) || s[at] !== seq) all = false;
+      }
+      if (!all || (accept !== undefined && !accept(seq))) continue;
+      const dl = docLen[seq - 1] as number;
+      let score = 0.0;
+      for (let i = 0; i < m; i++) {
+        const q = lists[i] as Postings;
+        const at = lowerBound(q.seqs, seq, a[i] as number, b[i] as number);
+        score += (idf[i] as number) * tf(q.freqs[at] as number, dl, avgdl);
+      }
+      heap.offer(score, seq);
+    }
+    return heap.sorted();
+  }
+
+  // block-max bounds on a grid of G intervals of width W over [lo, hi]
+  const blk = index.block;
+  const G = Math.max(1, Math.ceil(((b[dense] as number) - (a[dense] as number)) / blk));
+  const W = Math.ceil((hi - lo + 1) / G);
+  const ub = new Float64Array(G);
+  const present = new Uint8Array(G);
+  const termUb = new Float64Array(G);
+  const mark = new Int32Array(G).fill(-1);
+  for (let i = 0; i < m; i++) {
+    const p = lists[i] as Postings;
+    const first = Math.floor((a[i] as number) / blk);
+    const last = Math.floor(((b[i] as number) - 1) / blk);
+    const w = idf[i] as number;
+    for (let k = first; k <= last; k++) {
+      const s = Math.max(k * blk, a[i] as number);
+      const e = Math.min((k + 1) * blk, b[i] as number);
+      if (s >= e) continue;
+      const bound =
+        w *
+        (globalStats ? (p.bmax[k] as number) : tf(p.blocks[3 * k + 1] as number, p.blocks[3 * k + 2] as number, avgdl));
+      const g0 = Math.floor(((p.seqs[s] as number) - lo) / W);
+      const g1 = Math.floor(((p.seqs[e - 1] as number) - lo) / W);
+      // a block spanning many intervals marks only those that hold one of its postings
+      const sparse = g1 - g0 > 4;
+      const n = sparse ? e - s : g1 - g0 + 1;
+      for (let x = 0; x < n; x++) {
+        const g = sparse ? Math.floor(((p.seqs[s + x] as number) - lo) / W) : g0 + x;
+        if (mark[g] !== i) {
+          mark[g] = i;
+          termUb[g] = bound;
+          present[g] = (present[g] as number) + 1;
+          ub[g] = (ub[g] as number) + bound;
+        } else if (bound > (termUb[g] as number)) {
+          ub[g] = (ub[g] as number) + (bound - (termUb[g] as number));
+          termUb[g] = bound;
+        }
+      }
+    }
+  }
+  // candidate intervals and their bounds (AND: every term must have a block there)
+  const cand: number[] = [];
+  for (let g = 0; g < G; g++) {
+    if (present[g] === 0 || (req.op === "AND" && present[g] !== m)) continue;
+    ub[g] = (ub[g] as number) * BOUND_SLACK;
+    cand.push(g);
+  }
+  const sortedUb = Float64Array.from(cand, (g) => ub[g] as number)
+    .sort()
+    .reverse();
+  const done = new Uint8Array(G);
+  let take = Math.max(req.k, 8);
+  let cut = 0; // sortedUb[0, cut) have been evaluated (by bound)
+  while (cut < sortedUb.length) {
+    const next = Math.min(sortedUb.length, cut + take);
+    const c = sortedUb[next - 1] as number;
+    for (const g of cand) {
+      if (done[g] === 1 || (ub[g] as number) < c) continue;
+      if (heap.full && (ub[g] as number) < heap.worst) continue;
+      done[g] = 1;
+      evaluate(lo + g * W, Math.min(hi, lo + (g + 1) * W - 1));
+    }
+    cut = next;
+    while (cut < sortedUb.length && (sortedUb[cut] as number) >= c) cut++;
+    if (cut < sortedUb.length && heap.full && (sortedUb[cut] as number) < heap.worst) break;
+    take *= 2;
+  }
+  return heap.sorted();
+}
