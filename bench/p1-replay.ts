@@ -3,6 +3,7 @@
  * A scripted agent wakes hourly and makes 3 tool calls per wake (two priced reads and one
  * commitment) over a 28-day and a 365-day episode. Reports the median of several runs.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { Kernel } from "../src/kernel/kernel.js";
 import { SlidingWindowLimiter } from "../src/kernel/rate-limiter.js";
 import { LedgerWriter } from "../src/ledger/ledger-writer.js";
 import { Wallet } from "../src/ledger/wallet.js";
+import { statelessPolicy } from "../src/tasks/reference-policy.js";
 import { defineTool, ok } from "../src/tools/tool.js";
 import { ToolRuntime } from "../src/tools/tool-runtime.js";
 import { isMain, median, writeResult } from "./stats.js";
@@ -53,7 +55,7 @@ async function once(days: number): Promise<{ ms: number; events: number }> {
   kernel.spawn(
     "agent",
     scriptedAgentBody({
-      policy: {
+      policy: statelessPolicy({
         name: "hourly",
         description: "3 calls per hourly wake",
         async act(api) {
@@ -62,7 +64,8 @@ async function once(days: number): Promise<{ ms: number; events: number }> {
           await api.call("commit", { value: api.now() });
         },
         nextWake: (now) => now + HOUR_MS,
-      },
+      }),
+      oracleEnv: null,
       trigger: "sleep",
       kernel,
       runtime,

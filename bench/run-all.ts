@@ -9,6 +9,7 @@ import { run as p4 } from "./p4-tokens.js";
 import { run as p5 } from "./p5-watcher.js";
 import { run as p6 } from "./p6-grid.js";
 import { run as p7 } from "./p7-dashboard.js";
+import { run as p8 } from "./p8-startup.js";
 
 const quick = process.argv.includes("--quick");
 await p1({ repeats: quick ? 3 : 5 });
@@ -18,3 +19,4 @@ await p5({});
 await p4(quick ? { days: 7 } : {});
 await p6(quick ? { seeds: 10, latencyJobs: 20, repeats: 1 } : {});
 await p7(quick ? { cold: 3, warm: 5, days90: false } : {});
+await p8(quick ? { repeats: 3 } : {});

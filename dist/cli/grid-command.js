@@ -4,11 +4,6 @@ import cliProgress from "cli-progress";
 import Table from "cli-table3";
 import { InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { expandGrid } from "../run/grid/expand-grid.js";
-import { loadGridConfig } from "../run/grid/grid-config.js";
-import { CELL_STATES, gridStatus } from "../run/grid/grid-status.js";
-import { runGridLocal } from "../run/grid/local-pool.js";
-import { prepareGridCells } from "../run/grid/prepare-cells.js";
 const positiveInt = (v) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
@@ -31,7 +26,12 @@ const runOptions = (o) => ({
   cacheDir: resolve(o.cache),
   ...o.raw ? { rawDir: resolve(o.raw) } : {}
 });
-function loadCells(path, o, checkModel) {
+async function loadCells(path, o, checkModel) {
+  const [{ loadGridConfig }, { expandGrid }, { prepareGridCells }] = await Promise.all([
+    import("../run/grid/grid-config.js"),
+    import("../run/grid/expand-grid.js"),
+    import("../run/grid/prepare-cells.js")
+  ]);
   const grid = loadGridConfig(path);
   const raw = expandGrid(grid, path);
   const cells = prepareGridCells(raw, { ...runOptions(o), checkModel, log: (m) => dim(m) });
@@ -171,7 +171,11 @@ Example:
   relive grid grid.yaml --queue redis://127.0.0.1:6379 && relive worker --queue redis://127.0.0.1:6379
   relive grid status grid.yaml [--queue redis://127.0.0.1:6379]`
   ).action(async (path, o) => {
-    const { grid: g, cells } = loadCells(path, o, true);
+    const { grid: g, cells } = await loadCells(path, o, true);
+    const [{ gridStatus }, { runGridLocal }] = await Promise.all([
+      import("../run/grid/grid-status.js"),
+      import("../run/grid/local-pool.js")
+    ]);
     const retries = o.retries;
     if (o.queue) {
       const loc = { url: o.queue, name: o.queueName };
@@ -233,7 +237,8 @@ progress: relive grid status ${path} --queue ${loc.url}
     "show a grid's progress: counts of done / running / waiting / failed / interrupted / pending cells and a per-cell table (from the queue with --queue, else from the runs directory)"
   ).configureHelp({ showGlobalOptions: true }).action(async (path) => {
     const o = status.optsWithGlobals();
-    const { cells } = loadCells(path, o, false);
+    const { cells } = await loadCells(path, o, false);
+    const { CELL_STATES, gridStatus } = await import("../run/grid/grid-status.js");
     const s = await gridStatus(cells, o.queue ? { url: o.queue, name: o.queueName } : void 0);
     if (o.json) {
       process.stdout.write(`${JSON.stringify({ counts: s.counts, cells: s.cells }, null, 2)}

@@ -1,9 +1,7 @@
 import { resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { writeReport } from "../report/build-report.js";
-import { ReportInputError } from "../report/report-error.js";
-import { ConfigError } from "../run/config.js";
+import { ConfigError } from "../run/config-error.js";
 const positiveInt = (v) => {
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
@@ -53,6 +51,10 @@ function registerReportCommand(program) {
     positiveInt,
     1e3
   ).addHelpText("after", HELP).action(async (runs, o) => {
+    const [{ writeReport }, { ReportInputError }] = await Promise.all([
+      import("../report/build-report.js"),
+      import("../report/report-error.js")
+    ]);
     try {
       const res = await writeReport({
         inputs: runs.map((r) => resolve(r)),

@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { DEFAULT_HOST, DEFAULT_PORT, startDashboard } from "../web/serve.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../web/defaults.js";
 const port = (v) => {
   const n = Number(v);
   if (!/^\d+$/.test(v) || n > 65535)
@@ -28,6 +28,7 @@ Examples:
   relive serve runs/daily-digest/scripted-top-comments/8f9941491fde-s0`
   ).action(async (runs, o) => {
     const roots = Array.isArray(runs) ? runs : [runs];
+    const { startDashboard } = await import("../web/serve.js");
     let server;
     try {
       server = await startDashboard({ runs: roots, port: o.port, host: o.host });

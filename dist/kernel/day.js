@@ -34,6 +34,23 @@ function parseIsoInstant(s) {
   if (!Number.isFinite(t)) throw new RangeError(`not a valid ISO-8601 instant: "${s}"`);
   return t;
 }
+function parseUtcInstant(v) {
+  if (typeof v === "number") return Number.isInteger(v) ? v : null;
+  const s = v.trim();
+  if (/^-?\d+$/.test(s)) return Number(s);
+  let iso = s.replace(" ", "T");
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) iso = `${iso}T00:00:00Z`;
+  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(iso)) iso = `${iso}Z`;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(iso)) return null;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : null;
+}
+function utcDay(isoDate) {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) throw new RangeError(`not an ISO date (YYYY-MM-DD): "${isoDate}"`);
+  const t = parseUtcInstant(isoDate);
+  if (t === null) throw new RangeError(`not a valid date: "${isoDate}"`);
+  return t;
+}
 function formatDuration(ms) {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`not a duration: ${ms}`);
   const units = [
@@ -61,7 +78,9 @@ export {
   isoMinute,
   nextUtcMidnight,
   parseIsoInstant,
+  parseUtcInstant,
   startOfUtcDay,
+  utcDay,
   utcDayNumber
 };
 //# sourceMappingURL=day.js.map

@@ -2,9 +2,11 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parseUtcInstant } from "../kernel/day.js";
+import { ConfigError } from "./config-error.js";
 const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
-  const t = typeof v === "number" ? v : Date.parse(v);
-  if (!Number.isFinite(t)) {
+  const t = parseUtcInstant(v);
+  if (t === null) {
     ctx.addIssue({ code: "custom", message: `not an ISO date-time or epoch ms: ${JSON.stringify(v)}` });
     return z.NEVER;
   }
@@ -48,6 +50,8 @@ const RunConfigSchema = z.object({
     context_tokens: 6e4
   }),
   feedback: z.enum(["none", "oracle", "self"]).default("none"),
+  /** BM25 corpus statistics of news search: the whole world's (default) or strictly as of now (src/world SearchStats) */
+  search: z.enum(["global", "strict"]).optional(),
   budget_usd: z.number().positive().optional(),
   domain_budgets: z.record(z.string(), z.number().nonnegative()).default({ llm: 20 }),
   seed: z.number().int().nonnegative().default(0),
@@ -68,12 +72,7 @@ const RunConfigSchema = z.object({
   message: "sim_start and sim_end must be given together",
   path: ["sim_start"]
 });
-class ConfigError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+import { ConfigError as ConfigError2 } from "./config-error.js";
 function parseRunConfig(raw, source = "config") {
   const parsed = RunConfigSchema.safeParse(raw);
   if (!parsed.success) {
@@ -102,7 +101,7 @@ function loadRunConfig(path) {
 }
 const sha256 = (s) => createHash("sha256").update(s).digest("hex");
 export {
-  ConfigError,
+  ConfigError2 as ConfigError,
   RunConfigSchema,
   loadRunConfig,
   parseRunConfig,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant, parseUtcInstant } from "../kernel/day.js";
 import { defineTool, ok, reject } from "../tools/tool.js";
 const FEEDBACK_TOOL = "get_feedback";
 function oracleFeedbackOf(events, now) {
@@ -20,8 +20,8 @@ const sinceArg = z.object({
 function feedbackTool(condition, task, run, ctx) {
   const parseSince = (s) => {
     if (s === void 0) return null;
-    const t = Date.parse(s);
-    return Number.isFinite(t) ? t : `since: not an ISO date-time: ${JSON.stringify(s)}`;
+    const t = parseUtcInstant(s);
+    return t !== null ? t : `since: not an ISO date-time: ${JSON.stringify(s)}`;
   };
   switch (condition) {
     case "oracle": {

@@ -50,7 +50,7 @@ async function rescoreRun(runDir, o) {
       oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
       sim_start: r.sim_start,
       sim_end: r.sim_end,
-      view: world.at(() => kernel.now()),
+      view: world.at(() => kernel.now(), { search: r.config.search ?? "global" }),
       kernel,
       budget_usd: r.budget_usd,
       env_seed: r.env_seed,

@@ -102,7 +102,7 @@ async function executeRun(r, recorded, o) {
       oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
       sim_start,
       sim_end,
-      view: world.at(() => kernel.now()),
+      view: world.at(() => kernel.now(), { search: r.config.search ?? "global" }),
       kernel,
       budget_usd: r.budget_usd,
       env_seed: r.env_seed,

@@ -5,15 +5,10 @@ import { buildEdgarTeslaWorld, EDGAR_TESLA_BUILDER } from "../ingest/edgar-world
 import { forecastBenchBuilderFor } from "../ingest/forecastbench-sets.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
+import { REAL_WORLD_DESCRIPTIONS } from "./real-world-names.js";
 const REAL_WORLD_BUILDERS = {
-  "crypto-svb-2023": {
-    describe: "BTC against USD/USDC/USDT on Kraken, Binance.US and the Binance index, 2023-03-01 \u2192 03-21",
-    build: buildCryptoSvbWorld
-  },
-  [EDGAR_TESLA_BUILDER]: {
-    describe: "Tesla EDGAR submissions and XBRL companyfacts (filings from 2013), held 2022-04-01 \u2192 11-30",
-    build: buildEdgarTeslaWorld
-  }
+  "crypto-svb-2023": { describe: REAL_WORLD_DESCRIPTIONS["crypto-svb-2023"], build: buildCryptoSvbWorld },
+  [EDGAR_TESLA_BUILDER]: { describe: REAL_WORLD_DESCRIPTIONS[EDGAR_TESLA_BUILDER], build: buildEdgarTeslaWorld }
 };
 function realWorldBuilder(name) {
   return REAL_WORLD_BUILDERS[name] ?? forecastBenchBuilderFor(name);

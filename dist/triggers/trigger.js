@@ -1,3 +1,4 @@
+import { parseUtcInstant } from "../kernel/day.js";
 class IntentSlot {
   current = null;
   set(intent) {
@@ -28,17 +29,7 @@ function agentWakeOf(w) {
 }
 const DEADLINE_GUARD_PREFIX = "deadline:";
 const isDeadlineGuardId = (id) => id.startsWith(DEADLINE_GUARD_PREFIX);
-function parseInstantArg(v) {
-  if (typeof v === "number") return Number.isInteger(v) ? v : null;
-  const s = v.trim();
-  if (/^-?\d+$/.test(s)) return Number(s);
-  let iso = s.replace(" ", "T");
-  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) iso = `${iso}T00:00:00Z`;
-  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(iso)) iso = `${iso}Z`;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(iso)) return null;
-  const t = Date.parse(iso);
-  return Number.isFinite(t) ? t : null;
-}
+const parseInstantArg = parseUtcInstant;
 export {
   DEADLINE_GUARD_PREFIX,
   IntentSlot,

@@ -1,7 +1,6 @@
 import { serve } from "@hono/node-server";
 import { createDashboard, LOOPBACK_HOSTS } from "./app.js";
-const DEFAULT_PORT = 8737;
-const DEFAULT_HOST = "127.0.0.1";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./defaults.js";
 const isLoopback = (h) => h === "localhost" || h === "::1" || /^127\.\d+\.\d+\.\d+$/.test(h);
 function startDashboard(o) {
   const host = o.host ?? DEFAULT_HOST;

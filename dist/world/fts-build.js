@@ -128,7 +128,7 @@ function ftsIndexTextFast(text) {
   }
   return out.join(" ");
 }
-function buildNewsFts(db, path) {
+function buildNewsFts(db, path, index) {
   const worker = new FtsWorker(path, { fresh: false });
   const read = db.prepare(
     "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid WHERE o.seq > ? ORDER BY o.seq LIMIT ?"
@@ -148,6 +148,7 @@ function buildNewsFts(db, path) {
       }
       last = rows[rows.length - 1]?.seq ?? last;
       worker.send({ seq, title, body });
+      index?.addBatch(seq, title, body);
     }
     worker.close(false);
   } finally {
@@ -170,9 +171,15 @@ class NewsFtsStream {
   out = { seq: [], title: [], body: [] };
   order = [];
   last = null;
-  /** Starts the worker on a new database at `path` created with `ddl` (the news_fts DDL). */
-  constructor(path, ddl) {
+  index;
+  /**
+   * Starts the worker on a new database at `path` created with `ddl` (the news_fts DDL). With
+   * `index`, the released rows (in speculative seq order) also feed the relive news index; it is
+   * reset when the stream gives up.
+   */
+  constructor(path, ddl, index) {
     this.path = path;
+    this.index = index;
     this.worker = new FtsWorker(path, { fresh: true, ddl });
   }
   /** False once the speculation failed or the stream was aborted (the caller builds the index after the load). */
@@ -211,6 +218,7 @@ class NewsFtsStream {
     this.worker = null;
     this.pending = [];
     this.order = [];
+    this.index?.reset();
     this.discard();
   }
   /** Deletes the side database. */
@@ -235,6 +243,7 @@ class NewsFtsStream {
     const b = this.out;
     this.out = { seq: [], title: [], body: [] };
     this.worker?.send(b);
+    this.index?.addBatch(b.seq, b.title, b.body);
   }
 }
 export {

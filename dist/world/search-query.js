@@ -6,6 +6,29 @@ class SearchQueryError extends Error {
   }
 }
 const MAX_QUERY_CHARS = 1e3;
+function flatOf(toks) {
+  const words = [];
+  let op = null;
+  let expectWord = true;
+  for (const tok of toks) {
+    if (tok.t === "phrase") {
+      if (tok.words.length !== 1) return null;
+      if (!expectWord) {
+        if (op === "OR") return null;
+        op = "AND";
+      }
+      words.push(tok.words[0]);
+      expectWord = false;
+    } else if (tok.t === "op") {
+      if (expectWord || tok.op === "NOT") return null;
+      if (op !== null && op !== tok.op) return null;
+      op = tok.op;
+      expectWord = true;
+    } else return null;
+  }
+  if (expectWord || words.length === 0) return null;
+  return { op: op ?? "AND", words };
+}
 function quote(words) {
   return `"${words.join(" ")}"`;
 }
@@ -89,7 +112,7 @@ function compileSearchQuery(q) {
   const primary = toks ? emit(toks) : null;
   const terms = [...new Set(contentTokens(q))];
   const fallback = terms.length > 0 ? terms.map((t) => quote([t])).join(" OR ") : null;
-  return { primary, fallback, terms };
+  return { primary, fallback, terms, flat: primary !== null && toks ? flatOf(toks) : null };
 }
 function unusableQueryError(q) {
   return new SearchQueryError(

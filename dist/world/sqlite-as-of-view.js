@@ -1,7 +1,13 @@
 import { NotVisibleError } from "./as-of-view.js";
 import { hybridSearch } from "./hybrid-search.js";
-import { compileSearchQuery, unusableQueryError } from "./search-query.js";
+import { topK } from "./news-top-k.js";
+import {
+  compileSearchQuery,
+  SearchQueryError,
+  unusableQueryError
+} from "./search-query.js";
 import { makeSnippet } from "./snippet.js";
+const INDEX_MAX_K = 1e3;
 const NEWS_COLS = "id, url, domain, title, text, published_at, visible_at";
 const POST_COLS = "p.id, p.subreddit, p.author, p.title, p.body, p.created_utc, p.visible_at";
 const VISIBLE_COMMENTS = "(SELECT count(*) FROM reddit_comment c WHERE c.root = p.id AND c.visible_at <= @now)";
@@ -24,9 +30,26 @@ function isFtsError(e) {
 class SqliteAsOfView {
   b;
   clock;
-  constructor(backend, now) {
+  stats;
+  constructor(backend, now, opts = {}) {
     this.b = backend;
     this.clock = now;
+    this.stats = opts.search ?? "global";
+    switch (this.stats) {
+      case "global":
+        break;
+      case "strict":
+        if (!this.b.newsIndex?.()) {
+          throw new Error(
+            "search: strict needs the world's news index (news_postings), which this world lacks: rebuild the world"
+          );
+        }
+        break;
+      default: {
+        const never = this.stats;
+        throw new RangeError(`unknown search statistics ${JSON.stringify(never)}: use "global" or "strict"`);
+      }
+    }
   }
   now() {
     return this.clock();
@@ -56,6 +79,11 @@ class SqliteAsOfView {
       const sql = "SELECT count(*) AS n FROM news_order WHERE visible_at <= @now AND published_at <= @to" + (from === null ? "" : " AND published_at >= @from");
       const r = this.b.stmt(sql).get(from === null ? { now, to } : { now, to, from });
       return r.n;
+    },
+    arrivals: (after, until) => {
+      return this.b.stmt(
+        "SELECT n.id, n.title, n.published_at, n.visible_at FROM news_order o JOIN news n ON n.rid = o.rid WHERE o.visible_at > @after AND o.visible_at <= @until AND o.visible_at <= @now ORDER BY o.visible_at, n.id"
+      ).all({ after: checkTime("after", after), until: checkTime("until", until), now: this.t() });
     }
   };
   /**
@@ -117,6 +145,14 @@ class SqliteAsOfView {
       params.loVis = exact ? from : from - this.b.newsLagPubOverVis;
       if (!exact) params.from = from;
     }
+    const native = this.rankWithIndex(compiled, now, to, from, offset, limit);
+    if (native !== null) return { ranked: native, to, terms: compiled.terms };
+    if (this.stats === "strict") {
+      if (compiled.primary === null && compiled.fallback === null) throw unusableQueryError(q);
+      throw new SearchQueryError(
+        `search query ${JSON.stringify(q)}: strict search ranks single words joined by AND or by OR (at most ${INDEX_MAX_K} results deep); quoted phrases, NOT and parentheses need the default search statistics`
+      );
+    }
     const run = (expr) => stmt.all({ ...params, q: expr });
     let ranked = null;
     if (compiled.primary !== null) {
@@ -136,6 +172,52 @@ class SqliteAsOfView {
       }
     }
     return { ranked, to, terms: compiled.terms };
+  }
+  /**
+   * Ranks a flat query (words joined by AND, or by OR; or the sanitized OR retry) with the relive
+   * index, exactly as the FTS5 statement of `searchSql` would (same bounds, same bm25 order, same
+   * ties) but without scoring every match; null when the index cannot take the query (no index,
+   * a word FTS5 splits into a phrase, a page deeper than INDEX_MAX_K) and FTS5 must rank it.
+   */
+  rankWithIndex(compiled, now, to, from, offset, limit) {
+    const index = this.b.newsIndex?.() ?? null;
+    if (index === null || offset + limit > INDEX_MAX_K) return null;
+    const flat = compiled.primary !== null ? compiled.flat : compiled.fallback !== null ? { op: "OR", words: compiled.terms } : null;
+    if (flat === null) return null;
+    const terms = [];
+    for (const w of flat.words) {
+      const t = index.queryTerm(w);
+      if (t === null) return null;
+      terms.push(t);
+    }
+    const exact = this.b.newsLagPubOverVis === 0 && this.b.newsLagVisOverPub === 0;
+    const hiVis = exact ? to : to + this.b.newsLagVisOverPub;
+    const bounds = this.b.stmt(
+      "SELECT (SELECT seq FROM news_order WHERE visible_at <= min(@now, @hiVis) ORDER BY visible_at DESC, seq DESC LIMIT 1) AS hi, (SELECT seq FROM news_order WHERE visible_at <= @now ORDER BY visible_at DESC, seq DESC LIMIT 1) AS hiNow, (SELECT seq FROM news_order WHERE visible_at >= @loVis ORDER BY visible_at, seq LIMIT 1) AS lo"
+    ).get({
+      now,
+      hiVis,
+      loVis: from === null ? Number.MIN_SAFE_INTEGER : exact ? from : from - this.b.newsLagPubOverVis
+    });
+    if (bounds.hi === null || bounds.lo === null || bounds.hiNow === null) return [];
+    let accept;
+    if (!exact) {
+      const pub = this.b.newsPublished?.();
+      if (pub === void 0) return null;
+      const hiNow = bounds.hiNow;
+      const lo = from ?? Number.NEGATIVE_INFINITY;
+      accept = (seq) => seq <= hiNow && pub[seq - 1] <= to && pub[seq - 1] >= lo;
+    }
+    const ranked = topK(index, {
+      terms,
+      op: flat.op,
+      lo: bounds.lo,
+      hi: bounds.hi,
+      k: offset + limit,
+      ...accept === void 0 ? {} : { accept },
+      stats: this.stats === "strict" ? { kind: "asOf", asOf: bounds.hiNow } : { kind: "global" }
+    });
+    return ranked.slice(offset);
   }
   // ---------------------------------------------------------------- markets
   markets = {

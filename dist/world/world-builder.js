@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { DEFAULT_EMBEDDER_ID, getEmbedder } from "./embedder.js";
 import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
+import { buildNewsIndex, NewsIndexBuilder } from "./news-index-build.js";
 import { buildNewsVectors } from "./news-vectors.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
@@ -206,6 +207,7 @@ class WorldBuilder {
   options;
   newsEmbedder;
   ftsStream = null;
+  newsIndex = new NewsIndexBuilder();
   constructor(targetDir, meta, options) {
     this.targetDir = targetDir;
     this.options = {
@@ -306,10 +308,14 @@ class WorldBuilder {
         stage("fts_stream_adopt");
       }
       const db = this.world;
+      const newsRows = this.digest("news").rows;
+      let indexFed = adopted;
       if (!adopted) {
+        this.newsIndex.reset();
         db.exec(NEWS_FTS_DDL);
-        if (this.digest("news").rows >= this.options.parallelFtsMinRows) {
-          buildNewsFts(db, join(this.tmpDir, WORLD_DB));
+        if (newsRows >= this.options.parallelFtsMinRows) {
+          buildNewsFts(db, join(this.tmpDir, WORLD_DB), this.newsIndex);
+          indexFed = true;
         } else {
           db.function("relive_fts_text", { deterministic: true }, (s) => ftsIndexText(String(s)));
           db.exec(
@@ -320,6 +326,11 @@ class WorldBuilder {
         db.exec("INSERT INTO news_fts (news_fts) VALUES ('optimize')");
         stage("fts_optimize");
       }
+      const feedMs = this.newsIndex.feedMs;
+      if (indexFed) this.newsIndex.write(db, newsRows);
+      else buildNewsIndex(db);
+      stage("news_index");
+      if (indexFed) this.finishTimings.news_index_feed_overlapped = Math.round(feedMs);
       if (this.newsEmbedder !== null && !vectorsBuilt) {
         buildNewsVectors(db, this.newsEmbedder);
         stage("news_vectors");
@@ -375,6 +386,7 @@ class WorldBuilder {
       this.state = "failed";
       this.ftsStream?.abort();
       this.ftsStream = null;
+      this.newsIndex.reset();
       throw e;
     }
   }
@@ -383,6 +395,7 @@ class WorldBuilder {
     if (this.state === "finished" || this.state === "aborted") return;
     this.ftsStream?.abort();
     this.ftsStream = null;
+    this.newsIndex.reset();
     if (this.world.open) this.world.close();
     if (this.truth.open) this.truth.close();
     rmSync(this.tmpDir, { recursive: true, force: true });
@@ -392,7 +405,7 @@ class WorldBuilder {
   newsStream() {
     if (!this.options.streamNewsFts) return null;
     if (this.ftsStream === null && this.digest("news").rows === 0) {
-      this.ftsStream = new NewsFtsStream(join(this.tmpDir, FTS_SIDE_DB), NEWS_FTS_DDL);
+      this.ftsStream = new NewsFtsStream(join(this.tmpDir, FTS_SIDE_DB), NEWS_FTS_DDL, this.newsIndex);
     }
     return this.ftsStream;
   }
@@ -477,6 +490,7 @@ class WorldBuilder {
       this.state = "failed";
       this.ftsStream?.abort();
       this.ftsStream = null;
+      this.newsIndex.reset();
       throw e;
     }
     this.digest(digestKey).merge(batch);

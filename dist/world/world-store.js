@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
+import { NewsIndex } from "./news-index.js";
 import { NewsVectors } from "./news-vectors.js";
 import { META_NEWS_LAG_PUB_OVER_VIS, META_NEWS_LAG_VIS_OVER_PUB } from "./schema.js";
 import { SqliteAsOfView } from "./sqlite-as-of-view.js";
@@ -46,6 +47,8 @@ class WorldStore {
   newsLagVisOverPub;
   stmts = /* @__PURE__ */ new Map();
   vectors;
+  index;
+  published;
   constructor(dir, manifest, db) {
     this.dir = dir;
     this.manifest = manifest;
@@ -95,11 +98,41 @@ class WorldStore {
     }
     return this.vectors;
   }
-  /** An as-of view bound to a live clock: every call reads `now()`. */
-  at(now) {
-    return new SqliteAsOfView(this, now);
+  /** The relive-owned news index (opened on first use), or null when the world was built without one. */
+  newsIndex() {
+    if (this.index === void 0) {
+      const meta = new Map(
+        this.db.prepare("SELECT key, value FROM world_meta").all().map((r) => [
+          r.key,
+          r.value
+        ])
+      );
+      this.index = NewsIndex.open(this.db, meta);
+    }
+    return this.index;
+  }
+  /** published_at of every article by seq (index seq - 1), read on first use. */
+  newsPublished() {
+    if (this.published === void 0) {
+      const n = this.db.prepare("SELECT coalesce(max(seq), 0) AS n FROM news_order").get().n;
+      const pub = new Float64Array(n);
+      for (const r of this.db.prepare("SELECT seq, published_at FROM news_order ORDER BY seq").raw().iterate()) {
+        pub[r[0] - 1] = r[1];
+      }
+      this.published = pub;
+    }
+    return this.published;
+  }
+  /**
+   * An as-of view bound to a live clock: every call reads `now()`. `opts.search`: the BM25 corpus
+   * statistics of news search (`global`, the default, or `strict`: as of now; see SearchStats).
+   */
+  at(now, opts = {}) {
+    return new SqliteAsOfView(this, now, opts);
   }
   close() {
+    this.index?.close();
+    this.index = void 0;
     this.stmts.clear();
     if (this.db.open) this.db.close();
   }

@@ -4,13 +4,13 @@ import cliProgress from "cli-progress";
 import Table from "cli-table3";
 import { type Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { expandGrid, type GridCell } from "../run/grid/expand-grid.js";
-import { type GridConfig, loadGridConfig } from "../run/grid/grid-config.js";
+import type { GridCell } from "../run/grid/expand-grid.js";
+import type { GridConfig } from "../run/grid/grid-config.js";
 import type { GridJobSummary } from "../run/grid/grid-job.js";
 import type { QueueLocation } from "../run/grid/grid-queue.js";
-import { CELL_STATES, type CellStatus, gridStatus } from "../run/grid/grid-status.js";
-import { type GridCellOutcome, type GridEvent, runGridLocal } from "../run/grid/local-pool.js";
-import { type PreparedCell, prepareGridCells } from "../run/grid/prepare-cells.js";
+import type { CellStatus } from "../run/grid/grid-status.js";
+import type { GridCellOutcome, GridEvent } from "../run/grid/local-pool.js";
+import type { PreparedCell } from "../run/grid/prepare-cells.js";
 import type { WorkerEvent } from "../run/grid/queue-worker.js";
 
 const positiveInt = (v: string) => {
@@ -55,11 +55,16 @@ const runOptions = (o: Locations) => ({
 });
 
 /** Loads, expands and resolves a grid (building its worlds once, before any worker starts). */
-function loadCells(
+async function loadCells(
   path: string,
   o: Locations,
   checkModel: boolean,
-): { grid: GridConfig; cells: PreparedCell[]; raw: GridCell[] } {
+): Promise<{ grid: GridConfig; cells: PreparedCell[]; raw: GridCell[] }> {
+  const [{ loadGridConfig }, { expandGrid }, { prepareGridCells }] = await Promise.all([
+    import("../run/grid/grid-config.js"),
+    import("../run/grid/expand-grid.js"),
+    import("../run/grid/prepare-cells.js"),
+  ]);
   const grid = loadGridConfig(path);
   const raw = expandGrid(grid, path);
   const cells = prepareGridCells(raw, { ...runOptions(o), checkModel, log: (m) => dim(m) });
@@ -231,7 +236,11 @@ Example:
   relive grid status grid.yaml [--queue redis://127.0.0.1:6379]`,
     )
     .action(async (path: string, o: Locations & Record<string, unknown>) => {
-      const { grid: g, cells } = loadCells(path, o, true);
+      const { grid: g, cells } = await loadCells(path, o, true);
+      const [{ gridStatus }, { runGridLocal }] = await Promise.all([
+        import("../run/grid/grid-status.js"),
+        import("../run/grid/local-pool.js"),
+      ]);
       const retries = o.retries as number;
       if (o.queue) {
         const loc: QueueLocation = { url: o.queue as string, name: o.queueName as string };
@@ -294,7 +303,8 @@ Example:
     .configureHelp({ showGlobalOptions: true })
     .action(async (path: string) => {
       const o = status.optsWithGlobals() as Locations & Record<string, unknown>;
-      const { cells } = loadCells(path, o, false);
+      const { cells } = await loadCells(path, o, false);
+      const { CELL_STATES, gridStatus } = await import("../run/grid/grid-status.js");
       const s = await gridStatus(cells, o.queue ? { url: o.queue as string, name: o.queueName as string } : undefined);
       if (o.json) {
         process.stdout.write(`${JSON.stringify({ counts: s.counts, cells: s.cells }, null, 2)}\n`);

@@ -2,25 +2,20 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { listModelsTable } from "../models/list-models.js";
-import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
-import { createModel } from "../models/resolve-model.js";
-import { ConfigError, loadRunConfig, parseRunConfig } from "../run/config.js";
-import { judgeRun } from "../run/judge-run.js";
-import { modelAnswerJudge } from "../run/model-judge.js";
-import { rescoreRun } from "../run/rescore.js";
-import { resultsJsonSchema } from "../run/results.js";
-import { type RunOptions, resumeRun, runFromConfig } from "../run/runner.js";
-import { loadTaskModule } from "../run/task-module.js";
-import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } from "../run/world-resolver.js";
-import { allTasks } from "../tasks/registry.js";
-import { WorldStore } from "../world/world-store.js";
+import { ConfigError } from "../run/config-error.js";
+import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
+import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
+import type { RunOptions } from "../run/runner.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
-import { registerPullCommand } from "./pull-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
+
+// Commands import what they use when they run, so `relive --help` loads commander and little else.
+const runner = () => import("../run/runner.js");
+const config = () => import("../run/config.js");
+const rescore = () => import("../run/rescore.js");
 
 const int = (v: string) => {
   const n = Number(v);
@@ -101,6 +96,7 @@ withCommon(
     .option("--budget <usd>", "budget in USD (default: the task's)", num)
     .option("--json", "print results.json instead of the table"),
 ).action(async (o) => {
+  const { loadRunConfig, parseRunConfig } = await config();
   const base: Record<string, unknown> = o.config ? { ...loadRunConfig(o.config) } : {};
   const agent = { ...((base.agent as object) ?? {}) } as Record<string, unknown>;
   if (o.model) agent.model = o.model;
@@ -139,7 +135,7 @@ withCommon(
   };
   if (!raw.task) throw new ConfigError("no task: pass --task <id> or a config with `task:` (see `relive tasks`)");
   const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
-  const res = await runFromConfig(cfg, runOptions(o));
+  const res = await (await runner()).runFromConfig(cfg, runOptions(o));
   if (res.cached) process.stderr.write(`${pc.yellow("already finished")}: ${res.runDir} (delete it to run again)\n`);
   process.stdout.write(
     o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
@@ -151,7 +147,7 @@ withCommon(
     .command("resume <rundir>")
     .description("continue an interrupted run: re-run from sim_start, check every regenerated ledger line, then go on"),
 ).action(async (dir, o) => {
-  const res = await resumeRun(resolve(dir), runOptions(o));
+  const res = await (await runner()).resumeRun(resolve(dir), runOptions(o));
   process.stdout.write(`${scoreTable(res.results, res.runDir)}\n`);
 });
 
@@ -160,7 +156,7 @@ withCommon(
     .command("rescore <rundir>")
     .description("recompute results from the ledger with the current scorer; lists outcomes that differ"),
 ).action(async (dir, o) => {
-  const { results, diffs } = await rescoreRun(resolve(dir), runOptions(o));
+  const { results, diffs } = await (await rescore()).rescoreRun(resolve(dir), runOptions(o));
   process.stdout.write(`${scoreTable(results, resolve(dir))}\n`);
   if (diffs.length === 0) process.stdout.write("outcomes: identical to those recorded\n");
   else {
@@ -180,8 +176,15 @@ withCommon(
     .requiredOption("-m, --model <name>", "the judge model, provider:model (see `relive models`)"),
 ).action(async (dir, o: Common & { model: string }) => {
   const runDir = resolve(dir);
+  const [{ DEFAULT_PRICES_PATH, loadPriceTable }, { createModel }, { modelAnswerJudge }, { judgeRun }] =
+    await Promise.all([
+      import("../models/price-table.js"),
+      import("../models/resolve-model.js"),
+      import("../run/model-judge.js"),
+      import("../run/judge-run.js"),
+    ]);
   const prices = loadPriceTable(DEFAULT_PRICES_PATH);
-  let created: ReturnType<typeof createModel>;
+  let created: import("../models/resolve-model.js").CreatedModel;
   try {
     created = createModel(o.model, { prices });
   } catch (e) {
@@ -201,7 +204,7 @@ withCommon(
       ? `judge: every answer pair already has a verdict in ${j.cache} (the model was not called)\n`
       : `judge: ${o.model} ruled on ${j.judged} answer pair(s) for $${judge.spentUsd().toFixed(4)} (grading cost, not the run's); verdicts in ${j.cache}\n`,
   );
-  const { results, diffs } = await rescoreRun(runDir, runOptions(o));
+  const { results, diffs } = await (await rescore()).rescoreRun(runDir, runOptions(o));
   process.stdout.write(`${scoreTable(results, runDir)}\n`);
   process.stdout.write(`rescored: ${diffs.length} outcome(s) differ from those recorded\n`);
 });
@@ -212,6 +215,10 @@ program
   .option("--json", "machine-readable")
   .option("--task-module <file>", "also list the tasks a task module defines")
   .action(async (o) => {
+    const [{ loadTaskModule }, { allTasks }] = await Promise.all([
+      import("../run/task-module.js"),
+      import("../tasks/registry.js"),
+    ]);
     if (o.taskModule) await loadTaskModule(resolve(o.taskModule));
     const rows = allTasks().map((t) => ({
       id: t.id,
@@ -248,33 +255,48 @@ program
   .command("models")
   .description("list the priced models (the pinned price table, or --prices FILE)")
   .option("--prices <file>", "a price table file instead of the pinned one")
-  .action((o) => {
+  .action(async (o) => {
+    const [{ loadPriceTable }, { listModelsTable }] = await Promise.all([
+      import("../models/price-table.js"),
+      import("../models/list-models.js"),
+    ]);
     const table = o.prices ? loadPriceTable(resolve(o.prices)) : loadPriceTable();
     process.stdout.write(listModelsTable(table));
   });
 
 const data = program.command("data").description("build and inspect worlds");
-registerPullCommand(data);
+// `data pull` registers one subcommand per source, which loads every fetcher: only when it is named
+if (process.argv.slice(2).includes("pull")) (await import("./pull-command.js")).registerPullCommand(data);
+else
+  data
+    .command("pull <source>")
+    .description(
+      `fetch raw files from a public API, resumably (sources: ${PULL_SOURCE_NAMES.join(", ")}; \`relive data pull --help\` for each one's options)`,
+    );
 registerImportCommand(data);
 data
   .command("build <builder>")
   .description(
-    `build a real-data world: ${Object.entries(REAL_WORLD_BUILDERS)
-      .map(([k, v]) => `${k} (${v.describe})`)
+    `build a real-data world: ${Object.entries(REAL_WORLD_DESCRIPTIONS)
+      .map(([k, v]) => `${k} (${v})`)
       .join("; ")}; forecastbench-<due>[-human] (any ForecastBench set under <raw>/forecastbench/)`,
   )
-  .option("--raw <dir>", "raw source folder", defaultRawDir())
+  .option("--raw <dir>", "raw source folder (default $RELIVE_RAW_DIR or ../shared/data/raw)")
   .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
-  .action((builder: string, o) => {
-    const dir = ensureRealWorld(builder, { cacheDir: resolve(o.cache), rawDir: resolve(o.raw) }, (m) =>
-      process.stderr.write(`${m}\n`),
+  .action(async (builder: string, o) => {
+    const { defaultRawDir, ensureRealWorld } = await import("../run/world-resolver.js");
+    const dir = ensureRealWorld(
+      builder,
+      { cacheDir: resolve(o.cache), rawDir: o.raw ? resolve(o.raw) : defaultRawDir() },
+      (m) => process.stderr.write(`${m}\n`),
     );
-    process.stdout.write(`world ${builder}: ${dir === realWorldDir(resolve(o.cache), builder) ? dir : dir}\n`);
+    process.stdout.write(`world ${builder}: ${dir}\n`);
   });
 data
   .command("inspect <dir>")
   .description("print a world's manifest")
-  .action((dir: string) => {
+  .action(async (dir: string) => {
+    const { WorldStore } = await import("../world/world-store.js");
     const w = WorldStore.open(resolve(dir));
     process.stdout.write(`${JSON.stringify(w.manifest, null, 2)}\n`);
     w.close();
@@ -284,7 +306,8 @@ program
   .command("schema")
   .description("write the JSON Schema of results.json")
   .option("--out <file>", "output file", "schema/results.schema.json")
-  .action((o) => {
+  .action(async (o) => {
+    const { resultsJsonSchema } = await import("../run/results.js");
     mkdirSync(dirname(resolve(o.out)), { recursive: true });
     writeFileSync(resolve(o.out), `${JSON.stringify(resultsJsonSchema(), null, 2)}\n`);
     process.stdout.write(`wrote ${o.out}\n`);

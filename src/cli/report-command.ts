@@ -1,9 +1,7 @@
 import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { writeReport } from "../report/build-report.js";
-import { ReportInputError } from "../report/report-error.js";
-import { ConfigError } from "../run/config.js";
+import { ConfigError } from "../run/config-error.js";
 
 const positiveInt = (v: string) => {
   const n = Number(v);
@@ -70,6 +68,10 @@ export function registerReportCommand(program: Command): void {
     )
     .addHelpText("after", HELP)
     .action(async (runs: string[], o) => {
+      const [{ writeReport }, { ReportInputError }] = await Promise.all([
+        import("../report/build-report.js"),
+        import("../report/report-error.js"),
+      ]);
       try {
         const res = await writeReport({
           inputs: runs.map((r) => resolve(r)),

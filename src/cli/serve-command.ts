@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { DEFAULT_HOST, DEFAULT_PORT, startDashboard } from "../web/serve.js";
+import { DEFAULT_HOST, DEFAULT_PORT } from "../web/defaults.js";
 
 const port = (v: string) => {
   const n = Number(v);
@@ -38,6 +38,7 @@ Examples:
     )
     .action(async (runs: string | string[], o: { port: number; host: string }) => {
       const roots = Array.isArray(runs) ? runs : [runs];
+      const { startDashboard } = await import("../web/serve.js");
       let server: Awaited<ReturnType<typeof startDashboard>>;
       try {
         server = await startDashboard({ runs: roots, port: o.port, host: o.host });

@@ -55,6 +55,31 @@ export function parseIsoInstant(s: string): number {
   return t;
 }
 
+/**
+ * The one reader of instants from configs, tool arguments and raw rows: epoch ms (a number or
+ * digits), an ISO date (`YYYY-MM-DD`: 00:00 UTC) or an ISO date-time (`T` or a space; a missing
+ * zone means UTC, never the host's zone). Null when it is none of these.
+ */
+export function parseUtcInstant(v: number | string): number | null {
+  if (typeof v === "number") return Number.isInteger(v) ? v : null;
+  const s = v.trim();
+  if (/^-?\d+$/.test(s)) return Number(s);
+  let iso = s.replace(" ", "T");
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) iso = `${iso}T00:00:00Z`;
+  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(iso)) iso = `${iso}Z`;
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(iso)) return null;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : null;
+}
+
+/** 00:00 UTC of an ISO date (`YYYY-MM-DD`), for episode windows; throws on anything else. */
+export function utcDay(isoDate: string): number {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) throw new RangeError(`not an ISO date (YYYY-MM-DD): "${isoDate}"`);
+  const t = parseUtcInstant(isoDate);
+  if (t === null) throw new RangeError(`not a valid date: "${isoDate}"`);
+  return t;
+}
+
 /** Human-readable duration for tool docs: "1 day", "3 hours", "90 seconds", "250 ms". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`not a duration: ${ms}`);

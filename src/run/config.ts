@@ -2,10 +2,13 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parseUtcInstant } from "../kernel/day.js";
+import { ConfigError } from "./config-error.js";
 
 const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
-  const t = typeof v === "number" ? v : Date.parse(v);
-  if (!Number.isFinite(t)) {
+  // a missing zone means UTC, whatever the host's zone
+  const t = parseUtcInstant(v);
+  if (t === null) {
     ctx.addIssue({ code: "custom", message: `not an ISO date-time or epoch ms: ${JSON.stringify(v)}` });
     return z.NEVER;
   }
@@ -92,12 +95,7 @@ export const RunConfigSchema = z
 export type RunConfigInput = z.input<typeof RunConfigSchema>;
 export type RunConfig = z.output<typeof RunConfigSchema>;
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError } from "./config-error.js";
 
 /** Validates a config object; the error names every bad field and the reason. */
 export function parseRunConfig(raw: unknown, source = "config"): RunConfig {

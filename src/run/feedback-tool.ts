@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant, parseUtcInstant } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { AnyTask, FeedbackCondition, OracleFeedback, Outcome, TaskRun, TaskRunContext } from "../tasks/task.js";
 import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
@@ -41,8 +41,8 @@ export function feedbackTool(
 ): ToolDef {
   const parseSince = (s: string | undefined): number | null | string => {
     if (s === undefined) return null;
-    const t = Date.parse(s);
-    return Number.isFinite(t) ? t : `since: not an ISO date-time: ${JSON.stringify(s)}`;
+    const t = parseUtcInstant(s);
+    return t !== null ? t : `since: not an ISO date-time: ${JSON.stringify(s)}`;
   };
   switch (condition) {
     case "oracle": {

@@ -6,6 +6,7 @@ import { forecastBenchBuilderFor } from "../ingest/forecastbench-sets.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
+import { REAL_WORLD_DESCRIPTIONS } from "./real-world-names.js";
 
 /**
  * Builders of real-data worlds named by episodes (`world: { kind: "real", builder }`). ForecastBench
@@ -14,14 +15,8 @@ import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js"
  */
 export const REAL_WORLD_BUILDERS: Record<string, { describe: string; build(rawDir: string, target: string): unknown }> =
   {
-    "crypto-svb-2023": {
-      describe: "BTC against USD/USDC/USDT on Kraken, Binance.US and the Binance index, 2023-03-01 → 03-21",
-      build: buildCryptoSvbWorld,
-    },
-    [EDGAR_TESLA_BUILDER]: {
-      describe: "Tesla EDGAR submissions and XBRL companyfacts (filings from 2013), held 2022-04-01 → 11-30",
-      build: buildEdgarTeslaWorld,
-    },
+    "crypto-svb-2023": { describe: REAL_WORLD_DESCRIPTIONS["crypto-svb-2023"], build: buildCryptoSvbWorld },
+    [EDGAR_TESLA_BUILDER]: { describe: REAL_WORLD_DESCRIPTIONS[EDGAR_TESLA_BUILDER], build: buildEdgarTeslaWorld },
   };
 
 /** The builder of a real-data world name: a listed one, or any ForecastBench set by its due date. */

@@ -1,3 +1,4 @@
+import { parseUtcInstant } from "../kernel/day.js";
 import type { Actor } from "../kernel/kernel.js";
 import type { EventOf } from "../ledger/events.js";
 import type { ToolDef } from "../tools/tool.js";
@@ -83,15 +84,5 @@ export function agentWakeOf(w: { at: number; reason: string; triggerId?: string 
 export const DEADLINE_GUARD_PREFIX = "deadline:";
 export const isDeadlineGuardId = (id: string) => id.startsWith(DEADLINE_GUARD_PREFIX);
 
-/** Reads an instant argument: epoch ms (number or digits) or ISO-8601 with a zone (a missing zone is UTC). */
-export function parseInstantArg(v: number | string): number | null {
-  if (typeof v === "number") return Number.isInteger(v) ? v : null;
-  const s = v.trim();
-  if (/^-?\d+$/.test(s)) return Number(s);
-  let iso = s.replace(" ", "T");
-  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) iso = `${iso}T00:00:00Z`;
-  else if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/.test(iso)) iso = `${iso}Z`;
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/.test(iso)) return null;
-  const t = Date.parse(iso);
-  return Number.isFinite(t) ? t : null;
-}
+/** Reads an instant argument: epoch ms (number or digits) or ISO-8601 (a missing zone is UTC). */
+export const parseInstantArg = parseUtcInstant;

@@ -2,8 +2,9 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createDashboard, type DashboardOptions, LOOPBACK_HOSTS } from "./app.js";
 
-export const DEFAULT_PORT = 8737;
-export const DEFAULT_HOST = "127.0.0.1";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./defaults.js";
+
+export { DEFAULT_HOST, DEFAULT_PORT };
 
 export interface ServeOptions extends DashboardOptions {
   /** default 8737; 0 picks a free port */

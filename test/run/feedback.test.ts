@@ -31,7 +31,7 @@ describe("the oracle channel releases only what has settled", () => {
     feedback: "oracle",
     oracleFeedback: oracleFeedbackOf(events, () => now),
   } as unknown as TaskRunContext<unknown>;
-  const tool = feedbackTool("oracle", task, ctx);
+  const tool = feedbackTool("oracle", task, task.open(ctx), ctx);
   const call = (args: { since?: string }) => tool.invoke(args, { now: () => now, actor: "agent" });
 
   it("returns outcomes settled in (since, now], in settlement order", async () => {

@@ -176,18 +176,34 @@ describe("sleep trigger and deadline guard", () => {
     expect(parseInstantArg(1.5)).toBeNull();
   });
 
-  it("installs one-shots an hour before each future deadline; their wakes map to reason deadline", async () => {
+  it("installs one-shots an hour before each deadline known in time; their wakes map to reason deadline", async () => {
     const kernel = new Kernel({ start: T0, end: T0 + 24 * H });
-    const at = installDeadlineGuard({
+    const known = [T0 + 30 * 60_000, T0 + 5 * H, T0 + 5 * H, T0 + 25 * H];
+    const asked: number[] = [];
+    installDeadlineGuard({
       kernel,
       actorId: "agent",
-      deadlines: [T0 + 30 * 60_000, T0 + 5 * H, T0 + 5 * H, T0 + 25 * H],
+      deadlines: (until) => {
+        asked.push(until);
+        return known.filter((d) => d >= kernel.now() && d < until);
+      },
     });
-    expect(at).toEqual([T0 + 4 * H]);
-    expect(agentWakeOf({ at: T0 + 4 * H, reason: "trigger", triggerId: kernel.listTriggers("agent")[0]!.id })).toEqual({
-      at: T0 + 4 * H,
-      reason: "deadline",
-      triggerId: "deadline:2026-03-01T05:00:00.000Z",
+    // at start it looks one margin plus one poll ahead; the 00:30 deadline's wake instant has passed
+    expect(asked).toEqual([T0 + H + 15 * 60_000]);
+    expect(kernel.listTriggers("agent")).toEqual([]);
+    // later polls (every 15 simulated minutes, and whenever the clock moves) reach the 05:00 deadline
+    // and install its 04:00 wake once; the 25:00 deadline lies after the window
+    const wakes: { at: number; reason: string; triggerId?: string }[] = [];
+    kernel.spawn("agent", async (self) => {
+      for (;;) {
+        const w = await self.waitForTrigger();
+        if (w.reason === "end") return;
+        wakes.push(agentWakeOf(w));
+      }
     });
+    await kernel.run();
+    expect(wakes.filter((w) => w.reason === "deadline")).toEqual([
+      { at: T0 + 4 * H, reason: "deadline", triggerId: "deadline:2026-03-01T05:00:00.000Z" },
+    ]);
   });
 });

@@ -1,13 +1,17 @@
+import { isoInstant, MINUTE_MS, utcDay } from "../../kernel/day.js";
 import { newsTools } from "../news-tools.js";
+import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
+import { defineTask } from "../task.js";
+import { ClaimBook } from "./claim-book.js";
 import { renderInstruction } from "./instruction.js";
-import { BreakoutNewsParams } from "./params.js";
+import { isMonitored } from "./markets.js";
+import { BreakoutNewsParams, windowMs } from "./params.js";
 import { breakoutNewsPolicies } from "./policies.js";
-import { breakoutActors } from "./program.js";
-import { claimBookOf } from "./run-state.js";
+import { breakoutActors, monitoredMarketIds } from "./program.js";
 import { BREAKOUT_NEWS_SCORER_VERSION, BreakoutNewsScorer } from "./scorer.js";
 import { selfLabels } from "./self-labels.js";
 import { breakoutTools } from "./tools.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const BREAKOUT_NEWS_EPISODES = [
   {
     name: "synth-28d",
@@ -24,7 +28,7 @@ const BREAKOUT_NEWS_EPISODES = [
     description: "Short synthetic run, 2026-03-01 \u2192 03-07, for quick checks."
   }
 ];
-const breakoutNewsTask = {
+const breakoutNewsTask = defineTask({
   id: "breakout-news",
   version: "1",
   scorer_version: BREAKOUT_NEWS_SCORER_VERSION,
@@ -36,24 +40,26 @@ const breakoutNewsTask = {
   budget_usd: 70,
   baseSchedule: "5 */6 * * *",
   streams: ["market", "market_price", "news"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => [
-    ...breakoutTools({ view: ctx.view, params: ctx.params, claims: claimBookOf(ctx) }),
-    ...newsTools(ctx.view, { search_usd: ctx.params.search_usd, article_usd: ctx.params.article_usd })
-  ],
-  createScorer: (ctx) => new BreakoutNewsScorer(ctx),
-  program: (ctx) => breakoutActors(ctx),
-  feedback: {
-    self: {
-      description: "each of your claims checked against prices visible now: `confirmed` once a durable move in the claimed direction started within the claim's window (the first outcome's price at least self_move_threshold away from its level at the claim and staying there for self_hold_minutes), `not_confirmed` once the window and hold have passed without one; each with the instant it became decidable (`decided_at`).",
-      labels: (ctx, since) => selfLabels(ctx.view, claimBookOf(ctx).all(), ctx.params, since)
-    }
+  multiActor: true,
+  selfFeedback: {
+    description: "each of your claims checked against prices visible now: `confirmed` once a durable move in the claimed direction started within the claim's window (the first outcome's price at least self_move_threshold away from its level at the claim and staying there for self_hold_minutes), `not_confirmed` once the window and hold have passed without one; each with the instant it became decidable (`decided_at`)."
   },
+  open(ctx) {
+    const p = ctx.params;
+    const claims = new ClaimBook(windowMs(p));
+    return {
+      instruction: () => renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...breakoutTools({ view: ctx.view, params: p, claims }),
+        ...newsTools(ctx.view, { search_usd: p.search_usd, article_usd: p.article_usd })
+      ],
+      program: () => breakoutActors(ctx),
+      feedback: { self: (since) => selfLabels(ctx.view, claims.all(), p, since) },
+      state: () => pendingClaims(claims, ctx.view.now(), monitoredMarketIds(ctx.view, p)),
+      observations: (since, now) => observations(ctx.view, p, since, now)
+    };
+  },
+  createScorer: (ctx) => new BreakoutNewsScorer(ctx),
   referencePolicies: breakoutNewsPolicies,
   metrics: {
     primary: "cov_f1",
@@ -87,9 +93,44 @@ const breakoutNewsTask = {
       "<market>.cov_recall"
     ]
   }
-};
+});
+function pendingClaims(claims, now, markets) {
+  return [
+    {
+      title: "pending claims",
+      lines: markets.map((m) => {
+        const c = claims.pending(m, now);
+        return c ? `${m}: ${c.direction}, citing ${c.news_id}, claimed ${isoInstant(c.t)}, pending until ${isoInstant(c.t + claims.windowMs)}` : `${m}: none`;
+      })
+    }
+  ];
+}
+function observations(view, p, since, now) {
+  const markets = view.markets.list().filter((m) => isMonitored(m.id, p));
+  const delay = p.price_delay_minutes * MINUTE_MS;
+  const prices = [];
+  for (const m of markets) {
+    const first = m.outcomes[0];
+    if (first === void 0) continue;
+    for (const x of view.markets.prices(m.id, since - delay, now))
+      if (x.outcome === first && x.visible_at > since && x.visible_at <= now)
+        prices.push({
+          t: x.visible_at,
+          kind: "market_price",
+          id: m.id,
+          summary: `${first} ${x.p} at ${isoInstant(x.t)}`
+        });
+  }
+  return inTimeOrder(
+    newsObservations(view, since, now),
+    marketObservations(view, since, now, (id) => isMonitored(id, p)),
+    prices
+  );
+}
 export {
   BREAKOUT_NEWS_EPISODES,
-  breakoutNewsTask
+  breakoutNewsTask,
+  observations,
+  pendingClaims
 };
 //# sourceMappingURL=index.js.map

@@ -3,6 +3,7 @@ import { HOUR_MS, isoInstant, MINUTE_MS } from "../../kernel/day.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { runSteps } from "../policy-steps.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import { BreakoutTruth } from "./breakout-truth.js";
 import { BreakoutNewsParams } from "./params.js";
 import { GET_MARKETS_TOOL, GET_PRICES_TOOL, NOTIFY_TOOL } from "./tools.js";
@@ -94,29 +95,26 @@ function nextHourlyAt(now, minute) {
   const base = Math.floor(now / HOUR_MS) * HOUR_MS + minute * MINUTE_MS;
   return base > now ? base : base + HOUR_MS;
 }
-const states = /* @__PURE__ */ new WeakMap();
 const newsBurstPolicy = {
   name: "news-burst",
   description: "Hourly at :05: per market, searches the news since its last search for the question's words, keeps headlines with directional cue words, checks the visible price has not already moved, and notifies.",
-  async act(api) {
-    let st = states.get(api);
-    if (!st) {
-      st = newsBurstState();
-      states.set(api, st);
-    }
-    await runSteps(api, newsBurstSteps(api.now(), st));
+  start(api) {
+    const st = newsBurstState();
+    return {
+      act: () => runSteps(api, newsBurstSteps(api.now(), st)),
+      nextWake: (now) => nextHourlyAt(now, NEWS_BURST.minute)
+    };
   },
-  nextWake: (now) => nextHourlyAt(now, NEWS_BURST.minute),
   cron: [`${NEWS_BURST.minute} * * * *`]
 };
-const silentPolicy = {
+const silentPolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never notifies (the floor: cov_f1 0).",
   async act() {
   },
   nextWake: () => null,
   cron: []
-};
+});
 const ORACLE_GRID_MS = 10 * MINUTE_MS;
 const nextGrid = (now) => (Math.floor(now / ORACLE_GRID_MS) + 1) * ORACLE_GRID_MS;
 const ceilGrid = (t) => Math.ceil(t / ORACLE_GRID_MS) * ORACLE_GRID_MS;
@@ -149,36 +147,28 @@ function oraclePlan(truth, world, params) {
   }
   return plan.sort((x, y) => x.at - y.at || (x.key < y.key ? -1 : 1));
 }
-const plans = /* @__PURE__ */ new WeakMap();
-const oracleDone = /* @__PURE__ */ new WeakMap();
 const oraclePolicy = {
   name: "oracle",
   description: "Reads truth: claims each breakpoint at the first 10-minute grid instant after its earliest gold article, citing it (breakpoints without gold articles: 10 minutes before they start).",
-  oracle: {
-    async act(api, env) {
-      const byParams = plans.get(env.truth) ?? /* @__PURE__ */ new Map();
-      plans.set(env.truth, byParams);
-      const pkey = JSON.stringify(env.params ?? {});
-      let plan = byParams.get(pkey);
-      if (!plan) {
-        plan = oraclePlan(env.truth, env.world, env.params);
-        byParams.set(pkey, plan);
-      }
-      let done = oracleDone.get(api);
-      if (!done) {
-        done = /* @__PURE__ */ new Set();
-        oracleDone.set(api, done);
-      }
-      const now = api.now();
-      for (const c of plan) {
-        if (c.at > now) break;
-        if (done.has(c.key) || now >= c.until) continue;
-        done.add(c.key);
-        await api.call(NOTIFY_TOOL, { market_id: c.market, news_id: c.news_id, direction: c.direction });
-      }
-    }
+  oracle: true,
+  start(api, oracle) {
+    const env = requireOracle("oracle", oracle);
+    let plan = null;
+    const done = /* @__PURE__ */ new Set();
+    return {
+      async act() {
+        plan ??= oraclePlan(env.truth, env.world, env.params);
+        const now = api.now();
+        for (const c of plan) {
+          if (c.at > now) break;
+          if (done.has(c.key) || now >= c.until) continue;
+          done.add(c.key);
+          await api.call(NOTIFY_TOOL, { market_id: c.market, news_id: c.news_id, direction: c.direction });
+        }
+      },
+      nextWake: nextGrid
+    };
   },
-  nextWake: nextGrid,
   cron: ["*/10 * * * *"]
 };
 const breakoutNewsPolicies = [silentPolicy, newsBurstPolicy, oraclePolicy];

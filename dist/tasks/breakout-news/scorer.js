@@ -1,5 +1,6 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
-import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../score-math.js";
+import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
+import { ScorerBase } from "../scorer-base.js";
 import { BreakoutTruth } from "./breakout-truth.js";
 import { isMonitored } from "./markets.js";
 import { BreakoutNewsParams, windowMs } from "./params.js";
@@ -7,7 +8,8 @@ import { NOTIFY_TOOL, NotifyArgs } from "./tools.js";
 const BREAKOUT_NEWS_SCORER_VERSION = "breakout-news-scorer/1";
 const hours = (ms) => ms / HOUR_MS;
 const clamp01 = (x) => Math.min(1, Math.max(0, x));
-class BreakoutNewsScorer {
+class BreakoutNewsScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set([NOTIFY_TOOL]);
   p;
   W;
   truth;
@@ -22,53 +24,35 @@ class BreakoutNewsScorer {
   ignored = 0;
   rejectedCalls = 0;
   constructor(ctx) {
+    super();
     this.p = BreakoutNewsParams.parse(ctx.params ?? {});
     this.W = windowMs(this.p);
     this.truth = new BreakoutTruth(ctx.truth, ctx.world, this.p);
     this.sim_end = ctx.sim_end;
     this.scoredBps = this.truth.breakpoints.filter((b) => b.t_start > ctx.sim_start && b.t_start <= ctx.sim_end);
   }
-  onEvent(e) {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === NOTIFY_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== NOTIFY_TOOL) return;
-        const a = NotifyArgs.safeParse(e.args);
-        if (!a.success || !this.valid(a.data, e.t)) {
-          this.ignored++;
-          return;
-        }
-        const c = {
-          key: `claim:${a.data.market_id}@${isoInstant(e.t)}`,
-          market: a.data.market_id,
-          news_id: a.data.news_id,
-          direction: a.data.direction,
-          t: e.t,
-          actor: e.actor,
-          covered: null,
-          expired: null
-        };
-        this.claims.push(c);
-        this.lastClaim.set(c.market, c);
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  onToolCall(e) {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+  onCommitment(e) {
+    if (e.tool !== NOTIFY_TOOL) return;
+    const a = NotifyArgs.safeParse(e.args);
+    if (!a.success || !this.valid(a.data, e.t)) {
+      this.ignored++;
+      return;
     }
+    const c = {
+      key: `claim:${a.data.market_id}@${isoInstant(e.t)}`,
+      market: a.data.market_id,
+      news_id: a.data.news_id,
+      direction: a.data.direction,
+      t: e.t,
+      actor: e.actor,
+      covered: null,
+      expired: null
+    };
+    this.claims.push(c);
+    this.lastClaim.set(c.market, c);
   }
   valid(a, t) {
     if (!isMonitored(a.market_id, this.p)) return false;

@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { defineTask } from "../task.js";
 import { visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
@@ -6,7 +7,7 @@ import { BrokerOpsParams } from "./params.js";
 import { brokerOpsPolicies } from "./policies.js";
 import { deskObservations, openDutyState } from "./run-view.js";
 import { BROKER_OPS_SCORER_VERSION, BrokerOpsScorer } from "./scorer.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const BROKER_OPS_EPISODES = [
   {
     name: "synth-14d",

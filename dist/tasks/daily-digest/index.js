@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask } from "../task.js";
 import { digestTools } from "./digest-tools.js";
@@ -6,7 +7,7 @@ import { DailyDigestParams } from "./params.js";
 import { dailyDigestPolicies } from "./reference-policies.js";
 import { digestDeadlines } from "./schedule.js";
 import { DAILY_DIGEST_SCORER_VERSION, DailyDigestScorer } from "./scorer.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const DAILY_DIGEST_EPISODES = [
   {
     name: "synth-28d",

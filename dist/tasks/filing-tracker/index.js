@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { defineTask } from "../task.js";
 import { createFilingTrackerEnv } from "./environment.js";
 import { recordKey } from "./filing-record.js";
@@ -6,7 +7,7 @@ import { FilingTrackerParams } from "./params.js";
 import { filingTrackerPolicies } from "./policies.js";
 import { FILING_TRACKER_SCORER_VERSION, FilingTrackerScorer } from "./scorer.js";
 import { filingObservations, openDutyLines, visibleDeadlines } from "./visible-duties.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const TESLA_WORLD_BUILDER = "edgar-tesla-2022";
 const FILING_TRACKER_EPISODES = [
   {

@@ -1,3 +1,4 @@
+import { integrateSteps } from "../metrics.js";
 function brierSkill(f, truth) {
   let sum = 0;
   for (const [o, p] of Object.entries(f)) {
@@ -28,19 +29,21 @@ function standingSegments(start, end, initial, changes) {
   out.push({ from, to: end, forecast: cur, default: isDefault });
   return out;
 }
+function bssSteps(segments, truth) {
+  return segments.map((s) => ({ from: s.from, to: s.to, value: brierSkill(s.forecast, truth) }));
+}
 function timeAverage(segments, truth) {
   const first = segments[0];
   const last = segments.at(-1);
   if (!first || !last) throw new RangeError("no segments");
-  let acc = 0;
-  for (const s of segments) acc += brierSkill(s.forecast, truth) * (s.to - s.from);
-  return acc / (last.to - first.from);
+  return integrateSteps(bssSteps(segments, truth)).integral / (last.to - first.from);
 }
 function referenceBrier(baseRate) {
   return 2 * baseRate * (1 - baseRate);
 }
 export {
   brierSkill,
+  bssSteps,
   referenceBrier,
   standingSegments,
   timeAverage,

@@ -1,11 +1,14 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../kernel/day.js";
 import { newsTools } from "../news-tools.js";
+import { inTimeOrder, newsObservations, resolutionObservations } from "../observations.js";
+import { defineTask } from "../task.js";
 import { ForecastBook, forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { ForecastPortfolioParams } from "./params.js";
+import { AgentQuestions } from "./questions.js";
 import { forecastPortfolioPolicies } from "./reference-policies.js";
 import { FORECAST_PORTFOLIO_SCORER_VERSION, ForecastPortfolioScorer } from "./scorer.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const FORECAST_PORTFOLIO_EPISODES = [
   {
     name: "synth-28d",
@@ -22,16 +25,7 @@ const FORECAST_PORTFOLIO_EPISODES = [
     description: "Short synthetic run, 2026-03-01 \u2192 2026-03-07, for quick checks."
   }
 ];
-const bookByRun = /* @__PURE__ */ new WeakMap();
-function runBook(ctx) {
-  let b = bookByRun.get(ctx);
-  if (!b) {
-    b = new ForecastBook();
-    bookByRun.set(ctx, b);
-  }
-  return b;
-}
-const forecastPortfolioTask = {
+const forecastPortfolioTask = defineTask({
   id: "forecast-portfolio",
   version: "1",
   scorer_version: FORECAST_PORTFOLIO_SCORER_VERSION,
@@ -43,31 +37,22 @@ const forecastPortfolioTask = {
   budget_usd: 70,
   baseSchedule: "0 0 * * *",
   streams: ["market", "market_resolution", "news"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => [
-    ...forecastTools({ view: ctx.view, params: ctx.params, book: runBook(ctx) }),
-    ...newsTools(ctx.view, { search_usd: ctx.params.search_usd, article_usd: ctx.params.article_usd })
-  ],
-  createScorer: (ctx) => new ForecastPortfolioScorer(ctx),
-  feedback: {
-    oracle: (o) => {
-      const d = o.detail;
-      const iso = (k) => typeof d[k] === "number" ? isoInstant(d[k]) : d[k];
-      return {
-        key: o.key,
-        status: o.status,
-        credit: o.credit,
-        ...d,
-        activation: iso("activation"),
-        t_res: iso("t_res")
-      };
-    }
+  open(ctx) {
+    const p = ctx.params;
+    const book = new ForecastBook();
+    const questions = new AgentQuestions(ctx.view, p.market_prefix);
+    return {
+      instruction: () => renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...forecastTools({ view: ctx.view, params: p, book }),
+        ...newsTools(ctx.view, { search_usd: p.search_usd, article_usd: p.article_usd })
+      ],
+      feedback: { oracle: oraclePayload },
+      state: () => standingForecasts(questions, book),
+      observations: (since, now) => observations(ctx.view, questions, since, now)
+    };
   },
+  createScorer: (ctx) => new ForecastPortfolioScorer(ctx),
   referencePolicies: forecastPortfolioPolicies,
   metrics: {
     primary: "bss",
@@ -89,9 +74,36 @@ const forecastPortfolioTask = {
       "commitments_ignored"
     ]
   }
-};
+});
+function oraclePayload(o) {
+  const d = o.detail;
+  const iso = (k) => typeof d[k] === "number" ? isoInstant(d[k]) : d[k];
+  return { key: o.key, status: o.status, credit: o.credit, ...d, activation: iso("activation"), t_res: iso("t_res") };
+}
+function standingForecasts(questions, book) {
+  return [
+    {
+      title: "standing forecasts (open questions)",
+      lines: questions.list().filter((q) => q.status === "open").map((q) => {
+        const f = book.standing(q.market.id);
+        return f ? `${q.market.id}: ${JSON.stringify(f.forecast)} since ${isoInstant(f.t)}` : `${q.market.id}: uniform default (no forecast yet)`;
+      })
+    }
+  ];
+}
+function observations(view, questions, since, now) {
+  const added = questions.list().filter((q) => q.available_at > since && q.available_at <= now).map((q) => ({ t: q.available_at, kind: "question", id: q.market.id, summary: q.market.question }));
+  const ids = new Set(questions.list().map((q) => q.market.id));
+  return inTimeOrder(
+    newsObservations(view, since, now),
+    added,
+    resolutionObservations(view, since, now, (id) => ids.has(id))
+  );
+}
 export {
   FORECAST_PORTFOLIO_EPISODES,
-  forecastPortfolioTask
+  forecastPortfolioTask,
+  observations,
+  standingForecasts
 };
 //# sourceMappingURL=index.js.map

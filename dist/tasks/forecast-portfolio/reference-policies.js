@@ -3,6 +3,7 @@ import { DAY_MS, HOUR_MS, parseIsoInstant } from "../../kernel/day.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { runSteps } from "../policy-steps.js";
+import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
 import { LIST_QUESTIONS_TOOL, SUBMIT_FORECAST_TOOL } from "./forecast-tools.js";
 import { MarketFacts } from "./market-facts.js";
 import { CUE_QUERY, headlineCue } from "./news-cues.js";
@@ -41,52 +42,48 @@ async function openQuestionsVia(api) {
   if (!r.ok) throw new Error(`${LIST_QUESTIONS_TOOL} failed: ${r.error}`);
   return Listed.parse(r.value).questions;
 }
-const silentPolicy = {
+const silentPolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool: every question keeps the uniform default forecast (the uniform anchor).",
   async act() {
   },
   nextWake: () => null,
   cron: []
-};
+});
 const hourly = (now) => nextMultiple(now, HOUR_MS);
-const oraclePolicy = {
+const oraclePolicy = oracleStatelessPolicy({
   name: "oracle",
   description: "Reads the untouched world: every hour, forecasts 1 on the true result of every open question that resolves.",
-  oracle: {
-    async act(api, env) {
-      const p = ForecastPortfolioParams.parse(env.params ?? {});
-      const facts = new MarketFacts(env.world.db, p.market_prefix);
-      for (const q of await openQuestionsVia(api)) {
-        const r = facts.resolution(q.id);
-        if (r === null || !q.outcomes.includes(r.result)) continue;
-        const f = Object.fromEntries(q.outcomes.map((o) => [o, o === r.result ? 1 : 0]));
-        if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
-      }
+  async act(api, env) {
+    const p = ForecastPortfolioParams.parse(env.params ?? {});
+    const facts = new MarketFacts(env.world.db, p.market_prefix);
+    for (const q of await openQuestionsVia(api)) {
+      const r = facts.resolution(q.id);
+      if (r === null || !q.outcomes.includes(r.result)) continue;
+      const f = Object.fromEntries(q.outcomes.map((o) => [o, o === r.result ? 1 : 0]));
+      if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
     }
   },
   nextWake: hourly,
   cron: ["0 * * * *"]
-};
-const marketPricePolicy = {
+});
+const marketPricePolicy = oracleStatelessPolicy({
   name: "market-price",
   description: "Reads the scorer-side prices: every hour, forecasts each open question at its latest visible market price.",
-  oracle: {
-    async act(api, env) {
-      const p = ForecastPortfolioParams.parse(env.params ?? {});
-      const facts = new MarketFacts(env.world.db, p.market_prefix);
-      const now = api.now();
-      for (const q of await openQuestionsVia(api)) {
-        const price = facts.priceAt(q.id, q.outcomes[0], now);
-        if (price === null) continue;
-        const f = binaryForecast(q.outcomes, price);
-        if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
-      }
+  async act(api, env) {
+    const p = ForecastPortfolioParams.parse(env.params ?? {});
+    const facts = new MarketFacts(env.world.db, p.market_prefix);
+    const now = api.now();
+    for (const q of await openQuestionsVia(api)) {
+      const price = facts.priceAt(q.id, q.outcomes[0], now);
+      if (price === null) continue;
+      const f = binaryForecast(q.outcomes, price);
+      if (!sameForecast(q.my_forecast, f)) await api.call(SUBMIT_FORECAST_TOOL, { question_id: q.id, forecast: f });
     }
   },
   nextWake: hourly,
   cron: ["0 * * * *"]
-};
+});
 const NEWS_FORECASTER = {
   periodHours: 3,
   /** how far back it reads news (bounded by the question's open) */
@@ -150,7 +147,7 @@ function* newsForecasterSteps(now) {
     if (!sameForecast(q.my_forecast, f)) yield { tool: SUBMIT_FORECAST_TOOL, args: { question_id: q.id, forecast: f } };
   }
 }
-const newsForecasterPolicy = {
+const newsForecasterPolicy = statelessPolicy({
   name: "news-forecaster",
   description: `Every ${NEWS_FORECASTER.periodHours} h: for each open question, one search_news page (question words AND cue words) and a forecast from the latest strong cue, else lean cues on a prior that falls as the scheduled end nears.`,
   async act(api) {
@@ -158,7 +155,7 @@ const newsForecasterPolicy = {
   },
   nextWake: (now) => nextMultiple(now, NEWS_FORECASTER.periodHours * HOUR_MS),
   cron: [`0 */${NEWS_FORECASTER.periodHours} * * *`]
-};
+});
 const forecastPortfolioPolicies = [
   silentPolicy,
   oraclePolicy,

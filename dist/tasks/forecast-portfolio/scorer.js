@@ -1,6 +1,9 @@
 import { DAY_MS, HOUR_MS, isoDay } from "../../kernel/day.js";
+import { integrateSteps, meanOf } from "../metrics.js";
+import { ScorerBase } from "../scorer-base.js";
 import {
   brierSkill,
+  bssSteps,
   referenceBrier,
   standingSegments,
   timeAverage,
@@ -12,16 +15,8 @@ import { MarketFacts } from "./market-facts.js";
 import { ForecastPortfolioParams } from "./params.js";
 const FORECAST_PORTFOLIO_SCORER_VERSION = "forecast-portfolio-scorer/1";
 function meanOver(segments, from, to, truth) {
-  let ms = 0;
-  let acc = 0;
-  for (const s of segments) {
-    const a = Math.max(s.from, from);
-    const b = Math.min(s.to, to);
-    if (b <= a) continue;
-    ms += b - a;
-    acc += brierSkill(s.forecast, truth) * (b - a);
-  }
-  return { ms, mean: ms === 0 ? 0 : acc / ms };
+  const r = integrateSteps(bssSteps(segments, truth), from, to);
+  return { ms: r.ms, mean: r.ms === 0 ? 0 : r.integral / r.ms };
 }
 function scoreQuestion(q, changes) {
   const segments = standingSegments(q.activation, q.t_res, uniformForecast(q.market.outcomes), changes);
@@ -34,9 +29,9 @@ function scoreQuestion(q, changes) {
     segments
   };
 }
-const skill = (xs, bsRef) => 1 - xs.reduce((s, x) => s + (1 - x), 0) / xs.length / bsRef;
-const mean = (xs) => xs.reduce((s, x) => s + x, 0) / xs.length;
-class ForecastPortfolioScorer {
+const skill = (xs, bsRef) => 1 - meanOf(xs.map((x) => 1 - x)) / bsRef;
+class ForecastPortfolioScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set([SUBMIT_FORECAST_TOOL]);
   p;
   facts;
   scored = [];
@@ -47,6 +42,7 @@ class ForecastPortfolioScorer {
   ignored = 0;
   rejectedCalls = 0;
   constructor(ctx) {
+    super();
     this.p = ForecastPortfolioParams.parse(ctx.params ?? {});
     this.facts = new MarketFacts(ctx.world.db, this.p.market_prefix);
     for (const m of this.facts.markets) {
@@ -75,39 +71,20 @@ class ForecastPortfolioScorer {
   questions() {
     return this.scored;
   }
-  onEvent(e) {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === SUBMIT_FORECAST_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== SUBMIT_FORECAST_TOOL) return;
-        const f = this.recheck(e.t, e.args);
-        if (f === null) {
-          this.ignored++;
-          return;
-        }
-        this.accepted++;
-        const list = this.changes.get(f.market) ?? [];
-        list.push({ t: e.t, forecast: f.forecast });
-        this.changes.set(f.market, list);
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  onToolCall(e) {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+  onCommitment(e) {
+    if (e.tool !== SUBMIT_FORECAST_TOOL) return;
+    const f = this.recheck(e.t, e.args);
+    if (f === null) {
+      this.ignored++;
+      return;
     }
+    this.accepted++;
+    const list = this.changes.get(f.market) ?? [];
+    list.push({ t: e.t, forecast: f.forecast });
+    this.changes.set(f.market, list);
   }
   settle(t) {
     const out = [];
@@ -145,12 +122,12 @@ class ForecastPortfolioScorer {
       primary: { name: "bss", value: usable ? skill(tas, bsRef) : null, direction: "higher" },
       metrics: {
         bss: usable ? skill(tas, bsRef) : null,
-        ta_bss: n === 0 ? null : mean(tas),
+        ta_bss: meanOf(tas),
         final_bss: usable ? skill(finals, bsRef) : null,
-        final_ta_bss: n === 0 ? null : mean(finals),
+        final_ta_bss: meanOf(finals),
         anchor_uniform_bss: usable ? skill(uniform, bsRef) : null,
         anchor_market_bss: usable ? skill(market, bsRef) : null,
-        anchor_market_ta_bss: n === 0 ? null : mean(market),
+        anchor_market_ta_bss: meanOf(market),
         base_rate: b,
         bs_ref: bsRef,
         questions_scored: n,

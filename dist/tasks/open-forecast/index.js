@@ -1,4 +1,6 @@
-import { DAY_MS, nextUtcMidnight } from "../../kernel/day.js";
+import { DAY_MS, isoInstant, nextUtcMidnight, utcDay } from "../../kernel/day.js";
+import { inTimeOrder, newsObservations } from "../observations.js";
+import { defineTask } from "../task.js";
 import { nextDayTool } from "./day-tools.js";
 import { forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
@@ -6,11 +8,12 @@ import { memoryTools } from "./memory-tools.js";
 import { newsTools } from "./news-tools.js";
 import { OpenForecastParams } from "./params.js";
 import { openForecastPolicies } from "./policies.js";
+import { QuestionsNow } from "./question-state.js";
 import { questionTools } from "./question-tools.js";
 import { recapNote } from "./recap.js";
-import { runState } from "./run-state.js";
+import { newRunState } from "./run-state.js";
 import { OPEN_FORECAST_SCORER_VERSION, OpenForecastScorer } from "./scorer.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const OPEN_FORECAST_EPISODES = [
   {
     name: "synth-28d",
@@ -47,9 +50,8 @@ function hasNews(ctx) {
 function searchMode(ctx) {
   return ctx.params.search_mode === "hybrid" && ctx.world.newsVectors() !== null ? "hybrid" : "bm25";
 }
-function tools(ctx) {
+function tools(ctx, state) {
   const p = ctx.params;
-  const state = runState(ctx);
   const sleepUntil = ctx.agentClock?.sleepUntil ?? null;
   return [
     ...questionTools(ctx.view, p, state),
@@ -59,12 +61,12 @@ function tools(ctx) {
     ...sleepUntil !== null ? [nextDayTool(sleepUntil, state, p.memory && p.memory_phase)] : []
   ];
 }
-function dayEnds(from, to) {
+function dayEnds(simStart, from, until) {
   const out = [];
-  for (let t = nextUtcMidnight(from); t <= to; t += DAY_MS) out.push(t);
+  for (let t = nextUtcMidnight(Math.max(from - 1, simStart)); t < until; t += DAY_MS) out.push(t);
   return out;
 }
-const openForecastTask = {
+const openForecastTask = defineTask({
   id: "open-forecast",
   version: "1",
   scorer_version: OPEN_FORECAST_SCORER_VERSION,
@@ -76,19 +78,26 @@ const openForecastTask = {
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["question", "question_resolution", "news", "market_price"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd,
-    trigger: ctx.agentClock?.trigger ?? "sleep",
-    news: hasNews(ctx),
-    nextDay: (ctx.agentClock?.sleepUntil ?? null) !== null
-  }),
-  tools,
-  deadlines: (from, to) => dayEnds(from, to),
+  open(ctx) {
+    const state = newRunState();
+    return {
+      instruction: () => renderInstruction({
+        params: ctx.params,
+        sim_start: ctx.sim_start,
+        sim_end: ctx.sim_end,
+        budget_usd: ctx.budget_usd,
+        trigger: ctx.agentClock?.trigger ?? "sleep",
+        news: hasNews(ctx),
+        nextDay: (ctx.agentClock?.sleepUntil ?? null) !== null
+      }),
+      tools: () => tools(ctx, state),
+      deadlines: (view, until) => dayEnds(ctx.sim_start, view.now(), until),
+      wakeNote: (wake) => recapNote(ctx, state, wake),
+      state: () => standingForecasts(new QuestionsNow(ctx.view), state),
+      observations: (since, now) => observations(ctx.view, since, now)
+    };
+  },
   createScorer: (ctx) => new OpenForecastScorer(ctx),
-  wakeNote: (ctx, wake) => recapNote(ctx, wake),
   referencePolicies: openForecastPolicies,
   metrics: {
     primary: "tw_score",
@@ -107,10 +116,29 @@ const openForecastTask = {
       "judge_pending"
     ]
   }
-};
+});
+function standingForecasts(qn, state) {
+  return [
+    {
+      title: "standing forecasts (open questions)",
+      lines: qn.questions.filter((q) => qn.status(q) === "open").map((q) => {
+        const f = state.forecasts.get(q.id)?.at(-1);
+        return f ? `${q.id}: ${JSON.stringify(f.outcomes)} since ${isoInstant(f.at)}` : `${q.id}: no forecast yet`;
+      })
+    }
+  ];
+}
+function observations(view, since, until) {
+  const now = Math.min(until, view.now());
+  const released = view.questions.list().map((q) => ({ q, t: Math.max(q.open, q.visible_at) })).filter((x) => x.t > since && x.t <= now).map((x) => ({ t: x.t, kind: "question", id: x.q.id, summary: x.q.title }));
+  const answers = view.questions.resolutions({ since }).filter((r) => r.visible_at <= now).map((r) => ({ t: r.visible_at, kind: "question_resolution", id: r.question, summary: `answer ${r.answer}` }));
+  return inTimeOrder(newsObservations(view, since, now), released, answers);
+}
 export {
   OPEN_FORECAST_EPISODES,
   dayEnds,
-  openForecastTask
+  observations,
+  openForecastTask,
+  standingForecasts
 };
 //# sourceMappingURL=index.js.map

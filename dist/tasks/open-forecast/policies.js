@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nextUtcMidnight } from "../../kernel/day.js";
 import { contentTokens } from "../../world/fts-text.js";
+import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
 import { SUBMIT_FORECASTS_TOOL } from "./forecast-args.js";
 import { SEARCH_NEWS_TOOL } from "./news-tools.js";
 import { LIST_QUESTIONS_TOOL } from "./question-tools.js";
@@ -148,47 +149,45 @@ function* crowdSteps() {
   }
 }
 const daily = (now) => nextUtcMidnight(now);
-const silentPolicy = {
+const silentPolicy = statelessPolicy({
   name: "silent",
   description: "Never forecasts (the floor: every question scores 0 each day, tw_score 0).",
   async act() {
   },
   nextWake: () => null,
   cron: []
-};
-const baseRateNewsPolicy = {
+});
+const baseRateNewsPolicy = statelessPolicy({
   name: "base-rate-news",
   description: "Daily at 00:00 UTC: crowd forecast where shown, else the Yes-rate of resolved questions of the same family, shifted by cue words in the top news hits; submits {Yes, No} when it changed by \u2265 0.02.",
   act: (api) => drive(api, baseRateNewsSteps()),
   nextWake: daily,
   cron: []
-};
-const crowdPolicy = {
+});
+const crowdPolicy = statelessPolicy({
   name: "crowd",
   description: "The baseline forecaster of market questions: submits the crowd probability shown with a question (ForecastBench: the market value at the set's freeze date); nothing elsewhere.",
   act: (api) => drive(api, crowdSteps()),
   nextWake: daily,
   cron: []
-};
-const oraclePolicy = {
+});
+const oraclePolicy = oracleStatelessPolicy({
   name: "oracle",
   description: "Reads the truth: each day, submits {answer: 1} for every open question (every scored day scores 1).",
-  oracle: {
-    async act(api, env) {
-      const answers = new Map(env.truth.answers().map((a) => [a.question, a.answer]));
-      const steps = function* () {
-        for (const q of yield* listAll("open")) {
-          const a = answers.get(q.id);
-          if (a === void 0 || q.your_forecast !== null && q.your_forecast[a] === 1) continue;
-          yield { tool: SUBMIT_FORECASTS_TOOL, args: { question_id: q.id, outcomes: { [a]: 1 } } };
-        }
-      };
-      await drive(api, steps());
-    }
+  async act(api, env) {
+    const answers = new Map(env.truth.answers().map((a) => [a.question, a.answer]));
+    const steps = function* () {
+      for (const q of yield* listAll("open")) {
+        const a = answers.get(q.id);
+        if (a === void 0 || q.your_forecast !== null && q.your_forecast[a] === 1) continue;
+        yield { tool: SUBMIT_FORECASTS_TOOL, args: { question_id: q.id, outcomes: { [a]: 1 } } };
+      }
+    };
+    await drive(api, steps());
   },
   nextWake: daily,
   cron: []
-};
+});
 const openForecastPolicies = [silentPolicy, oraclePolicy, baseRateNewsPolicy, crowdPolicy];
 export {
   baseRateNewsPolicy,

@@ -1,9 +1,7 @@
 import { DAY_MS, isoDay, isoInstant, startOfUtcDay } from "../../kernel/day.js";
 import { QuestionsNow } from "./question-state.js";
-import { runState } from "./run-state.js";
 const MAX_LISTED = 30;
-function recapNote(ctx, wake) {
-  const state = runState(ctx);
+function recapNote(ctx, state, wake) {
   const day = startOfUtcDay(wake.at);
   if (state.lastRecapDay !== null && day <= state.lastRecapDay) return null;
   const prevAt = state.lastRecapAt;

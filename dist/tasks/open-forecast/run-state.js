@@ -29,20 +29,14 @@ class MemoryLog {
     return f ? startOfUtcDay(f.at) : null;
   }
 }
-const states = /* @__PURE__ */ new WeakMap();
-function runState(ctx) {
-  let s = states.get(ctx);
-  if (!s) {
-    s = {
-      forecasts: /* @__PURE__ */ new Map(),
-      memory: new MemoryLog(),
-      memoryPhaseSince: null,
-      lastRecapDay: null,
-      lastRecapAt: null
-    };
-    states.set(ctx, s);
-  }
-  return s;
+function newRunState() {
+  return {
+    forecasts: /* @__PURE__ */ new Map(),
+    memory: new MemoryLog(),
+    memoryPhaseSince: null,
+    lastRecapDay: null,
+    lastRecapAt: null
+  };
 }
 function standingAt(entries, t) {
   if (!entries) return null;
@@ -55,7 +49,7 @@ function standingAt(entries, t) {
 }
 export {
   MemoryLog,
-  runState,
+  newRunState,
   standingAt
 };
 //# sourceMappingURL=run-state.js.map

@@ -1,4 +1,6 @@
 import { DAY_MS, isoDay, startOfUtcDay } from "../../kernel/day.js";
+import { meanOf, sumOf } from "../metrics.js";
+import { ScorerBase } from "../scorer-base.js";
 import { matchAnswer } from "./answer-match.js";
 import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";
 import { JudgeCache } from "./judge-cache.js";
@@ -30,7 +32,8 @@ function top1Correct(outcomes, isTruth) {
   }
   return best !== null && !tie && isTruth(best);
 }
-class OpenForecastScorer {
+class OpenForecastScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set([SUBMIT_FORECASTS_TOOL]);
   p;
   plans;
   notScorable = [];
@@ -43,6 +46,7 @@ class OpenForecastScorer {
   ignored = 0;
   rejected = 0;
   constructor(ctx) {
+    super();
     this.p = OpenForecastParams.parse(ctx.params ?? {});
     this.judge = this.p.judge_cache === null ? null : JudgeCache.open(this.p.judge_cache);
     const db = ctx.world.db;
@@ -79,41 +83,22 @@ class OpenForecastScorer {
     plans.sort((x, y) => x.settle - y.settle || (x.q.id < y.q.id ? -1 : x.q.id > y.q.id ? 1 : 0));
     this.plans = plans;
   }
-  onEvent(e) {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === SUBMIT_FORECASTS_TOOL && e.status !== "ok") this.rejected++;
-        return;
-      case "commitment": {
-        if (e.tool !== SUBMIT_FORECASTS_TOOL) return;
-        const parsed = SubmitForecastsArgs.safeParse(e.args);
-        const info = parsed.success ? this.questions.get(parsed.data.question_id) : void 0;
-        const checked = parsed.success ? checkOutcomes(parsed.data.outcomes, { maxOutcomes: this.p.max_outcomes, maxChars: this.p.max_answer_chars }) : null;
-        if (!parsed.success || !info || !checked?.ok || e.t < info.q.open || e.t < info.q.visible_at || e.t >= info.q.resolve || info.publicAt !== null && e.t >= info.publicAt) {
-          this.ignored++;
-          return;
-        }
-        const list = this.forecasts.get(info.q.id) ?? [];
-        list.push({ at: e.t, outcomes: checked.outcomes });
-        this.forecasts.set(info.q.id, list);
-        this.accepted++;
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  onToolCall(e) {
+    if (e.status !== "ok") this.rejected++;
+  }
+  onCommitment(e) {
+    if (e.tool !== SUBMIT_FORECASTS_TOOL) return;
+    const parsed = SubmitForecastsArgs.safeParse(e.args);
+    const info = parsed.success ? this.questions.get(parsed.data.question_id) : void 0;
+    const checked = parsed.success ? checkOutcomes(parsed.data.outcomes, { maxOutcomes: this.p.max_outcomes, maxChars: this.p.max_answer_chars }) : null;
+    if (!parsed.success || !info || !checked?.ok || e.t < info.q.open || e.t < info.q.visible_at || e.t >= info.q.resolve || info.publicAt !== null && e.t >= info.publicAt) {
+      this.ignored++;
+      return;
     }
+    const list = this.forecasts.get(info.q.id) ?? [];
+    list.push({ at: e.t, outcomes: checked.outcomes });
+    this.forecasts.set(info.q.id, list);
+    this.accepted++;
   }
   settle(t) {
     const out = [];
@@ -147,9 +132,9 @@ class OpenForecastScorer {
   report() {
     const rs = this.plans.map((p) => this.result(p));
     const n = rs.length;
-    const mean = (f) => n === 0 ? null : rs.reduce((s, r) => s + f(r), 0) / n;
+    const mean = (f) => meanOf(rs.map(f));
     const notScorable = [...this.notScorable];
-    const tw = n === 0 ? null : 100 * rs.reduce((s, r) => s + r.mean, 0);
+    const tw = n === 0 ? null : 100 * sumOf(rs.map((r) => r.mean));
     if (n === 0) notScorable.push({ key: "tw_score", reason: "no question is scored in this window" });
     let judgeMatches = 0;
     for (const r of rs)
@@ -218,7 +203,7 @@ class OpenForecastScorer {
     return {
       plan,
       scores,
-      mean: scores.reduce((s, x) => s + x, 0) / scores.length,
+      mean: meanOf(scores),
       forecast: anyForecast,
       top1: top1Correct(final?.outcomes ?? null, isTruth),
       final,

@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask } from "../task.js";
 import { renderInstruction } from "./instruction.js";
@@ -8,7 +8,7 @@ import { popularityPolicies } from "./reference-policies.js";
 import { postObservations, recommendationState } from "./run-view.js";
 import { POPULARITY_SCORER_VERSION, PopularityScorer } from "./scorer.js";
 import { selfLabels } from "./self-feedback.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const POPULARITY_EPISODES = [
   {
     name: "synth-28d",

@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { defineTask } from "../task.js";
 import { candleObservations } from "./candle-observations.js";
 import { createPriceCheckEnv } from "./environment.js";
@@ -9,7 +10,7 @@ import { medianPollPolicy, oraclePolicy, silentPolicy } from "./policies.js";
 import { PRICE_CHECK_SCORER_VERSION, PriceCheckScorer } from "./scorer.js";
 import { priceCheckTools } from "./tools.js";
 const HOUR_MS = 36e5;
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 function hourEnds(from, to) {
   const out = [];
   for (let t = Math.ceil(from / HOUR_MS) * HOUR_MS; t < to; t += HOUR_MS) out.push(t);

@@ -1,11 +1,14 @@
+import { isoInstant, utcDay } from "../../kernel/day.js";
 import { newsTools } from "../news-tools.js";
+import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
+import { defineTask } from "../task.js";
 import { renderInstruction } from "./instruction.js";
-import { markBookOf } from "./mark-book.js";
-import { ResolutionDetectParams } from "./params.js";
+import { MarkBook } from "./mark-book.js";
+import { isQuestion, ResolutionDetectParams } from "./params.js";
 import { resolutionDetectPolicies } from "./policies.js";
 import { RESOLUTION_DETECT_SCORER_VERSION, ResolutionDetectScorer } from "./scorer.js";
 import { resolutionTools } from "./tools.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const RESOLUTION_DETECT_EPISODES = [
   {
     name: "synth-28d",
@@ -22,7 +25,7 @@ const RESOLUTION_DETECT_EPISODES = [
     description: "Short synthetic run, 2026-03-01 \u2192 03-07, for quick checks."
   }
 ];
-const resolutionDetectTask = {
+const resolutionDetectTask = defineTask({
   id: "resolution-detect",
   version: "1",
   scorer_version: RESOLUTION_DETECT_SCORER_VERSION,
@@ -34,21 +37,27 @@ const resolutionDetectTask = {
   budget_usd: 70,
   baseSchedule: "0 0 * * *",
   streams: ["market", "news"],
-  instruction: (ctx) => renderInstruction({
-    params: ctx.params,
-    sim_start: ctx.sim_start,
-    sim_end: ctx.sim_end,
-    budget_usd: ctx.budget_usd
-  }),
-  tools: (ctx) => [
-    ...resolutionTools(ctx.view, ctx.params, markBookOf(ctx)),
-    ...newsTools(ctx.view, { search_usd: ctx.params.search_usd, article_usd: ctx.params.article_usd })
-  ],
-  createScorer: (ctx) => new ResolutionDetectScorer(ctx),
-  feedback: {
-    // own claims with status and credit; misses are not claims (they settle at sim_end anyway)
-    oracle: (o) => o.status === "miss" ? null : { key: o.key, status: o.status, credit: o.credit, ...o.detail }
+  open(ctx) {
+    const p = ctx.params;
+    const marks = new MarkBook();
+    return {
+      instruction: () => renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
+      tools: () => [
+        ...resolutionTools(ctx.view, p, marks),
+        ...newsTools(ctx.view, { search_usd: p.search_usd, article_usd: p.article_usd })
+      ],
+      feedback: {
+        // own claims with status and credit; misses are not claims (they settle at sim_end anyway)
+        oracle: (o) => o.status === "miss" ? null : { key: o.key, status: o.status, credit: o.credit, ...o.detail }
+      },
+      state: () => marksState(marks),
+      observations: (since, now) => inTimeOrder(
+        newsObservations(ctx.view, since, now),
+        marketObservations(ctx.view, since, now, (id) => isQuestion(id, p))
+      )
+    };
   },
+  createScorer: (ctx) => new ResolutionDetectScorer(ctx),
   referencePolicies: resolutionDetectPolicies,
   metrics: {
     primary: "tc_f1",
@@ -74,9 +83,20 @@ const resolutionDetectTask = {
       "commitments_ignored"
     ]
   }
-};
+});
+function marksState(marks) {
+  return [
+    {
+      title: "marks made (final: one per question)",
+      lines: marks.all().map(
+        (m) => `${m.question}: ${m.outcome}${m.news_id !== null ? `, citing ${m.news_id}` : ""}, marked ${isoInstant(m.t)}`
+      )
+    }
+  ];
+}
 export {
   RESOLUTION_DETECT_EPISODES,
+  marksState,
   resolutionDetectTask
 };
 //# sourceMappingURL=index.js.map

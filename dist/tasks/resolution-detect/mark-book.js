@@ -14,17 +14,7 @@ class MarkBook {
     return this.order;
   }
 }
-const books = /* @__PURE__ */ new WeakMap();
-function markBookOf(ctx) {
-  let b = books.get(ctx);
-  if (!b) {
-    b = new MarkBook();
-    books.set(ctx, b);
-  }
-  return b;
-}
 export {
-  MarkBook,
-  markBookOf
+  MarkBook
 };
 //# sourceMappingURL=mark-book.js.map

@@ -3,6 +3,7 @@ import { HOUR_MS, isoInstant, MINUTE_MS } from "../../kernel/day.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { runSteps } from "../policy-steps.js";
+import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import { isQuestion, ResolutionDetectParams } from "./params.js";
 import { ResolutionTruth } from "./question-truth.js";
 import { GET_MARKS_TOOL, LIST_QUESTIONS_TOOL, MARK_OUTCOME_TOOL } from "./tools.js";
@@ -74,61 +75,53 @@ function nextEveryHours(now, everyHours) {
   const step = everyHours * HOUR_MS;
   return (Math.floor(now / step) + 1) * step;
 }
-const states = /* @__PURE__ */ new WeakMap();
 const newsCuePolicy = {
   name: "news-cue",
   description: "Every 3 hours: per unmarked question, searches the news since its last search for decisive cue words with the question's words and marks the outcome the newest matching headline announces.",
-  async act(api) {
-    let st = states.get(api);
-    if (!st) {
-      st = newsCueState();
-      states.set(api, st);
-    }
-    await runSteps(api, newsCueSteps(api.now(), st));
+  start(api) {
+    const st = newsCueState();
+    return {
+      act: () => runSteps(api, newsCueSteps(api.now(), st)),
+      nextWake: (now) => nextEveryHours(now, NEWS_CUE.everyHours)
+    };
   },
-  nextWake: (now) => nextEveryHours(now, NEWS_CUE.everyHours),
   cron: [`0 */${NEWS_CUE.everyHours} * * *`]
 };
-const silentPolicy = {
+const silentPolicy = statelessPolicy({
   name: "silent",
   description: "Never calls a tool and never marks (the floor: tc_f1 0).",
   async act() {
   },
   nextWake: () => null,
   cron: []
-};
+});
 const GRID_MS = 10 * MINUTE_MS;
 const nextGrid = (now) => (Math.floor(now / GRID_MS) + 1) * GRID_MS;
 function plannedPolicy(name, description, planner) {
-  const plans = /* @__PURE__ */ new WeakMap();
-  const done = /* @__PURE__ */ new WeakMap();
   return {
     name,
     description,
-    oracle: {
-      async act(api, env) {
-        const byParams = plans.get(env.truth) ?? /* @__PURE__ */ new Map();
-        plans.set(env.truth, byParams);
-        const key = JSON.stringify(env.params ?? {});
-        let plan = byParams.get(key);
-        if (!plan) {
-          plan = planner(env.truth, env.world, env.params).sort(
+    oracle: true,
+    start(api, oracle) {
+      const env = requireOracle(name, oracle);
+      let plan = null;
+      const done = /* @__PURE__ */ new Set();
+      return {
+        async act() {
+          plan ??= planner(env.truth, env.world, env.params).sort(
             (x, y) => x.at - y.at || (x.question < y.question ? -1 : 1)
           );
-          byParams.set(key, plan);
-        }
-        const mine = done.get(api) ?? /* @__PURE__ */ new Set();
-        done.set(api, mine);
-        const now = api.now();
-        for (const m of plan) {
-          if (m.at > now) break;
-          if (mine.has(m.question)) continue;
-          mine.add(m.question);
-          await api.call(MARK_OUTCOME_TOOL, { question_id: m.question, outcome: m.outcome });
-        }
-      }
+          const now = api.now();
+          for (const m of plan) {
+            if (m.at > now) break;
+            if (done.has(m.question)) continue;
+            done.add(m.question);
+            await api.call(MARK_OUTCOME_TOOL, { question_id: m.question, outcome: m.outcome });
+          }
+        },
+        nextWake: nextGrid
+      };
     },
-    nextWake: nextGrid,
     cron: ["*/10 * * * *"]
   };
 }

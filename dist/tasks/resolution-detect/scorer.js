@@ -1,11 +1,13 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
-import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../score-math.js";
+import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
+import { ScorerBase } from "../scorer-base.js";
 import { ResolutionDetectParams } from "./params.js";
 import { ResolutionTruth } from "./question-truth.js";
 import { MARK_OUTCOME_TOOL, MarkOutcomeArgs } from "./tools.js";
 const RESOLUTION_DETECT_SCORER_VERSION = "resolution-detect-scorer/1";
 const hours = (ms) => ms / HOUR_MS;
-class ResolutionDetectScorer {
+class ResolutionDetectScorer extends ScorerBase {
+  watchedTools = /* @__PURE__ */ new Set([MARK_OUTCOME_TOOL]);
   p;
   truth;
   sim_start;
@@ -17,6 +19,7 @@ class ResolutionDetectScorer {
   ignored = 0;
   rejectedCalls = 0;
   constructor(ctx) {
+    super();
     this.p = ResolutionDetectParams.parse(ctx.params ?? {});
     this.truth = new ResolutionTruth(ctx.truth, ctx.world, this.p);
     this.sim_start = ctx.sim_start;
@@ -29,39 +32,20 @@ class ResolutionDetectScorer {
   determinedBefore(q) {
     return q.t_det !== null && q.t_det < this.sim_start;
   }
-  onEvent(e) {
-    switch (e.type) {
-      case "tool_call":
-        if (e.tool === MARK_OUTCOME_TOOL && e.status !== "ok") this.rejectedCalls++;
-        return;
-      case "commitment": {
-        if (e.tool !== MARK_OUTCOME_TOOL) return;
-        const a = MarkOutcomeArgs.safeParse(e.args);
-        const q = a.success ? this.truth.get(a.data.question_id) : null;
-        if (!a.success || !q || !this.valid(a.data, q, e.t)) {
-          this.ignored++;
-          return;
-        }
-        const c = this.judge(q, a.data.outcome, a.data.news_id ?? null, e.t, e.actor);
-        this.claimed.set(q.id, c);
-        this.claims.push(c);
-        return;
-      }
-      case "run_start":
-      case "wake":
-      case "wait":
-      case "outcome":
-      case "daily_brief":
-      case "llm_call":
-      case "llm_rejected":
-      case "note":
-      case "run_end":
-        return;
-      default: {
-        const never = e;
-        throw new Error(`unhandled ledger event ${JSON.stringify(never)}`);
-      }
+  onToolCall(e) {
+    if (e.status !== "ok") this.rejectedCalls++;
+  }
+  onCommitment(e) {
+    if (e.tool !== MARK_OUTCOME_TOOL) return;
+    const a = MarkOutcomeArgs.safeParse(e.args);
+    const q = a.success ? this.truth.get(a.data.question_id) : null;
+    if (!a.success || !q || !this.valid(a.data, q, e.t)) {
+      this.ignored++;
+      return;
     }
+    const c = this.judge(q, a.data.outcome, a.data.news_id ?? null, e.t, e.actor);
+    this.claimed.set(q.id, c);
+    this.claims.push(c);
   }
   valid(a, q, t) {
     if (q.visible_at > t || !q.outcomes.includes(a.outcome) || this.claimed.has(q.id)) return false;

@@ -1,4 +1,4 @@
-import { DAY_MS } from "../../kernel/day.js";
+import { DAY_MS, utcDay } from "../../kernel/day.js";
 import { defineTask } from "../task.js";
 import { ViewCloses } from "./daily-closes.js";
 import { RiskPortfolioEnv } from "./environment.js";
@@ -8,7 +8,7 @@ import { riskPortfolioPolicies } from "./policies.js";
 import { bookState, closeObservations } from "./run-view.js";
 import { RISK_PORTFOLIO_SCORER_VERSION, RiskPortfolioScorer } from "./scorer.js";
 import { riskPortfolioTools } from "./tools.js";
-const day = (iso) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 const RISK_PORTFOLIO_EPISODES = [
   {
     name: "synth-28d",

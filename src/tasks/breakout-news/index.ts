@@ -1,4 +1,4 @@
-import { isoInstant, MINUTE_MS } from "../../kernel/day.js";
+import { isoInstant, MINUTE_MS, utcDay } from "../../kernel/day.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
@@ -13,7 +13,7 @@ import { BREAKOUT_NEWS_SCORER_VERSION, BreakoutNewsScorer } from "./scorer.js";
 import { selfLabels } from "./self-labels.js";
 import { breakoutTools } from "./tools.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const BREAKOUT_NEWS_EPISODES: Episode[] = [
   {

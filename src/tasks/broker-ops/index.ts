@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { defineTask, type Episode } from "../task.js";
 import { visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
@@ -7,7 +8,7 @@ import { brokerOpsPolicies } from "./policies.js";
 import { deskObservations, openDutyState } from "./run-view.js";
 import { BROKER_OPS_SCORER_VERSION, BrokerOpsScorer } from "./scorer.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const BROKER_OPS_EPISODES: Episode[] = [
   {

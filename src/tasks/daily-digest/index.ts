@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode } from "../task.js";
 import { digestTools } from "./digest-tools.js";
@@ -7,7 +8,7 @@ import { dailyDigestPolicies } from "./reference-policies.js";
 import { digestDeadlines } from "./schedule.js";
 import { DAILY_DIGEST_SCORER_VERSION, DailyDigestScorer } from "./scorer.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const DAILY_DIGEST_EPISODES: Episode[] = [
   {

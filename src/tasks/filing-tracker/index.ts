@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { defineTask, type Episode } from "../task.js";
 import { createFilingTrackerEnv } from "./environment.js";
 import { recordKey } from "./filing-record.js";
@@ -7,7 +8,7 @@ import { filingTrackerPolicies } from "./policies.js";
 import { FILING_TRACKER_SCORER_VERSION, FilingTrackerScorer } from "./scorer.js";
 import { filingObservations, openDutyLines, visibleDeadlines } from "./visible-duties.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 /** the real-data world builder of `tesla-2022` (registered in src/run/world-resolver.ts) */
 export const TESLA_WORLD_BUILDER = "edgar-tesla-2022";

@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../kernel/day.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, newsObservations, resolutionObservations } from "../observations.js";
@@ -10,7 +10,7 @@ import { AgentQuestions } from "./questions.js";
 import { forecastPortfolioPolicies } from "./reference-policies.js";
 import { FORECAST_PORTFOLIO_SCORER_VERSION, ForecastPortfolioScorer } from "./scorer.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const FORECAST_PORTFOLIO_EPISODES: Episode[] = [
   {

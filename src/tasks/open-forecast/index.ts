@@ -1,4 +1,4 @@
-import { DAY_MS, isoInstant, nextUtcMidnight } from "../../kernel/day.js";
+import { DAY_MS, isoInstant, nextUtcMidnight, utcDay } from "../../kernel/day.js";
 import type { ToolDef } from "../../tools/tool.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { inTimeOrder, newsObservations } from "../observations.js";
@@ -16,7 +16,7 @@ import { recapNote } from "./recap.js";
 import { newRunState, type OpenForecastRunState } from "./run-state.js";
 import { OPEN_FORECAST_SCORER_VERSION, OpenForecastScorer } from "./scorer.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 /**
  * Episodes. ForecastBench sets open at their forecast due date; each episode runs through the day

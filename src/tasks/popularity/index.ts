@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode, type Outcome } from "../task.js";
 import { renderInstruction } from "./instruction.js";
@@ -9,7 +9,7 @@ import { postObservations, recommendationState } from "./run-view.js";
 import { POPULARITY_SCORER_VERSION, PopularityScorer } from "./scorer.js";
 import { selfLabels } from "./self-feedback.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const POPULARITY_EPISODES: Episode[] = [
   {

@@ -1,3 +1,4 @@
+import { utcDay } from "../../kernel/day.js";
 import { defineTask } from "../task.js";
 import { candleObservations } from "./candle-observations.js";
 import { createPriceCheckEnv } from "./environment.js";
@@ -10,7 +11,7 @@ import { PRICE_CHECK_SCORER_VERSION, PriceCheckScorer } from "./scorer.js";
 import { priceCheckTools } from "./tools.js";
 
 const HOUR_MS = 3_600_000;
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 /** every hour's end (a multiple of 1 h) in [from, to) */
 export function hourEnds(from: number, to: number): number[] {

@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../kernel/day.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
 import { defineTask, type Episode, type StateSection } from "../task.js";
@@ -9,7 +9,7 @@ import { resolutionDetectPolicies } from "./policies.js";
 import { RESOLUTION_DETECT_SCORER_VERSION, ResolutionDetectScorer } from "./scorer.js";
 import { resolutionTools } from "./tools.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const RESOLUTION_DETECT_EPISODES: Episode[] = [
   {

@@ -1,4 +1,4 @@
-import { DAY_MS } from "../../kernel/day.js";
+import { DAY_MS, utcDay } from "../../kernel/day.js";
 import { defineTask, type Episode } from "../task.js";
 import { ViewCloses } from "./daily-closes.js";
 import { RiskPortfolioEnv } from "./environment.js";
@@ -9,7 +9,7 @@ import { bookState, closeObservations } from "./run-view.js";
 import { RISK_PORTFOLIO_SCORER_VERSION, RiskPortfolioScorer } from "./scorer.js";
 import { riskPortfolioTools } from "./tools.js";
 
-const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);
+const day = utcDay;
 
 export const RISK_PORTFOLIO_EPISODES: Episode[] = [
   {

@@ -124,7 +124,11 @@ export async function runAgent(o: HarnessOptions) {
       ...(o.deadlines
         ? {
             onStart: () => {
-              installDeadlineGuard({ kernel, actorId: "agent", deadlines: o.deadlines ?? [] });
+              installDeadlineGuard({
+                kernel,
+                actorId: "agent",
+                deadlines: (until) => (o.deadlines ?? []).filter((d) => d >= kernel.now() && d < until),
+              });
             },
           }
         : {}),

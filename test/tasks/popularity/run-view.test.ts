@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { popularityTask } from "../../../src/tasks/popularity/index.js";
 import { WorldStore } from "../../../src/world/world-store.js";
-import { buildTinyRedditWorld, END, START, T } from "./tiny-world.js";
 import { toolsAt } from "../../support/tools-at.js";
+import { buildTinyRedditWorld, END, START, T } from "./tiny-world.js";
 
 let world: WorldStore;
 beforeAll(() => {

@@ -17,8 +17,8 @@ import { runWithServer } from "../../agent/support/llm-run.js";
 import { policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
 import { driveTask } from "../../support/task-driver.js";
-import { buildTinyRedditWorld, END, START, T } from "./tiny-world.js";
 import { toolsAt } from "../../support/tools-at.js";
+import { buildTinyRedditWorld, END, START, T } from "./tiny-world.js";
 
 const SYNTH_CACHE = join(tmpdir(), "relive-test-synth-cache");
 

@@ -1,0 +1,70 @@
+/**
+ * P8 (spec/quality.md): start-up. Measured side by side in one run, alternating so load drifts hit
+ * every command alike: bare `node -e ''`, `relive --help` and `relive tasks` through bin/relive.js
+ * (the compiled dist/, built by `npm install` / `npm run build`), and a grid child process from
+ * fork to ready (dist/run/grid/job-child-main.js). Targets: `relive --help` within 4× of bare node;
+ * a grid child ready in < 1 s (medians).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { isMain, median, writeResult } from "./stats.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const BIN = join(ROOT, "bin", "relive.js");
+
+const timeMs = (args: string[]) => {
+  const t0 = performance.now();
+  execFileSync(process.execPath, args, { cwd: ROOT, stdio: "ignore" });
+  return performance.now() - t0;
+};
+
+async function childReadyMs(): Promise<number> {
+  const { JobChild } = (await import(
+    pathToFileURL(join(ROOT, "dist", "run", "grid", "job-child.js")).href
+  )) as typeof import("../src/run/grid/job-child.js");
+  const t0 = performance.now();
+  const child = new JobChild();
+  await child.ready;
+  const ms = performance.now() - t0;
+  child.proc.kill();
+  return ms;
+}
+
+export async function run(o: { repeats?: number } = {}): Promise<void> {
+  const repeats = o.repeats ?? 7;
+  if (!existsSync(join(ROOT, "dist", "cli", "main.js")))
+    throw new Error("P8 measures the compiled CLI: run `npm run build` first");
+  execFileSync(process.execPath, [join(ROOT, "scripts", "build.mjs")], { stdio: "ignore" });
+  const load = loadavg()[0]!;
+  const s = { node: [] as number[], help: [] as number[], tasks: [] as number[], child: [] as number[] };
+  timeMs([BIN, "--help"]); // warm the file cache
+  for (let i = 0; i < repeats; i++) {
+    s.node.push(timeMs(["-e", ""]));
+    s.help.push(timeMs([BIN, "--help"]));
+    s.tasks.push(timeMs([BIN, "tasks"]));
+    s.child.push(await childReadyMs());
+  }
+  const med = { node: median(s.node), help: median(s.help), tasks: median(s.tasks), child: median(s.child) };
+  const res = {
+    repeats,
+    load_average_1m: load,
+    median_ms: med,
+    help_over_node: med.help / med.node,
+    tasks_over_node: med.tasks / med.node,
+    targets: { help_over_node: 4, child_ready_ms: 1000 },
+    met: { help: med.help / med.node <= 4, child: med.child < 1000 },
+    samples_ms: s,
+  };
+  const path = writeResult("p8-startup", res);
+  process.stdout.write(
+    `P8 start-up (median of ${repeats}, load ${load.toFixed(2)}): node -e '' ${med.node.toFixed(0)} ms, ` +
+      `relive --help ${med.help.toFixed(0)} ms (${res.help_over_node.toFixed(2)}×, target ≤ 4×), ` +
+      `relive tasks ${med.tasks.toFixed(0)} ms (${res.tasks_over_node.toFixed(2)}×), ` +
+      `grid child ready ${med.child.toFixed(0)} ms (target < 1000) → ${path}\n`,
+  );
+}
+
+if (isMain(import.meta.url)) await run();
