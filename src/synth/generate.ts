@@ -5,6 +5,7 @@ import { generateBlotter } from "./blotter.js";
 import { generateBrokerEvents } from "./broker.js";
 import { generateCandles } from "./candles.js";
 import { generateFilings } from "./filings.js";
+import { type FutureStream, futureSplit } from "./future.js";
 import { generateMarkets } from "./markets.js";
 import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
@@ -20,17 +21,44 @@ export const GENERATOR_VERSION = "v3";
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
 
+/**
+ * A second generator stream for everything drawn at or after `from` (the different-futures test
+ * of DESIGN invariant 2): the world is the same as without it for every row visible before `from`
+ * and re-drawn from `seed` after it (README, "Prefix stability").
+ */
+export interface FutureOptions {
+  seed: number;
+  /** the cut T, UTC epoch ms */
+  from: number;
+}
+
 export interface SynthOptions {
   seed: number;
   /** window start, UTC epoch ms */
   start: number;
   /** window end (exclusive), UTC epoch ms */
   end: number;
+  /** re-draw everything after `future.from` from another seed (tests only; default: none) */
+  future?: FutureOptions;
 }
 
 export const SynthOptionsSchema = z
-  .object({ seed: z.number().int(), start: z.number().int(), end: z.number().int() })
-  .refine((o) => o.end > o.start, { message: "end must be after start" });
+  .object({
+    seed: z.number().int(),
+    start: z.number().int(),
+    end: z.number().int(),
+    future: z.object({ seed: z.number().int(), from: z.number().int() }).strict().optional(),
+  })
+  .strict()
+  .refine((o) => o.end > o.start, { message: "end must be after start" })
+  .refine((o) => o.future === undefined || o.future.seed !== o.seed, {
+    message: "future.seed must differ from seed (the future would not be different)",
+    path: ["future", "seed"],
+  })
+  .refine((o) => o.future === undefined || (o.future.from > o.start - HISTORY_MS && o.future.from < o.end), {
+    message: "future.from must lie inside the generated span (start − 8 days, end)",
+    path: ["future", "from"],
+  });
 
 /** Every stream kind's rows (world/row-schemas.ts) plus the truth tables the generator plants. */
 export type SynthWorld = { [K in StreamKind]: StreamRows[K][] } & {
@@ -73,7 +101,10 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const opts = SynthOptionsSchema.parse(o);
   const root = createRng(opts.seed);
   const from = opts.start - HISTORY_MS;
-  const reddit = generateReddit(root.split("reddit"), from, opts.end);
+  const future: FutureStream = opts.future
+    ? { rng: createRng(opts.future.seed).split("future"), from: opts.future.from }
+    : null;
+  const reddit = generateReddit(root.split("reddit"), from, opts.end, futureSplit(future, "reddit"));
   const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end);
   const filings = generateFilings(root.split("filings"), from, opts.start, opts.end);
   const background = generateBackgroundNews(root.split("news"), from, opts.end);
