@@ -6,17 +6,18 @@ import { generateBrokerEvents } from "./broker.js";
 import { generateCandles } from "./candles.js";
 import { generateFilings } from "./filings.js";
 import { type FutureStream, futureSplit } from "./future.js";
+import { IdMinter } from "./ids.js";
 import { generateMarkets } from "./markets.js";
 import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
-import { generateQuestions, questionResolutions } from "./questions.js";
+import { generateQuestions, type QuestionDraft, questionDrafts, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
 import { createRng } from "./rng.js";
-import { DAY, isoDate, pad } from "./time.js";
+import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v3";
+export const GENERATOR_VERSION = "v4";
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
@@ -70,13 +71,18 @@ export type SynthWorld = { [K in StreamKind]: StreamRows[K][] } & {
   };
 };
 
-/** assign n000001... in (published_at, key) order; returns rows and the key → id map */
-function finalizeNews(drafts: NewsDraft[], end: number): { rows: NewsRow[]; ids: Map<string, string> } {
-  const kept = drafts.filter((d) => d.published_at < end);
-  kept.sort((a, b) => a.published_at - b.published_at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/** opaque ids `n<12 hex>` of each draft's content, rows in (published_at, id) order; the key → id map */
+function finalizeNews(
+  drafts: NewsDraft[],
+  end: number,
+  minter: IdMinter,
+): { rows: NewsRow[]; ids: Map<string, string> } {
+  const kept = drafts
+    .filter((d) => d.published_at < end)
+    .map((d) => ({ d, id: `n${minter.hex("news", [d.published_at, d.domain, d.title, d.text], 12)}` }));
+  kept.sort((a, b) => a.d.published_at - b.d.published_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = new Map<string, string>();
-  const rows = kept.map((d, i) => {
-    const id = `n${pad(i + 1, 6)}`;
+  const rows = kept.map(({ d, id }) => {
     ids.set(d.key, id);
     const day = isoDate(d.published_at).replaceAll("-", "/");
     return {
@@ -93,6 +99,20 @@ function finalizeNews(drafts: NewsDraft[], end: number): { rows: NewsRow[]; ids:
 }
 
 /**
+ * The questions of `generateRows(o)` with their kinds and polarities, without the rest of the world
+ * (only markets and filings are generated: milliseconds per seed, for tests over many seeds).
+ */
+export function generateQuestionDrafts(o: SynthOptions): QuestionDraft[] {
+  const opts = SynthOptionsSchema.parse(o);
+  const root = createRng(opts.seed);
+  const from = opts.start - HISTORY_MS;
+  const ids = new IdMinter(opts.seed);
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  return questionDrafts(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end);
+}
+
+/**
  * The whole synthetic world for a seed and window, as plain rows. Pure and deterministic: every
  * stream draws from its own labelled sub-stream of the seed (reddit, news, markets, candles,
  * filings, questions), so changing one stream's generator never shifts another's.
@@ -104,14 +124,22 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const future: FutureStream = opts.future
     ? { rng: createRng(opts.future.seed).split("future"), from: opts.future.from }
     : null;
-  const reddit = generateReddit(root.split("reddit"), from, opts.end, futureSplit(future, "reddit"));
-  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end);
-  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end);
+  const ids = new IdMinter(opts.seed);
+  const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
   const background = generateBackgroundNews(root.split("news"), from, opts.end);
   const candles = generateCandles(root.split("candles"), from, opts.end);
-  const broker = generateBrokerEvents(candles, opts.start, opts.end);
-  const questions = generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end);
-  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end);
+  const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
+  const questions = generateQuestions(
+    root.split("questions"),
+    markets.plans,
+    filings.labels,
+    opts.start,
+    opts.end,
+    ids,
+  );
+  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end, ids);
   const attribution: AttributionRow[] = [];
   for (const a of markets.attributions) {
     const id = news.ids.get(a.news_id);
@@ -131,9 +159,8 @@ export function generateRows(o: SynthOptions): SynthWorld {
     company: filings.companies,
     question: questions.questions,
     question_resolution: questionResolutions(questions.questions, questions.answers),
-    broker_event: [...generateBlotter(from, opts.start, opts.end), ...broker].sort(
-      (a, b) => a.t - b.t || a.id.localeCompare(b.id),
-    ),
+    // by time; at one instant the PM book's events in the order they happen, then the blotter's
+    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids)].sort((a, b) => a.t - b.t),
     truth: {
       breakpoint: markets.breakpoints,
       attribution,

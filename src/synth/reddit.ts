@@ -1,7 +1,8 @@
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../world/types.js";
 import type { FutureStream } from "./future.js";
+import type { IdMinter } from "./ids.js";
 import type { Rng } from "./rng.js";
-import { DAY, HOUR, pad } from "./time.js";
+import { DAY, HOUR } from "./time.js";
 import { CITIES, COUNTRIES, FILLER_COMPANIES, fill, SECTORS } from "./vocab.js";
 
 /** Tunable parameters of the Reddit stream (README documents them). */
@@ -255,7 +256,13 @@ function drawDelays(cascade: Rng, lambda: number): number[] {
  * the same popularity (Poisson thinning: the count in a later interval is independent of the count
  * before it). The pre-T draws are consumed exactly as without `future`, so the past is unchanged.
  */
-export function generateReddit(rng: Rng, from: number, to: number, future: FutureStream = null): RedditStreams {
+export function generateReddit(
+  rng: Rng,
+  from: number,
+  to: number,
+  ids: IdMinter,
+  future: FutureStream = null,
+): RedditStreams {
   const p = REDDIT_PARAMS;
   const authors = authorPool(rng.split("authors"), 4000);
   const bodies = commentPool(rng.split("comment-bodies"), 600);
@@ -269,7 +276,6 @@ export function generateReddit(rng: Rng, from: number, to: number, future: Futur
   const rateMax = p.postsPerHour * (1 + p.diurnalAmplitude);
   let t = from;
   let switched = future === null;
-  let commentSeq = 0;
   for (;;) {
     t += arrivals.exp(rateMax / HOUR);
     if (!switched && future !== null && t >= future.from) {
@@ -285,13 +291,14 @@ export function generateReddit(rng: Rng, from: number, to: number, future: Futur
     if (!arrivals.chance(postRate(t) / rateMax)) continue;
     const created = Math.floor(t / 1000) * 1000;
     const sub = SUBREDDITS[content.weighted(subWeights)] as Subreddit;
-    const id = `p${pad(posts.length + 1, 6)}`;
     const title = postTitle(content, sub);
     const body = content.chance(0.45) ? `${content.pick(COMMENT_BODIES)} ${content.pick(COMMENT_BODIES)}` : "";
+    const author = content.pick(authors) as string;
+    const id = `p${ids.hex("reddit_post", [sub.name, author, title, body, created], 12)}`;
     posts.push({
       id,
       subreddit: sub.name,
-      author: content.pick(authors),
+      author,
       title,
       body,
       created_utc: created,
@@ -314,14 +321,15 @@ export function generateReddit(rng: Rng, from: number, to: number, future: Futur
         const back = Math.min(k - 1, Math.floor(r.exp(0.25)));
         parent = (comments[first + k - 1 - back] as RedditCommentRow).id;
       }
-      commentSeq++;
+      const author = authors[r.int(authors.length)] as string;
+      const text = bodies[r.int(bodies.length)] as string;
       comments.push({
-        id: `c${pad(commentSeq, 8)}`,
+        id: `c${ids.hex("reddit_comment", [id, parent, c, author, text], 14)}`,
         root: id,
         parent,
         created_utc: c,
-        author: authors[r.int(authors.length)] as string,
-        body: bodies[r.int(bodies.length)] as string,
+        author,
+        body: text,
         visible_at: c,
       });
       if (c <= created + p.revealDelayMs) within24++;
@@ -344,7 +352,7 @@ export function generateReddit(rng: Rng, from: number, to: number, future: Futur
       }
     }
     if (future !== null && !switched) {
-      const tail = future.rng.split(`tail-${created}-${posts.length}`);
+      const tail = future.rng.split(`tail-${id}`);
       const redrawn = drawDelays(tail, lambda);
       for (const d of redrawn) {
         const c = Math.max(created + d, prev + 1000);
