@@ -10,7 +10,7 @@ import { IdMinter } from "./ids.js";
 import { generateMarkets } from "./markets.js";
 import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
-import { generateQuestions, type QuestionDraft, questionDrafts, questionResolutions } from "./questions.js";
+import { generateQuestions, type QuestionStreams, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
 import { createRng } from "./rng.js";
 import { DAY, isoDate } from "./time.js";
@@ -99,17 +99,17 @@ function finalizeNews(
 }
 
 /**
- * The questions of `generateRows(o)` with their kinds and polarities, without the rest of the world
- * (only markets and filings are generated: milliseconds per seed, for tests over many seeds).
+ * The questions of `generateRows(o)` (rows, answers and kinds), without the rest of the world: only
+ * markets and filings are generated (milliseconds per seed, for tests over many seeds).
  */
-export function generateQuestionDrafts(o: SynthOptions): QuestionDraft[] {
+export function generateQuestionSet(o: SynthOptions): QuestionStreams {
   const opts = SynthOptionsSchema.parse(o);
   const root = createRng(opts.seed);
   const from = opts.start - HISTORY_MS;
   const ids = new IdMinter(opts.seed);
   const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
   const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
-  return questionDrafts(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end);
+  return generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end, ids);
 }
 
 /**

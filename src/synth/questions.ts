@@ -7,6 +7,8 @@ import { DAY, utcDayStart } from "./time.js";
 export interface QuestionStreams {
   questions: QuestionRow[];
   answers: QuestionAnswerRow[];
+  /** each question's kind (generator-side only: not written to the world) */
+  kinds: Map<string, QuestionKind>;
 }
 
 /** the three question kinds; each is asked with a polarity drawn by a fair coin (README) */
@@ -212,12 +214,12 @@ export function generateQuestions(
 ): QuestionStreams {
   const questions: QuestionRow[] = [];
   const answers: QuestionAnswerRow[] = [];
-  const issued = new Set<string>();
+  const kinds = new Map<string, QuestionKind>();
   for (const d of questionDrafts(rng, plans, filingLabels, start, end)) {
     if (d.open >= end || d.open >= d.resolved_at) continue;
     const id = `q-${ids.hex("question", [d.title, d.open], 10)}`;
-    if (issued.has(id)) continue; // the same question drawn twice on one day is asked once
-    issued.add(id);
+    if (kinds.has(id)) continue; // the same question drawn twice on one day is asked once
+    kinds.set(id, d.kind);
     questions.push({
       id,
       title: d.title,
@@ -231,7 +233,7 @@ export function generateQuestions(
     answers.push({ question: id, answer: d.answer, resolved_at: d.resolved_at });
   }
   questions.sort((a, b) => a.open - b.open || (a.id < b.id ? -1 : 1));
-  return { questions, answers };
+  return { questions, answers, kinds };
 }
 
 /**
