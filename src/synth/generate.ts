@@ -128,8 +128,8 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
   const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
   const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
-  const background = generateBackgroundNews(root.split("news"), from, opts.end);
-  const candles = generateCandles(root.split("candles"), from, opts.end);
+  const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
+  const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
   const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
   const questions = generateQuestions(
     root.split("questions"),

@@ -5,14 +5,10 @@
  * posts and comments visible before T must not depend on anything after it (a comment counter in
  * post order would: the next post's first comment id gives an earlier post's final count).
  */
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ensureSynthWorld } from "../../src/synth/synth-world.js";
 import { WorldStore } from "../../src/world/world-store.js";
-import { checkDifferentFutures, probeTimes } from "../support/different-futures.js";
+import { checkDifferentFutures, probeTimes, synthFuturesPair } from "../support/different-futures.js";
 import { type Probe, timeArg } from "../support/leakage.js";
 
 const H = 3_600_000;
@@ -22,14 +18,6 @@ const END = Date.parse("2026-03-05T00:00:00Z");
 const CUT = START + 2 * D + 13 * H + 17 * 60_000;
 const TIMES = 4;
 const CALLS = 250;
-
-function worlds() {
-  const cache = join(tmpdir(), "relive-test-synth-cache");
-  mkdirSync(cache, { recursive: true });
-  const worldA = ensureSynthWorld(cache, { seed: 1, start: START, end: END });
-  const worldB = ensureSynthWorld(cache, { seed: 1, start: START, end: END, future: { seed: 99, from: CUT } });
-  return { worldA, worldB };
-}
 
 /** post ids of both worlds around the cut (visible in both before it, and each world's own after it) */
 function postIds(dirs: string[]): string[] {
@@ -46,7 +34,7 @@ function postIds(dirs: string[]): string[] {
 }
 
 describe("different futures: Reddit tools at times ≤ T cannot tell two futures apart", () => {
-  const { worldA, worldB } = worlds();
+  const { worldA, worldB } = synthFuturesPair({ seed: 1, futureSeed: 99, start: START, end: END, cut: CUT });
   const ids = postIds([worldA, worldB]);
   const id = fc.oneof({ arbitrary: fc.constantFrom(...ids), weight: 6 }, fc.string({ maxLength: 8 }));
   const lo = START - 9 * D;
@@ -83,7 +71,8 @@ describe("different futures: Reddit tools at times ≤ T cannot tell two futures
       callsPerTime: CALLS,
       harness: { start: START, end: END },
     });
-    expect(n).toBe(TIMES * CALLS);
+    expect(n.probes).toBe(TIMES * CALLS);
+    expect(n.ok).toBeGreaterThan(0.4 * n.probes);
   }, 300_000);
 
   it("daily-digest: list_posts, get_post, get_cascade, quota, digest_status, digest", async () => {
@@ -105,6 +94,7 @@ describe("different futures: Reddit tools at times ≤ T cannot tell two futures
       callsPerTime: CALLS,
       harness: { start: START, end: END },
     });
-    expect(n).toBe(TIMES * CALLS);
+    expect(n.probes).toBe(TIMES * CALLS);
+    expect(n.ok).toBeGreaterThan(0.4 * n.probes);
   }, 300_000);
 });

@@ -12,9 +12,12 @@
  * in `relaxed` is checked by its own comparison (every returned item visible, k filled alike) and its
  * `result_hash` is left out of the ledger comparison.
  */
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { ensureSynthWorld } from "../../src/synth/synth-world.js";
 import { type HarnessOptions, type Probe, toolHarness } from "./leakage.js";
 
 /** the comparison of a tool exempted from byte identity (search under global BM25 statistics) */
@@ -50,11 +53,15 @@ function comparableLedger(path: string, relaxed: ReadonlySet<string>): string {
     .join("\n");
 }
 
-/** Runs the probes on both worlds and asserts identical outputs; returns the number of probes. */
-export async function checkDifferentFutures(o: DifferentFuturesOptions): Promise<number> {
+/**
+ * Runs the probes on both worlds and asserts identical outputs; returns the number of probes and how
+ * many of them succeeded (so a test can require that its calls reach real rows, not only errors).
+ */
+export async function checkDifferentFutures(o: DifferentFuturesOptions): Promise<{ probes: number; ok: number }> {
   const relaxed = o.relaxed ?? {};
   const relaxedNames = new Set(Object.keys(relaxed));
   let probes = 0;
+  let okCount = 0;
   for (const [i, now] of o.times.entries()) {
     if (now > o.cut) throw new Error(`probe time ${new Date(now).toISOString()} is after the cut`);
     const a = toolHarness(o.taskId, o.worldA, now, o.harness);
@@ -68,6 +75,7 @@ export async function checkDifferentFutures(o: DifferentFuturesOptions): Promise
         if (check) check(ra, rb, now, label);
         else expect(JSON.stringify(rb), label).toBe(JSON.stringify(ra));
         probes++;
+        if (ra.ok) okCount++;
       }
     } finally {
       a.close();
@@ -77,10 +85,35 @@ export async function checkDifferentFutures(o: DifferentFuturesOptions): Promise
       comparableLedger(a.ledgerPath, relaxedNames),
     );
   }
-  return probes;
+  return { probes, ok: okCount };
 }
 
 /** probe instants in [cut − span, cut], always including the cut itself */
 export function probeTimes(cut: number, span: number, n: number, seed: number): number[] {
   return [cut, ...fc.sample(fc.integer({ min: cut - span, max: cut }), { numRuns: Math.max(0, n - 1), seed })];
+}
+
+/**
+ * The synthetic world of `seed` and the same world with a different future after `cut` (future seed
+ * `futureSeed`), built once per machine under the shared test cache. Test files run in parallel
+ * processes: when another one finished building the same world first, that world is used.
+ */
+export function synthFuturesPair(o: { seed: number; futureSeed: number; start: number; end: number; cut: number }): {
+  worldA: string;
+  worldB: string;
+} {
+  const cache = join(tmpdir(), "relive-test-synth-cache");
+  mkdirSync(cache, { recursive: true });
+  const build = (opts: Parameters<typeof ensureSynthWorld>[1]) => {
+    try {
+      return ensureSynthWorld(cache, opts);
+    } catch (e) {
+      if (e instanceof Error && /appeared during the build/.test(e.message)) return ensureSynthWorld(cache, opts);
+      throw e;
+    }
+  };
+  return {
+    worldA: build({ seed: o.seed, start: o.start, end: o.end }),
+    worldB: build({ seed: o.seed, start: o.start, end: o.end, future: { seed: o.futureSeed, from: o.cut } }),
+  };
 }
