@@ -81,13 +81,13 @@ describe("R1: breakout-news tools never depend on rows visible after now", () =>
       const claims = fc
         .sample(
           fc.record({
-            market: fc.constantFrom("brk-01", "brk-02", "brk-03", "brk-04", "brk-05", "brk-06", "brk-07", "brk-08"),
+            market: fc.constantFrom(...markets.filter((m) => m.startsWith("brk-"))),
             t: fc.integer({ min: START, max: cut }),
             direction: fc.constantFrom("up" as const, "down" as const),
           }),
           { numRuns: 40, seed: 50 + i },
         )
-        .map((c) => ({ ...c, news_id: "n000001", actor: "agent" }));
+        .map((c) => ({ ...c, news_id: newsIds[0] as string, actor: "agent" }));
       const cutDir = truncatedCopy(worldDir, cut, { news: true });
       const a = WorldStore.open(worldDir);
       const b = WorldStore.open(cutDir);

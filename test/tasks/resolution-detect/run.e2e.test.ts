@@ -59,12 +59,17 @@ describe("resolution-detect end to end through the runner", () => {
     const to = Date.parse("2026-03-05T12:00:00Z");
     const w = WorldStore.open(world().dir);
     const t = TruthStore.open(world().dir);
-    // the two earliest determinations in the span
+    // the markets decided by an event in the span (a deadline market closes at 00:00 UTC instead)
+    const byEvent = new Set(
+      (
+        w.db.prepare("SELECT market FROM market_resolution WHERE closed_at % 86400000 != 0").all() as {
+          market: string;
+        }[]
+      ).map((r) => r.market),
+    );
     const decided = t
       .labels("t_det")
-      .filter((l) => l.t !== null && l.t >= from && l.t < to)
-      .sort((a, b) => (a.t as number) - (b.t as number))
-      .slice(0, 2)
+      .filter((l) => l.t !== null && l.t >= from && l.t < to && byEvent.has(l.key))
       .map((l) => l.key)
       .sort();
     const open = (
