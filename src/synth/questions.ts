@@ -17,7 +17,7 @@ export type QuestionKind = (typeof QUESTION_KINDS)[number];
 
 export const QUESTION_PARAMS = {
   /** questions opening per window day (Poisson mean) */
-  perDay: 1.5,
+  perDay: 4,
   /** kind weights, in QUESTION_KINDS order */
   kindWeights: [0.45, 0.3, 0.25],
   /** a market question resolves this many whole days after it opens (uniform) */
