@@ -1,5 +1,6 @@
 import type { BrokerEventRow } from "../world/types.js";
 import { SYNTH_COMPANIES } from "./filings.js";
+import type { IdMinter } from "./ids.js";
 
 const HOUR = 3_600_000;
 
@@ -10,9 +11,9 @@ const HOUR = 3_600_000;
  * - the last company is added a quarter into the window at 14:00 UTC (`add`), so a duty can
  *   appear mid-episode;
  * - the first company is dropped three quarters into the window at 14:00 UTC (`drop`).
- * Ids are `bl-NNN`, separate from the PM book's `be-` ids.
+ * Ids are `bl-<8 hex>` (ids.ts), separate from the PM book's `be-` ids.
  */
-export function generateBlotter(from: number, start: number, end: number): BrokerEventRow[] {
+export function generateBlotter(from: number, start: number, end: number, ids: IdMinter): BrokerEventRow[] {
   const at = (share: number) => {
     const t = start + share * (end - start);
     return t - (t % (24 * HOUR)) + 14 * HOUR;
@@ -20,7 +21,7 @@ export function generateBlotter(from: number, start: number, end: number): Broke
   const rows: BrokerEventRow[] = [];
   const emit = (t: number, c: (typeof SYNTH_COMPANIES)[number], action: "hold" | "add" | "drop") =>
     rows.push({
-      id: `bl-${String(rows.length + 1).padStart(3, "0")}`,
+      id: `bl-${ids.hex("blotter", [t, c.cik, action], 8)}`,
       kind: "holding",
       t,
       payload: { cik: c.cik, ticker: c.ticker, action },

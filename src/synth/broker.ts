@@ -1,5 +1,6 @@
 import type { BrokerEventRow, CandleRow } from "../world/types.js";
-import { DAY, HOUR, pad } from "./time.js";
+import type { IdMinter } from "./ids.js";
+import { DAY, HOUR } from "./time.js";
 
 /** The scripted PM book of broker-ops (tasks.md §8). */
 export const BROKER_PARAMS = {
@@ -51,7 +52,12 @@ export function maintenanceAt(start: number, t: number): number {
  * on completed-candle marks, margin calls with a 12 h cooldown, and treasury wires of the
  * required amount at each call's 4 h deadline. Event kinds: position, order, fill, margin_call, note.
  */
-export function generateBrokerEvents(candles: readonly CandleRow[], start: number, end: number): BrokerEventRow[] {
+export function generateBrokerEvents(
+  candles: readonly CandleRow[],
+  start: number,
+  end: number,
+  ids: IdMinter,
+): BrokerEventRow[] {
   const P = BROKER_PARAMS;
   const iv = P.marginCheckMs;
   const bySym = new Map<string, Map<number, CandleRow>>();
@@ -66,18 +72,20 @@ export function generateBrokerEvents(candles: readonly CandleRow[], start: numbe
   }
   const candleAt = (a: Asset, openTime: number) => bySym.get(P.symbols[a] as string)?.get(openTime);
   const events: BrokerEventRow[] = [];
-  let seq = 0;
   const emit = (kind: string, t: number, payload: Record<string, unknown>) => {
-    seq++;
-    events.push({ id: `be-${pad(seq, 6)}`, kind, t, payload, visible_at: t });
+    events.push({
+      id: `be-${ids.hex("broker_event", [kind, t, JSON.stringify(payload)], 12)}`,
+      kind,
+      t,
+      payload,
+      visible_at: t,
+    });
   };
   const pos: Record<Asset, number> = { BTC: P.startPositions.BTC as number, ETH: P.startPositions.ETH as number };
   let cash: number = P.startCash;
   const marks: Record<Asset, number> = { BTC: Number.NaN, ETH: Number.NaN };
   const nextSide: Record<Asset, "buy" | "sell"> = { BTC: "buy", ETH: "buy" };
   let open: OpenOrder[] = [];
-  let orderSeq = 0;
-  let callSeq = 0;
   let lastCall = Number.NEGATIVE_INFINITY;
   const wires: { t: number; amount: number; call: string }[] = [];
   const snapshot = () => ({ positions: { ...pos }, cash: cents(cash) });
@@ -146,9 +154,8 @@ export function generateBrokerEvents(candles: readonly CandleRow[], start: numbe
     const ratio = gmv > 0 ? equity / gmv : Number.POSITIVE_INFINITY;
     if (ratio < maint && t >= lastCall + P.marginCooldownMs) {
       lastCall = t;
-      callSeq++;
-      const id = `mc-${pad(callSeq, 4)}`;
       const required = Math.ceil((maint * gmv - equity) * 100) / 100;
+      const id = `mc-${ids.hex("margin_call", [t, required], 8)}`;
       const deadline = t + P.fundingDeadlineMs;
       emit("margin_call", t, {
         call_id: id,
@@ -170,9 +177,8 @@ export function generateBrokerEvents(candles: readonly CandleRow[], start: numbe
         const mark = marks[a];
         const tick = P.tick[a] as number;
         const limit = Math.round((side === "buy" ? mark * (1 - P.offMark) : mark * (1 + P.offMark)) / tick) * tick;
-        orderSeq++;
         const o: OpenOrder = {
-          id: `ord-${pad(orderSeq, 5)}`,
+          id: `ord-${ids.hex("order", [a, side, t, cents(limit)], 10)}`,
           asset: a,
           side,
           qty: P.quantities[a] as number,

@@ -1,4 +1,5 @@
 import type { CandleRow } from "../world/types.js";
+import type { FutureStream } from "./future.js";
 import type { Rng } from "./rng.js";
 import { DAY, HOUR } from "./time.js";
 
@@ -36,7 +37,7 @@ function roundTick(x: number, tick: number): number {
  * log-price path per symbol (common factor + idiosyncratic noise, weak mean reversion); each venue
  * observes it with a small basis and independent noise; open = the venue's previous close.
  */
-export function generateCandles(rng: Rng, from: number, to: number): CandleRow[] {
+export function generateCandles(rng: Rng, from: number, to: number, future: FutureStream = null): CandleRow[] {
   const P = CANDLE_PARAMS;
   const iv = P.intervalMs;
   const t0 = Math.ceil(from / iv) * iv;
@@ -44,10 +45,20 @@ export function generateCandles(rng: Rng, from: number, to: number): CandleRow[]
   const perDay = DAY / iv;
   const sub = P.substeps;
   const factorRng = rng.split("factor");
+  // with `future` (cut T): candles not yet visible at T (open_time + interval > T) draw from the
+  // future stream; the world seed's draws are still made, so every earlier candle is unchanged
+  const iSwitch = future === null ? n : Math.max(0, Math.floor((future.from - t0) / iv));
+  const fut = (r: Rng, label: string) => (future === null ? r : future.rng.split(label));
+  const futFactor = fut(factorRng, "factor");
+  const draw = (main: Rng, other: Rng, i: number) => {
+    const x = main.normal();
+    return i >= iSwitch ? other.normal() : x;
+  };
   const kappa = Math.log(2) / (P.meanReversionHalfLifeDays * perDay * sub);
   // true paths: per symbol, per candle: open, close, high, low (true prices)
   const truth = new Map<string, { c: Float64Array; h: Float64Array; l: Float64Array }>();
   const symRngs = CANDLE_SYMBOLS.map((s) => rng.split(`symbol-${s}`));
+  const futSyms = CANDLE_SYMBOLS.map((s, j) => fut(symRngs[j] as Rng, `symbol-${s}`));
   const levelRng = rng.split("levels");
   const logs = CANDLE_SYMBOLS.map((s) => Math.log((P.levels[s] as number) * (1 + 0.03 * levelRng.normal())));
   const arrays = CANDLE_SYMBOLS.map(() => ({ c: new Float64Array(n), h: new Float64Array(n), l: new Float64Array(n) }));
@@ -55,12 +66,12 @@ export function generateCandles(rng: Rng, from: number, to: number): CandleRow[]
     const hi = logs.map((x) => x);
     const lo = logs.map((x) => x);
     for (let s = 0; s < sub; s++) {
-      const f = factorRng.normal();
+      const f = draw(factorRng, futFactor, i);
       for (let j = 0; j < CANDLE_SYMBOLS.length; j++) {
         const sym = CANDLE_SYMBOLS[j] as string;
         const sigma = (P.dailyVol[sym] as number) / Math.sqrt(perDay * sub);
         const b = P.factorLoading[sym] as number;
-        const eps = b * f + Math.sqrt(1 - b * b) * (symRngs[j] as Rng).normal();
+        const eps = b * f + Math.sqrt(1 - b * b) * draw(symRngs[j] as Rng, futSyms[j] as Rng, i);
         const anchor = Math.log(P.levels[sym] as number);
         const x = (logs[j] as number) + sigma * eps - kappa * ((logs[j] as number) - anchor);
         logs[j] = x;
@@ -84,18 +95,30 @@ export function generateCandles(rng: Rng, from: number, to: number): CandleRow[]
     const noise = (P.venueNoiseBps[venue] as number) / 1e4;
     const basis = 1 + (P.venueBasisBps[venue] as number) / 1e4;
     for (const sym of CANDLE_SYMBOLS) {
+      const fr = fut(vr, `venue-${venue}-${sym}`);
       const tr = truth.get(sym)!;
       const tick = P.tick[sym] as number;
       let open = roundTick((tr.c[0] as number) * basis, tick);
       for (let i = 0; i < n; i++) {
         const openTime = t0 + i * iv;
-        const c = roundTick((tr.c[i] as number) * basis * (1 + noise * vr.normal()), tick);
-        const h = Math.max(open, c, roundTick((tr.h[i] as number) * basis * (1 + Math.abs(noise * vr.normal())), tick));
-        const l = Math.min(open, c, roundTick((tr.l[i] as number) * basis * (1 - Math.abs(noise * vr.normal())), tick));
+        const c = roundTick((tr.c[i] as number) * basis * (1 + noise * draw(vr, fr, i)), tick);
+        const h = Math.max(
+          open,
+          c,
+          roundTick((tr.h[i] as number) * basis * (1 + Math.abs(noise * draw(vr, fr, i))), tick),
+        );
+        const l = Math.min(
+          open,
+          c,
+          roundTick((tr.l[i] as number) * basis * (1 - Math.abs(noise * draw(vr, fr, i))), tick),
+        );
         const hour = (openTime % DAY) / HOUR;
         const diurnal = 1 + 0.35 * Math.cos((2 * Math.PI * (hour - 15)) / 24);
         const v =
-          (P.volume[sym] as number) * (P.venueVolume[venue] as number) * diurnal * Math.exp(0.5 * vr.normal() - 0.125);
+          (P.volume[sym] as number) *
+          (P.venueVolume[venue] as number) *
+          diurnal *
+          Math.exp(0.5 * draw(vr, fr, i) - 0.125);
         rows.push({
           venue,
           symbol: sym,

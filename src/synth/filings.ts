@@ -1,8 +1,9 @@
 import { DateTime } from "luxon";
 import type { CompanyRow, FilingRow, LabelRow, XbrlFactRow } from "../world/types.js";
+import type { IdMinter } from "./ids.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
 import type { Rng } from "./rng.js";
-import { DAY, pad } from "./time.js";
+import { DAY } from "./time.js";
 
 const ET = "America/New_York";
 
@@ -185,7 +186,7 @@ function financials(rng: Rng, c: CompanySpec, ends: DateTime[]): Map<string, { r
  * Companies with one earnings cycle inside the window (8-K item 2.02, then the 10-Q/10-K with
  * XBRL facts) and the previous cycle as history.
  */
-export function generateFilings(rng: Rng, from: number, start: number, end: number): FilingStreams {
+export function generateFilings(rng: Rng, from: number, start: number, end: number, ids: IdMinter): FilingStreams {
   const out: FilingStreams = { companies: [], filings: [], facts: [], labels: [], news: [] };
   const W = end - start;
   SYNTH_COMPANIES.forEach((c, ci) => {
@@ -204,13 +205,15 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
     for (let k = 7; k >= 0; k--)
       ends.push(monthEnd(cur.end.minus({ months: 3 * k }).year, cur.end.minus({ months: 3 * k }).month));
     const fin = financials(r.split("financials"), c, ends);
-    let seq = 1 + r.int(40);
+    r.int(40); // (was the first accession counter; kept so the company's later draws stay as they were)
     cycles.forEach((d0, cyc) => {
       let d = d0;
       while (d.weekday > 5) d = d.plus({ days: 1 });
       const period = latestQuarterEnd(c.fye, d, 25);
       const yy = String(d.year % 100).padStart(2, "0");
-      const accn8k = `${c.cik}-${yy}-${pad(seq++, 6)}`;
+      const accession = (form: string, reportDate: string) =>
+        `${c.cik}-${yy}-${ids.decimal("accession", [c.cik, form, reportDate], 6)}`;
+      const accn8k = accession("8-K", iso(d));
       const acc8k = c.preMarket ? atEt(d, 6 + r.int(2), r.int(60), r.int(60)) : atEt(d, 16, 1 + r.int(40), r.int(60));
       const isK = period.q === 4;
       const form = isK ? "10-K" : "10-Q";
@@ -224,7 +227,7 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
         for (let i = 0; i < k; i++) dq = nextBusinessDay(dq);
         accQ = atEt(dq, 8 + r.int(13), r.int(60), r.int(60));
       }
-      const accnQ = `${c.cik}-${yy}-${pad(seq++, 6)}`;
+      const accnQ = accession(form, iso(period.end));
       out.filings.push({
         cik: c.cik,
         accession: accn8k,

@@ -5,20 +5,33 @@ import { generateBlotter } from "./blotter.js";
 import { generateBrokerEvents } from "./broker.js";
 import { generateCandles } from "./candles.js";
 import { generateFilings } from "./filings.js";
+import { type FutureStream, futureSplit } from "./future.js";
+import { IdMinter } from "./ids.js";
 import { generateMarkets } from "./markets.js";
 import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
-import { generateQuestions, questionResolutions } from "./questions.js";
+import { generateQuestions, type QuestionStreams, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
 import { createRng } from "./rng.js";
-import { DAY, isoDate, pad } from "./time.js";
+import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v3";
+export const GENERATOR_VERSION = "v4";
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
+
+/**
+ * A second generator stream for everything drawn at or after `from` (the different-futures test
+ * of DESIGN invariant 2): the world is the same as without it for every row visible before `from`
+ * and re-drawn from `seed` after it (README, "Prefix stability").
+ */
+export interface FutureOptions {
+  seed: number;
+  /** the cut T, UTC epoch ms */
+  from: number;
+}
 
 export interface SynthOptions {
   seed: number;
@@ -26,11 +39,27 @@ export interface SynthOptions {
   start: number;
   /** window end (exclusive), UTC epoch ms */
   end: number;
+  /** re-draw everything after `future.from` from another seed (tests only; default: none) */
+  future?: FutureOptions;
 }
 
 export const SynthOptionsSchema = z
-  .object({ seed: z.number().int(), start: z.number().int(), end: z.number().int() })
-  .refine((o) => o.end > o.start, { message: "end must be after start" });
+  .object({
+    seed: z.number().int(),
+    start: z.number().int(),
+    end: z.number().int(),
+    future: z.object({ seed: z.number().int(), from: z.number().int() }).strict().optional(),
+  })
+  .strict()
+  .refine((o) => o.end > o.start, { message: "end must be after start" })
+  .refine((o) => o.future === undefined || o.future.seed !== o.seed, {
+    message: "future.seed must differ from seed (the future would not be different)",
+    path: ["future", "seed"],
+  })
+  .refine((o) => o.future === undefined || (o.future.from > o.start - HISTORY_MS && o.future.from < o.end), {
+    message: "future.from must lie inside the generated span (start − 8 days, end)",
+    path: ["future", "from"],
+  });
 
 /** Every stream kind's rows (world/row-schemas.ts) plus the truth tables the generator plants. */
 export type SynthWorld = { [K in StreamKind]: StreamRows[K][] } & {
@@ -42,13 +71,18 @@ export type SynthWorld = { [K in StreamKind]: StreamRows[K][] } & {
   };
 };
 
-/** assign n000001... in (published_at, key) order; returns rows and the key → id map */
-function finalizeNews(drafts: NewsDraft[], end: number): { rows: NewsRow[]; ids: Map<string, string> } {
-  const kept = drafts.filter((d) => d.published_at < end);
-  kept.sort((a, b) => a.published_at - b.published_at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/** opaque ids `n<12 hex>` of each draft's content, rows in (published_at, id) order; the key → id map */
+function finalizeNews(
+  drafts: NewsDraft[],
+  end: number,
+  minter: IdMinter,
+): { rows: NewsRow[]; ids: Map<string, string> } {
+  const kept = drafts
+    .filter((d) => d.published_at < end)
+    .map((d) => ({ d, id: `n${minter.hex("news", [d.published_at, d.domain, d.title, d.text], 12)}` }));
+  kept.sort((a, b) => a.d.published_at - b.d.published_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = new Map<string, string>();
-  const rows = kept.map((d, i) => {
-    const id = `n${pad(i + 1, 6)}`;
+  const rows = kept.map(({ d, id }) => {
     ids.set(d.key, id);
     const day = isoDate(d.published_at).replaceAll("-", "/");
     return {
@@ -65,6 +99,20 @@ function finalizeNews(drafts: NewsDraft[], end: number): { rows: NewsRow[]; ids:
 }
 
 /**
+ * The questions of `generateRows(o)` (rows, answers and kinds), without the rest of the world: only
+ * markets and filings are generated (milliseconds per seed, for tests over many seeds).
+ */
+export function generateQuestionSet(o: SynthOptions): QuestionStreams {
+  const opts = SynthOptionsSchema.parse(o);
+  const root = createRng(opts.seed);
+  const from = opts.start - HISTORY_MS;
+  const ids = new IdMinter(opts.seed);
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  return generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end, ids);
+}
+
+/**
  * The whole synthetic world for a seed and window, as plain rows. Pure and deterministic: every
  * stream draws from its own labelled sub-stream of the seed (reddit, news, markets, candles,
  * filings, questions), so changing one stream's generator never shifts another's.
@@ -73,14 +121,25 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const opts = SynthOptionsSchema.parse(o);
   const root = createRng(opts.seed);
   const from = opts.start - HISTORY_MS;
-  const reddit = generateReddit(root.split("reddit"), from, opts.end);
-  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end);
-  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end);
-  const background = generateBackgroundNews(root.split("news"), from, opts.end);
-  const candles = generateCandles(root.split("candles"), from, opts.end);
-  const broker = generateBrokerEvents(candles, opts.start, opts.end);
-  const questions = generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end);
-  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end);
+  const future: FutureStream = opts.future
+    ? { rng: createRng(opts.future.seed).split("future"), from: opts.future.from }
+    : null;
+  const ids = new IdMinter(opts.seed);
+  const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
+  const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
+  const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
+  const questions = generateQuestions(
+    root.split("questions"),
+    markets.plans,
+    filings.labels,
+    opts.start,
+    opts.end,
+    ids,
+  );
+  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end, ids);
   const attribution: AttributionRow[] = [];
   for (const a of markets.attributions) {
     const id = news.ids.get(a.news_id);
@@ -100,9 +159,8 @@ export function generateRows(o: SynthOptions): SynthWorld {
     company: filings.companies,
     question: questions.questions,
     question_resolution: questionResolutions(questions.questions, questions.answers),
-    broker_event: [...generateBlotter(from, opts.start, opts.end), ...broker].sort(
-      (a, b) => a.t - b.t || a.id.localeCompare(b.id),
-    ),
+    // by time; at one instant the PM book's events in the order they happen, then the blotter's
+    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids)].sort((a, b) => a.t - b.t),
     truth: {
       breakpoint: markets.breakpoints,
       attribution,

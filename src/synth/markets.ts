@@ -6,13 +6,18 @@ import type {
   MarketResolutionRow,
   MarketRow,
 } from "../world/types.js";
+import type { IdMinter } from "./ids.js";
 import { BREAKOUT_SUBJECTS, LONG_DATED_SUBJECTS, type MarketSubject } from "./market-subjects.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
 import type { Rng } from "./rng.js";
 import { DAY, HOUR, MINUTE, pad, utcDayStart } from "./time.js";
 import { fill } from "./vocab.js";
 
-/** Market ids: `brk-01..08` are the breakout-news markets, `ld-01..20` the long-dated ones. */
+/**
+ * Market ids: `brk-<8 hex>` are the 8 breakout-news markets, `ld-<8 hex>` the 20 long-dated ones; the
+ * hex is a keyed hash of the market's question, open and scheduled end (ids.ts), so neither the id
+ * nor the subject (shuffled per seed) tells a market's role or kind.
+ */
 export const BREAKOUT_MARKET_PREFIX = "brk-";
 export const LONG_DATED_MARKET_PREFIX = "ld-";
 
@@ -218,6 +223,7 @@ interface Ctx {
   start: number;
   end: number;
   news: NewsDraft[];
+  ids: IdMinter;
 }
 
 function chatter(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number): void {
@@ -231,18 +237,23 @@ function chatter(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number): void {
   }
 }
 
-function breakoutMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): void {
+function marketId(ctx: Ctx, prefix: string, subject: MarketSubject, open: number, scheduledEnd: number): string {
+  return `${prefix}${ctx.ids.hex("market", [subject.clause, open, scheduledEnd], 8)}`;
+}
+
+function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketStreams): void {
   const P = MARKET_PARAMS;
-  const id = `${BREAKOUT_MARKET_PREFIX}${pad(idx + 1, 2)}`;
-  const subject = BREAKOUT_SUBJECTS[idx] as MarketSubject;
   const W = ctx.end - ctx.start;
+  const open = utcDayStart(ctx.from) - (20 + rng.int(60)) * DAY;
+  const scheduled_end = utcDayStart(ctx.end) + (60 + rng.int(90)) * DAY;
+  const id = marketId(ctx, BREAKOUT_MARKET_PREFIX, subject, open, scheduled_end);
   const plan: MarketPlan = {
     id,
     subject,
     role: "breakout",
     kind: "breakout",
-    open: utcDayStart(ctx.from) - (20 + rng.int(60)) * DAY,
-    scheduled_end: utcDayStart(ctx.end) + (60 + rng.int(90)) * DAY,
+    open,
+    scheduled_end,
     closed_at: null,
     result: null,
     yes: { t: [], p: [] },
@@ -290,8 +301,8 @@ function breakoutMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): vo
     if (Math.abs(size) < 0.05) continue; // swallowed by the clamp: not a breakpoint
     if ((ts[iStart] as number) >= ctx.end) continue;
     iStart = Math.max(iStart, 0);
-    const bpId = `${id}-bp${pad(b + 1, 2)}`;
     const tStart = ts[iStart] as number;
+    const bpId = `${id}-bp-${ctx.ids.hex("breakpoint", [id, tStart], 6)}`;
     out.breakpoints.push({ id: bpId, market: id, t_start: tStart, t_end: ts[iEnd] as number, size });
     const titles = size > 0 ? UP : DOWN;
     const middles = size > 0 ? UP_MIDDLE : DOWN_MIDDLE;
@@ -345,10 +356,10 @@ function longDatedKind(idx: number): LongDatedKind {
   return "open";
 }
 
-function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): void {
+function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject, out: MarketStreams): void {
   const P = MARKET_PARAMS;
-  const id = `${LONG_DATED_MARKET_PREFIX}${pad(idx + 1, 2)}`;
-  const subject = LONG_DATED_SUBJECTS[idx] as MarketSubject;
+  // a key for this market's news drafts (internal: drafts get opaque news ids in generate.ts)
+  const key = `long-${idx}`;
   const kind = longDatedKind(idx);
   const W = ctx.end - ctx.start;
   const news = rng.split("news");
@@ -395,7 +406,7 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): v
           ctx,
           article(
             news,
-            `${id}:leak`,
+            `${key}:leak`,
             tLeak,
             sl,
             result === "Yes" ? LEAK_YES : LEAK_NO,
@@ -406,14 +417,14 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): v
         ctx,
         article(
           news,
-          `${id}:official`,
+          `${key}:official`,
           tDet - news.uniform(0.5, 3) * HOUR,
           sl,
           result === "Yes" ? OFFICIAL_YES : OFFICIAL_NO,
           result === "Yes" ? UP_MIDDLE : DOWN_MIDDLE,
         ),
       );
-      pushNews(ctx, article(news, `${id}:after`, tDet + news.uniform(2, 20) * HOUR, sl, REACTION, NEUTRAL_MIDDLE));
+      pushNews(ctx, article(news, `${key}:after`, tDet + news.uniform(2, 20) * HOUR, sl, REACTION, NEUTRAL_MIDDLE));
       break;
     }
     case "deadline": {
@@ -435,10 +446,10 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): v
         }
         return clampOpen(noise(x));
       };
-      pushNews(ctx, article(news, `${id}:fade`, tDet - news.uniform(1, 12) * HOUR, sl, DEADLINE_FADE, DOWN_MIDDLE));
+      pushNews(ctx, article(news, `${key}:fade`, tDet - news.uniform(1, 12) * HOUR, sl, DEADLINE_FADE, DOWN_MIDDLE));
       pushNews(
         ctx,
-        article(news, `${id}:passed`, scheduled_end + news.uniform(0.5, 6) * HOUR, sl, DEADLINE_PASS, DOWN_MIDDLE),
+        article(news, `${key}:passed`, scheduled_end + news.uniform(0.5, 6) * HOUR, sl, DEADLINE_PASS, DOWN_MIDDLE),
       );
       break;
     }
@@ -451,10 +462,10 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): v
         if (t >= tDrop && t < tDrop + P.stepMs) return after;
         return clampOpen(noise(x));
       };
-      pushNews(ctx, article(news, `${id}:rumor`, tSpike - news.uniform(0.2, 2) * HOUR, sl, SPIKE_RUMOR, UP_MIDDLE));
+      pushNews(ctx, article(news, `${key}:rumor`, tSpike - news.uniform(0.2, 2) * HOUR, sl, SPIKE_RUMOR, UP_MIDDLE));
       pushNews(
         ctx,
-        article(news, `${id}:denial`, tDrop - news.uniform(0, 0.5) * HOUR, sl, SPIKE_DENIAL, NEUTRAL_MIDDLE),
+        article(news, `${key}:denial`, tDrop - news.uniform(0, 0.5) * HOUR, sl, SPIKE_DENIAL, NEUTRAL_MIDDLE),
       );
       break;
     }
@@ -463,7 +474,7 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, out: MarketStreams): v
       break;
   }
   const plan: MarketPlan = {
-    id,
+    id: marketId(ctx, LONG_DATED_MARKET_PREFIX, subject, open, scheduled_end),
     subject,
     role: "long_dated",
     kind,
@@ -481,8 +492,18 @@ function pushNews(ctx: Ctx, d: NewsDraft): void {
   ctx.news.push(d);
 }
 
+/** a Fisher–Yates shuffle of a copy */
+function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [a[i], a[j]] = [a[j] as T, a[i] as T];
+  }
+  return a;
+}
+
 /** Markets from the history start `from` (= start − 8 days) to the window end. */
-export function generateMarkets(rng: Rng, from: number, start: number, end: number): MarketStreams {
+export function generateMarkets(rng: Rng, from: number, start: number, end: number, ids: IdMinter): MarketStreams {
   const out: MarketStreams = {
     markets: [],
     prices: [],
@@ -493,9 +514,13 @@ export function generateMarkets(rng: Rng, from: number, start: number, end: numb
     labels: [],
     plans: [],
   };
-  const ctx: Ctx = { from, start, end, news: out.news };
-  for (let i = 0; i < BREAKOUT_SUBJECTS.length; i++) breakoutMarket(rng.split(`breakout-${i}`), ctx, i, out);
-  for (let i = 0; i < LONG_DATED_SUBJECTS.length; i++) longDatedMarket(rng.split(`long-${i}`), ctx, i, out);
+  const ctx: Ctx = { from, start, end, news: out.news, ids };
+  // subjects are dealt to markets per seed, so no subject text is tied to a role or kind
+  const subjects = rng.split("subjects");
+  const brk = shuffled(subjects, BREAKOUT_SUBJECTS);
+  const ld = shuffled(subjects, LONG_DATED_SUBJECTS);
+  for (let i = 0; i < brk.length; i++) breakoutMarket(rng.split(`breakout-${i}`), ctx, brk[i] as MarketSubject, out);
+  for (let i = 0; i < ld.length; i++) longDatedMarket(rng.split(`long-${i}`), ctx, i, ld[i] as MarketSubject, out);
   for (const plan of out.plans) {
     out.markets.push(marketRow(plan));
     const { t, p } = plan.yes;

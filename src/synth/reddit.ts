@@ -1,6 +1,8 @@
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../world/types.js";
+import type { FutureStream } from "./future.js";
+import type { IdMinter } from "./ids.js";
 import type { Rng } from "./rng.js";
-import { DAY, HOUR, pad } from "./time.js";
+import { DAY, HOUR } from "./time.js";
 import { CITIES, COUNTRIES, FILLER_COMPANIES, fill, SECTORS } from "./vocab.js";
 
 /** Tunable parameters of the Reddit stream (README documents them). */
@@ -227,39 +229,76 @@ function postRate(t: number): number {
   return p.postsPerHour * (1 + p.diurnalAmplitude * Math.cos((2 * Math.PI * (hour - p.diurnalPeakHour)) / 24));
 }
 
+/** one post's comment delays (ms after the post, ascending, each ≥ 1 s): Poisson count around its popularity, lognormal delays */
+function drawDelays(cascade: Rng, lambda: number): number[] {
+  const p = REDDIT_PARAMS;
+  const maxDelay = p.maxDelayHours * HOUR;
+  const n = cascade.poisson(lambda);
+  const median = p.medianDelayHours * HOUR * Math.exp(p.postDelayLogSd * cascade.normal());
+  const delays: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const d = median * Math.exp(p.commentDelayLogSd * cascade.normal());
+    if (d <= maxDelay) delays.push(Math.max(1000, Math.round(d / 1000) * 1000));
+  }
+  delays.sort((x, y) => x - y);
+  return delays;
+}
+
 /**
  * Posts created in [from, to) with their full comment trees (comments may extend past `to`)
  * and one reveal row per post at created + 24 h.
+ *
+ * Prefix stability: posts arrive one after the other from sequential streams, and a post's whole
+ * cascade is drawn when it is created, so every draw behind a row visible before T is made before
+ * any draw behind a later post. With `future` (cut T): arrivals restart at T from the future stream
+ * (the process is memoryless), posts from T on draw from it, and the comments at or after T of an
+ * earlier post are replaced by the part after T of a cascade re-drawn from the future stream with
+ * the same popularity (Poisson thinning: the count in a later interval is independent of the count
+ * before it). The pre-T draws are consumed exactly as without `future`, so the past is unchanged.
  */
-export function generateReddit(rng: Rng, from: number, to: number): RedditStreams {
+export function generateReddit(
+  rng: Rng,
+  from: number,
+  to: number,
+  ids: IdMinter,
+  future: FutureStream = null,
+): RedditStreams {
   const p = REDDIT_PARAMS;
   const authors = authorPool(rng.split("authors"), 4000);
   const bodies = commentPool(rng.split("comment-bodies"), 600);
-  const arrivals = rng.split("arrivals");
-  const content = rng.split("content");
-  const cascade = rng.split("cascade");
+  let arrivals = rng.split("arrivals");
+  let content = rng.split("content");
+  let cascade = rng.split("cascade");
   const posts: RedditPostRow[] = [];
   const comments: RedditCommentRow[] = [];
   const reveals: RedditRevealRow[] = [];
   const subWeights = SUBREDDITS.map((s) => s.weight);
   const rateMax = p.postsPerHour * (1 + p.diurnalAmplitude);
-  const maxDelay = p.maxDelayHours * HOUR;
   let t = from;
-  let commentSeq = 0;
-  const delays: number[] = [];
+  let switched = future === null;
   for (;;) {
     t += arrivals.exp(rateMax / HOUR);
+    if (!switched && future !== null && t >= future.from) {
+      // the future starts at T: restart the (memoryless) arrival process there from the future stream
+      switched = true;
+      t = future.from;
+      arrivals = future.rng.split("arrivals");
+      content = future.rng.split("content");
+      cascade = future.rng.split("cascade");
+      continue;
+    }
     if (t >= to) break;
     if (!arrivals.chance(postRate(t) / rateMax)) continue;
     const created = Math.floor(t / 1000) * 1000;
     const sub = SUBREDDITS[content.weighted(subWeights)] as Subreddit;
-    const id = `p${pad(posts.length + 1, 6)}`;
     const title = postTitle(content, sub);
     const body = content.chance(0.45) ? `${content.pick(COMMENT_BODIES)} ${content.pick(COMMENT_BODIES)}` : "";
+    const author = content.pick(authors) as string;
+    const id = `p${ids.hex("reddit_post", [sub.name, author, title, body, created], 12)}`;
     posts.push({
       id,
       subreddit: sub.name,
-      author: content.pick(authors),
+      author,
       title,
       body,
       created_utc: created,
@@ -271,36 +310,56 @@ export function generateReddit(rng: Rng, from: number, to: number): RedditStream
       ? p.contenderLogMean + p.contenderLogSd * cascade.normal()
       : p.quietLogMean + p.quietLogSd * cascade.normal();
     const lambda = Math.min(p.popularityCap, sub.heat * Math.exp(logLambda));
-    const n = cascade.poisson(lambda);
-    const median = p.medianDelayHours * HOUR * Math.exp(p.postDelayLogSd * cascade.normal());
-    delays.length = 0;
-    for (let k = 0; k < n; k++) {
-      const d = median * Math.exp(p.commentDelayLogSd * cascade.normal());
-      if (d <= maxDelay) delays.push(Math.max(1000, Math.round(d / 1000) * 1000));
-    }
-    delays.sort((x, y) => x - y);
+    const delays = drawDelays(cascade, lambda);
+    // comment times (strictly increasing) and the tree; each comment's draws in time order
     const first = comments.length;
     let within24 = 0;
     let prev = created;
-    for (let k = 0; k < delays.length; k++) {
-      const c = Math.max(created + (delays[k] as number), prev + 1000);
-      prev = c;
+    const emit = (r: Rng, c: number, k: number) => {
       let parent = id;
-      if (k > 0 && !cascade.chance(p.topLevelShare)) {
-        const back = Math.min(k - 1, Math.floor(cascade.exp(0.25)));
+      if (k > 0 && !r.chance(p.topLevelShare)) {
+        const back = Math.min(k - 1, Math.floor(r.exp(0.25)));
         parent = (comments[first + k - 1 - back] as RedditCommentRow).id;
       }
-      commentSeq++;
+      const author = authors[r.int(authors.length)] as string;
+      const text = bodies[r.int(bodies.length)] as string;
       comments.push({
-        id: `c${pad(commentSeq, 8)}`,
+        id: `c${ids.hex("reddit_comment", [id, parent, c, author, text], 14)}`,
         root: id,
         parent,
         created_utc: c,
-        author: authors[cascade.int(authors.length)] as string,
-        body: bodies[cascade.int(bodies.length)] as string,
+        author,
+        body: text,
         visible_at: c,
       });
       if (c <= created + p.revealDelayMs) within24++;
+    };
+    let k = 0;
+    const cut = switched || future === null ? Number.POSITIVE_INFINITY : future.from;
+    for (; k < delays.length; k++) {
+      const c = Math.max(created + (delays[k] as number), prev + 1000);
+      if (c >= cut) break;
+      prev = c;
+      emit(cascade, c, k);
+    }
+    if (k < delays.length) {
+      // the rest of this cascade lies after T: consume its pre-T draws as the ordinary world
+      // does, then emit the part after T of a cascade re-drawn from the future stream
+      for (let j = k; j < delays.length; j++) {
+        if (j > 0 && !cascade.chance(p.topLevelShare)) cascade.exp(0.25);
+        cascade.int(authors.length);
+        cascade.int(bodies.length);
+      }
+    }
+    if (future !== null && !switched) {
+      const tail = future.rng.split(`tail-${id}`);
+      const redrawn = drawDelays(tail, lambda);
+      for (const d of redrawn) {
+        const c = Math.max(created + d, prev + 1000);
+        if (created + d < future.from) continue;
+        prev = c;
+        emit(tail, c, k++);
+      }
     }
     reveals.push({ post: id, descendants_24h: within24, visible_at: created + p.revealDelayMs });
   }

@@ -17,10 +17,14 @@ function stamp(t: number): string {
   return iso.replace(/[:.]/g, "").replace(/000Z$/, "Z");
 }
 
-/** `${cacheDir}/synth-${GENERATOR_VERSION}-s${seed}-${startISOdate}-${endISOdate}` */
+/**
+ * `${cacheDir}/synth-${GENERATOR_VERSION}-s${seed}-${startISOdate}-${endISOdate}`, plus
+ * `-f${future.seed}@${from}` for a different-futures world
+ */
 export function synthWorldDir(cacheDir: string, o: SynthOptions): string {
   const opts = SynthOptionsSchema.parse(o);
-  return join(cacheDir, `synth-${GENERATOR_VERSION}-s${opts.seed}-${stamp(opts.start)}-${stamp(opts.end)}`);
+  const future = opts.future ? `-f${opts.future.seed}@${stamp(opts.future.from)}` : "";
+  return join(cacheDir, `synth-${GENERATOR_VERSION}-s${opts.seed}-${stamp(opts.start)}-${stamp(opts.end)}${future}`);
 }
 
 /** a complete world built by this generator version for this window, or null */

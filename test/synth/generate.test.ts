@@ -64,7 +64,8 @@ describe("visible_at rules", () => {
     expect(
       bad(
         w.news,
-        (n) => n.visible_at === n.published_at && /^n\d{6}$/.test(n.id) && n.url.startsWith(`https://${n.domain}/`),
+        (n) =>
+          n.visible_at === n.published_at && /^n[0-9a-f]{12}$/.test(n.id) && n.url.startsWith(`https://${n.domain}/`),
       ),
     ).toEqual([]);
     expect(new Set(w.news.map((n) => n.id)).size).toBe(w.news.length);

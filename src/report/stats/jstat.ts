@@ -5,6 +5,8 @@ interface JStatSubset {
   /** regularized incomplete beta I_x(a, b) */
   ibeta(x: number, a: number, b: number): number;
   chisquare: { cdf(x: number, df: number): number };
+  /** log Γ(x) */
+  gammaln(x: number): number;
 }
 
 const require = createRequire(import.meta.url);
@@ -28,4 +30,10 @@ export function chiSquareUpperTail(x: number, df: number): number {
   if (!(df > 0)) throw new Error(`chi-square test needs positive degrees of freedom, got ${df}`);
   if (x <= 0) return 1;
   return 1 - jStat.chisquare.cdf(x, df);
+}
+
+/** log n! (through log Γ(n + 1)) */
+export function logFactorial(n: number): number {
+  if (!Number.isInteger(n) || n < 0) throw new Error(`log factorial needs a non-negative integer, got ${n}`);
+  return jStat.gammaln(n + 1);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readLedger } from "../../../src/ledger/ledger-reader.js";
 import { ResultsSchema } from "../../../src/run/results.js";
 import { NEWS_BURST, newsBurstState, newsBurstSteps, nextHourlyAt } from "../../../src/tasks/breakout-news/policies.js";
+import { TruthStore } from "../../../src/world/truth-store.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
 import { type PolicyScript, policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
@@ -66,8 +67,16 @@ describe("breakout-news end to end through the runner", () => {
   }, 60_000);
 
   it("LLM agents in the per-market program shape (test server replaying the heuristic per actor) score like the scripted single agent", async () => {
-    // two markets whose first breakpoints fall inside 16 hours keep the replay short
-    const markets = ["brk-02", "brk-04"];
+    // two markets whose first breakpoints fall inside 16 hours keep the replay short (ids are
+    // opaque: the markets are found in the truth by their breakpoints)
+    const truth = TruthStore.open(world().dir);
+    const markets = (
+      truth.db
+        .prepare("SELECT DISTINCT market FROM breakpoint WHERE t_start >= ? AND t_start < ? ORDER BY market")
+        .all(Date.parse("2026-03-01T12:00:00Z"), Date.parse("2026-03-02T04:00:00Z")) as { market: string }[]
+    ).map((r) => r.market);
+    truth.close();
+    expect(markets).toHaveLength(2);
     const cfg = {
       task: "breakout-news",
       task_params: { markets },

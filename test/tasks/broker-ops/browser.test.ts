@@ -12,10 +12,12 @@ import { DEFAULT_PASSWORD } from "../../../src/tasks/broker-ops/params.js";
 import { effectsOfCommitment } from "../../../src/tools/browser/browser-tools.js";
 import { chromiumMissing } from "../../../src/tools/browser/launch.js";
 import { freshRunsDir, options, run } from "../../run/helpers.js";
-import { BROKER_CACHE, brokerWorldDir } from "./world.js";
+import { BROKER_CACHE, bookIds, brokerWorldDir } from "./world.js";
+
+const { be, mc } = bookIds();
 
 const missing = chromiumMissing();
-/** 03-04 00:00–12:00: margin call mc-0001 (00:25), fills at 04:20 and 04:40 (both sells: buy stops) */
+/** 03-04 00:00–12:00: margin call mc(1) (00:25), fills at 04:20 and 04:40 (both sells: buy stops) */
 const WINDOW = { sim_start: "2026-03-04T00:00:00Z", sim_end: "2026-03-04T12:00:00Z" };
 
 describe("broker-ops through the browser (Chromium)", () => {
@@ -36,9 +38,9 @@ describe("broker-ops through the browser (Chromium)", () => {
         funding_duties: 1,
       });
       expect(r.results.outcomes.map((o) => [o.key, o.status])).toEqual([
-        ["funding:mc-0001", "met"],
-        ["stop:be-000056", "met"],
-        ["stop:be-000060", "met"],
+        [`funding:${mc(1)}`, "met"],
+        [`stop:${be(56)}`, "met"],
+        [`stop:${be(60)}`, "met"],
       ]);
       expect(r.results.outcomes[1]!.detail).toMatchObject({ fill_side: "sell", stop: { side: "buy", qty: 0.25 } });
 

@@ -12,6 +12,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DAY_MS, HOUR_MS, isoInstant } from "../../../src/kernel/day.js";
 import { DEFAULT_PASSWORD } from "../../../src/tasks/broker-ops/params.js";
+import { WorldStore } from "../../../src/world/world-store.js";
 import { type Probe, toolHarness, truncatedCopy } from "../../support/leakage.js";
 import { brokerEnv } from "./env-harness.js";
 import { brokerWorldDir, END, START, T } from "./world.js";
@@ -33,12 +34,32 @@ const q = (o: Record<string, string | number | undefined>) => {
   return s ? `?${s}` : "";
 };
 const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
-const eventIds = fc.constantFrom("be-000005", "be-000024", "be-000053", "be-000070", "be-000091", "be-999999");
+// ids are opaque (synth ids.ts): the 5th, 24th, 53rd, 70th and 91st event of the book, the first four
+// margin calls, and ids that exist nowhere
+const BOOK = (() => {
+  const w = WorldStore.open(brokerWorldDir());
+  try {
+    const ev = (
+      w.db.prepare("SELECT id FROM broker_event WHERE id LIKE 'be-%' ORDER BY t, rowid").all() as { id: string }[]
+    ).map((r) => r.id);
+    const calls = (
+      w.db
+        .prepare(
+          "SELECT json_extract(payload, '$.call_id') AS id FROM broker_event WHERE kind = 'margin_call' ORDER BY t",
+        )
+        .all() as { id: string }[]
+    ).map((r) => r.id);
+    return { events: [5, 24, 53, 70, 91].map((n) => ev[n - 1] as string), calls: calls.slice(0, 4) };
+  } finally {
+    w.close();
+  }
+})();
+const eventIds = fc.constantFrom(...BOOK.events, "be-999999");
 const mailIds = fc.oneof(
   eventIds.map((id) => `pm-${id}`),
   fc.constantFrom("otp-0001", "otp-0002", "otp-0007", "x"),
 );
-const callIds = fc.constantFrom("mc-0001", "mc-0002", "mc-0003", "mc-0004", "mc-0009", "");
+const callIds = fc.constantFrom(...BOOK.calls, "mc-0009", "");
 const kinds = fc.constantFrom("fill", "margin_call", "order", "note", "position", "holding", "");
 
 const eventsPaths = fc.oneof(

@@ -9,13 +9,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readLedger } from "../../../src/ledger/ledger-reader.js";
 import { ResultsSchema } from "../../../src/run/results.js";
+import { synthWorldDir } from "../../../src/synth/synth-world.js";
 import { newDeskState, pollerWake } from "../../../src/tasks/broker-ops/desk-steps.js";
 import { DEFAULT_PASSWORD } from "../../../src/tasks/broker-ops/params.js";
 import { DEFAULT_CREDENTIALS, nextMultiple, POLL_MS } from "../../../src/tasks/broker-ops/policies.js";
+import { getTask } from "../../../src/tasks/registry.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
 import { type PolicyScript, policyResponder } from "../../agent/support/policy-responder.js";
 import { freshRunsDir, options, run } from "../../run/helpers.js";
-import { BROKER_CACHE, brokerWorldDir } from "./world.js";
+import { BROKER_CACHE, bookIds, brokerWorldDir } from "./world.js";
 
 const API = { site_mode: "api" } as const;
 const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-06T00:00:00Z" };
@@ -45,7 +47,11 @@ describe("broker-ops anchors through the runner (API mode)", () => {
       stop_duties: 48,
       funding_duties: 21,
     });
-    expect(poller.results.not_scorable).toEqual([{ key: "funding:mc-0022", reason: "settles after window" }]);
+    const ep = getTask("broker-ops").episodes.find((e) => e.name === "synth-14d")!;
+    const { mc } = bookIds(
+      synthWorldDir(join(BROKER_CACHE, "synth"), { seed: 1, start: ep.sim_start, end: ep.sim_end }),
+    );
+    expect(poller.results.not_scorable).toEqual([{ key: `funding:${mc(22)}`, reason: "settles after window" }]);
     const never = await run(
       { task: "broker-ops", task_params: API, agent: { model: "scripted:never-signs-in" } },
       opts(),
@@ -71,7 +77,7 @@ describe("broker-ops anchors through the runner (API mode)", () => {
       stop_score: 1,
       funding_score: 1,
     });
-    expect(poller.results.not_scorable).toEqual([{ key: "stop:be-000096", reason: "settles after window" }]);
+    expect(poller.results.not_scorable).toEqual([{ key: `stop:${bookIds().be(96)}`, reason: "settles after window" }]);
     expect(poller.results.outcomes.map((o) => o.status)).toEqual(Array(24).fill("met"));
     const ledger = readFileSync(join(poller.runDir, "ledger.jsonl"), "utf8");
     expect(ledger).not.toContain(DEFAULT_PASSWORD);

@@ -14,7 +14,9 @@ import { BrokerOpsScorer } from "../../../src/tasks/broker-ops/scorer.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import type { CandleRow } from "../../../src/world/types.js";
 import { WorldStore } from "../../../src/world/world-store.js";
-import { brokerWorldDir, END, START, T } from "./world.js";
+import { bookIds, brokerWorldDir, END, START, T } from "./world.js";
+
+const { be, mc } = bookIds();
 
 const P = defaultBrokerOpsParams();
 let world: WorldStore;
@@ -55,15 +57,15 @@ describe("broker-ops duty roster (synth-5d, seed 1)", () => {
     const roster = dutyRoster(world, P, START, END);
     expect(roster.filter((d) => d.kind === "stop")).toHaveLength(21);
     expect(roster.filter((d) => d.kind === "funding").map((d) => d.key)).toEqual([
-      "funding:mc-0001",
-      "funding:mc-0002",
-      "funding:mc-0003",
-      "funding:mc-0004",
+      `funding:${mc(1)}`,
+      `funding:${mc(2)}`,
+      `funding:${mc(3)}`,
+      `funding:${mc(4)}`,
     ]);
     const late = roster.filter((d) => d.deadline > END);
-    expect(late.map((d) => d.key)).toEqual(["stop:be-000096"]);
+    expect(late.map((d) => d.key)).toEqual([`stop:${be(96)}`]);
     expect(roster[0]).toMatchObject({
-      key: "stop:be-000005",
+      key: `stop:${be(5)}`,
       t: T("2026-03-01T01:20:00Z"),
       deadline: T("2026-03-01T03:20:00Z"),
     });
@@ -87,14 +89,14 @@ describe("broker-ops scorer: hand-worked ledger", () => {
     const t3 = T("2026-03-01T18:30:00Z");
     const t4 = T("2026-03-01T23:00:00Z");
     const events: LedgerEvent[] = [
-      // be-000005 ETH buy 01:20 → a sell stop below the mark, API mode: met
+      // be(5) ETH buy 01:20 → a sell stop below the mark, API mode: met
       commitment(t1, "place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: r2(mark("ETH", t1) * 0.98) }),
-      // be-000009 BTC sell 11:15 → a buy stop above the mark through the browser form: met; a refused post is ignored
+      // be(9) BTC sell 11:15 → a buy stop above the mark through the browser form: met; a refused post is ignored
       browserStop(t2 - HOUR_MS, `symbol=BTC&side=buy&qty=0.25&trigger_price=${r2(mark("BTC", t2) * 1.02)}`, 401),
       browserStop(t2, `symbol=BTC&side=buy&qty=0.25&trigger_price=${r2(mark("BTC", t2) * 1.02)}`),
-      // be-000013 ETH sell 18:20 → a sell stop: wrong side
+      // be(13) ETH sell 18:20 → a sell stop: wrong side
       commitment(t3, "place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: r2(mark("ETH", t3) * 0.98) }),
-      // be-000015 BTC buy 22:50 → a sell stop above the mark: not protective (wrong); the good one comes late
+      // be(15) BTC buy 22:50 → a sell stop above the mark: not protective (wrong); the good one comes late
       browserStop(t4, `symbol=BTC&side=sell&qty=0.25&trigger_price=${r2(mark("BTC", t4) * 1.01)}`),
       commitment(T("2026-03-02T00:50:00Z"), "place_stop", {
         symbol: "BTC",
@@ -102,15 +104,15 @@ describe("broker-ops scorer: hand-worked ledger", () => {
         qty: 0.25,
         trigger_price: 1000,
       }),
-      // be-000024 ETH buy 03-02 12:55 → a stop before the fill does not count: missed
+      // be(24) ETH buy 03-02 12:55 → a stop before the fill does not count: missed
       commitment(T("2026-03-02T12:50:00Z"), "place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: 1000 }),
-      // mc-0001 (required 513.33): exactly the amount: met
-      commitment(T("2026-03-04T01:00:00Z"), "send_funding", { call_id: "mc-0001", amount: 513.33 }),
-      // mc-0002 (required 141.12): too little: wrong; the same call's later instruction comes after the deadline
-      commitment(T("2026-03-04T18:00:00Z"), "send_funding", { call_id: "mc-0002", amount: 100 }),
-      commitment(T("2026-03-04T21:20:00Z"), "send_funding", { call_id: "mc-0002", amount: 200 }),
-      // mc-0003: an instruction for another call does not fund it: missed
-      commitment(T("2026-03-05T06:00:00Z"), "send_funding", { call_id: "mc-0001", amount: 5000 }),
+      // mc(1) (required 513.33): exactly the amount: met
+      commitment(T("2026-03-04T01:00:00Z"), "send_funding", { call_id: mc(1), amount: 513.33 }),
+      // mc(2) (required 141.12): too little: wrong; the same call's later instruction comes after the deadline
+      commitment(T("2026-03-04T18:00:00Z"), "send_funding", { call_id: mc(2), amount: 100 }),
+      commitment(T("2026-03-04T21:20:00Z"), "send_funding", { call_id: mc(2), amount: 200 }),
+      // mc(3): an instruction for another call does not fund it: missed
+      commitment(T("2026-03-05T06:00:00Z"), "send_funding", { call_id: mc(1), amount: 5000 }),
       // malformed commitments are ignored
       commitment(T("2026-03-05T06:00:00Z"), "place_stop", {
         symbol: "ETH",
@@ -128,36 +130,36 @@ describe("broker-ops scorer: hand-worked ledger", () => {
     expect(outcomes).toHaveLength(24);
     const status = Object.fromEntries(outcomes.map((o) => [o.key, o.status]));
     expect(status).toMatchObject({
-      "stop:be-000005": "met",
-      "stop:be-000009": "met",
-      "stop:be-000013": "wrong",
-      "stop:be-000015": "wrong",
-      "stop:be-000024": "missed",
-      "funding:mc-0001": "met",
-      "funding:mc-0002": "wrong",
-      "funding:mc-0003": "missed",
-      "funding:mc-0004": "missed",
+      [`stop:${be(5)}`]: "met",
+      [`stop:${be(9)}`]: "met",
+      [`stop:${be(13)}`]: "wrong",
+      [`stop:${be(15)}`]: "wrong",
+      [`stop:${be(24)}`]: "missed",
+      [`funding:${mc(1)}`]: "met",
+      [`funding:${mc(2)}`]: "wrong",
+      [`funding:${mc(3)}`]: "missed",
+      [`funding:${mc(4)}`]: "missed",
     });
     expect(outcomes.filter((o) => o.status === "met").map((o) => o.key)).toEqual([
-      "stop:be-000005",
-      "stop:be-000009",
-      "funding:mc-0001",
+      `stop:${be(5)}`,
+      `stop:${be(9)}`,
+      `funding:${mc(1)}`,
     ]);
     // settlement at each deadline, in deadline order
     const first = outcomes[0]!;
-    expect(first).toMatchObject({ t: T("2026-03-01T03:20:00Z"), key: "stop:be-000005", credit: 1 });
+    expect(first).toMatchObject({ t: T("2026-03-01T03:20:00Z"), key: `stop:${be(5)}`, credit: 1 });
     expect(first.detail).toMatchObject({
       duty: "protective_stop",
       fill_side: "buy",
       symbol: "ETH",
       stop: { side: "sell", qty: 5, submitted_at: "2026-03-01T01:30:00.000Z", mark: mark("ETH", t1) },
     });
-    const wrong = outcomes.find((o) => o.key === "stop:be-000015")!;
+    const wrong = outcomes.find((o) => o.key === `stop:${be(15)}`)!;
     expect(wrong.credit).toBe(0);
     expect((wrong.detail.stops_in_window as { problem: string }[])[0]!.problem).toMatch(
       /^a sell stop must trigger below the mark/,
     );
-    expect(outcomes.find((o) => o.key === "funding:mc-0002")!.detail).toMatchObject({
+    expect(outcomes.find((o) => o.key === `funding:${mc(2)}`)!.detail).toMatchObject({
       required_amount: 141.12,
       instructions_in_window: [{ submitted_at: "2026-03-04T18:00:00.000Z", amount: 100 }],
     });
@@ -176,7 +178,7 @@ describe("broker-ops scorer: hand-worked ledger", () => {
       stops_submitted: 6,
       funding_submitted: 4,
     });
-    expect(r.not_scorable).toEqual([{ key: "stop:be-000096", reason: "settles after window" }]);
+    expect(r.not_scorable).toEqual([{ key: `stop:${be(96)}`, reason: "settles after window" }]);
   });
 
   it("a silent ledger scores 0 over every scored duty; a window with no duty is not scorable", () => {
@@ -191,8 +193,8 @@ describe("broker-ops scorer: hand-worked ledger", () => {
   });
 
   it("one stop protects one fill only", () => {
-    // no two same-asset, same-side fills lie within 2 h in this world: be-000024 (ETH buy 03-02 12:55) and
-    // be-000039 (ETH buy 03-03 05:30) are 16.6 h apart, so a 20 h stop window makes one stop eligible for both
+    // no two same-asset, same-side fills lie within 2 h in this world: be(24) (ETH buy 03-02 12:55) and
+    // be(39) (ETH buy 03-03 05:30) are 16.6 h apart, so a 20 h stop window makes one stop eligible for both
     const s = new BrokerOpsScorer({ sim_start: START, sim_end: END, world, truth, params: {} });
     const wide = new BrokerOpsScorer({
       sim_start: START,
@@ -213,12 +215,12 @@ describe("broker-ops scorer: hand-worked ledger", () => {
       x.onEvent(stop);
     }
     const out = wide.settle(END);
-    const a = out.find((o) => o.key === "stop:be-000024")!;
-    const b = out.find((o) => o.key === "stop:be-000039")!;
+    const a = out.find((o) => o.key === `stop:${be(24)}`)!;
+    const b = out.find((o) => o.key === `stop:${be(39)}`)!;
     expect([a.status, b.status]).toEqual(["met", "wrong"]);
     expect((b.detail.stops_in_window as { problem: string }[])[0]!.problem).toBe("already counted for an earlier fill");
-    // with the spec's 2 h window the 06:00 stop is only in be-000039's window (met)
-    expect(s.settle(END).find((o) => o.key === "stop:be-000039")!.status).toBe("met");
+    // with the spec's 2 h window the 06:00 stop is only in be(39)'s window (met)
+    expect(s.settle(END).find((o) => o.key === `stop:${be(39)}`)!.status).toBe("met");
   });
 });
 
@@ -285,11 +287,6 @@ describe("the synthetic PM book follows tasks.md §8", () => {
       );
       if (c.p.deadline < END) expect(wire).toMatchObject({ t: c.p.deadline, p: { amount: c.p.required_amount } });
     }
-    expect(calls.map((c) => (c.kind === "margin_call" ? c.p.call_id : ""))).toEqual([
-      "mc-0001",
-      "mc-0002",
-      "mc-0003",
-      "mc-0004",
-    ]);
+    expect(calls.map((c) => (c.kind === "margin_call" ? c.p.call_id : ""))).toEqual([mc(1), mc(2), mc(3), mc(4)]);
   });
 });

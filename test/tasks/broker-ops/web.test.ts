@@ -10,7 +10,9 @@ import { brokerOpsTask } from "../../../src/tasks/broker-ops/index.js";
 import { renderInstruction } from "../../../src/tasks/broker-ops/instruction.js";
 import { BrokerOpsParams, DEFAULT_PASSWORD } from "../../../src/tasks/broker-ops/params.js";
 import { brokerEnv } from "./env-harness.js";
-import { brokerWorldDir, END, START, T } from "./world.js";
+import { bookIds, brokerWorldDir, END, START, T } from "./world.js";
+
+const { be, mc } = bookIds();
 
 let dir: string;
 beforeAll(() => {
@@ -39,8 +41,8 @@ describe("events/account API (read-only)", () => {
     const page = json(fills.response.body) as { total: number; events: { id: string; t: string; side: string }[] };
     expect(page.total).toBe(2);
     expect(page.events.map((e) => [e.id, e.t, e.side])).toEqual([
-      ["be-000005", "2026-03-01T01:20:00.000Z", "buy"],
-      ["be-000009", "2026-03-01T11:15:00.000Z", "sell"],
+      [be(5), "2026-03-01T01:20:00.000Z", "buy"],
+      [be(9), "2026-03-01T11:15:00.000Z", "sell"],
     ]);
     const paged = json((await h.request("http_get", "GET", `${EVENTS}/api/events?limit=3&offset=2`)).response.body);
     expect(paged).toMatchObject({ offset: 2, next_offset: 5 });
@@ -64,7 +66,7 @@ describe("events/account API (read-only)", () => {
     const calls = json((await h.request("http_get", "GET", `${EVENTS}/api/margin-calls`)).response.body);
     expect(calls.margin_calls).toEqual([
       expect.objectContaining({
-        call_id: "mc-0001",
+        call_id: mc(1),
         required_amount: 513.33,
         deadline: "2026-03-04T04:25:00.000Z",
         wired_at: null,
@@ -111,17 +113,17 @@ describe("the broker site in the browser channel (in process)", () => {
     expect(h.cookies.has("pending")).toBe(false);
     const risk = await h.request("browser", "GET", `${BROKER}/risk`);
     expect(risk.response.status).toBe(200);
-    expect(risk.response.body).toContain("mc-0001");
+    expect(risk.response.body).toContain(mc(1));
     const fund = await h.request("browser", "POST", `${BROKER}/risk/funding`, {
-      form: { call_id: "mc-0001", amount: "513.33" },
+      form: { call_id: mc(1), amount: "513.33" },
     });
     expect(fund.response.status).toBe(201);
     expect(fund.response.body).toContain("Funding instruction FI-0001 sent");
     const future = await h.request("browser", "POST", `${BROKER}/risk/funding`, {
-      form: { call_id: "mc-0002", amount: "1" },
+      form: { call_id: mc(2), amount: "1" },
     });
     expect(future.response.status).toBe(400);
-    expect(future.response.body).toContain("unknown margin call id: &quot;mc-0002&quot;");
+    expect(future.response.body).toContain(`unknown margin call id: &quot;${mc(2)}&quot;`);
     const stop = await h.request("browser", "POST", `${BROKER}/orders/stops`, {
       form: { symbol: "BTC", side: "sell", qty: "0.25", trigger_price: "60000" },
     });
@@ -223,9 +225,9 @@ describe("API mode: the site's tools", () => {
       ok: false,
       error: 'unknown margin call id: "mc-0009" (status 400)',
     });
-    expect(await call("send_funding", { call_id: "mc-0001", amount: 513.33 })).toMatchObject({
+    expect(await call("send_funding", { call_id: mc(1), amount: 513.33 })).toMatchObject({
       ok: true,
-      value: { funding: { id: "FI-0001", call_id: "mc-0001", amount: 513.33 } },
+      value: { funding: { id: "FI-0001", call_id: mc(1), amount: 513.33 } },
     });
     expect(await call("place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: 2900 })).toMatchObject({
       ok: true,

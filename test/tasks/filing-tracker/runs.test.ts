@@ -156,10 +156,19 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
         world: { dir: worldDir },
         agent: { model: "scripted:perfect-client" },
       });
-      expect(res.results.outcomes.map((o) => [o.key, o.status])).toEqual([
-        ["BWR:0001650021-26-000031", "ok"],
-        ["HLCN:0001877340-26-000014", "ok"],
-      ]);
+      // accessions are opaque (synth ids.ts): the 8-Ks accepted in the sub-window, from the world
+      const w = WorldStore.open(worldDir);
+      const eightKs = (
+        w.db
+          .prepare(
+            "SELECT c.ticker || ':' || f.accession AS key FROM filing f JOIN company c ON c.cik = f.cik" +
+              " WHERE f.form = '8-K' AND f.accepted_at >= ? AND f.accepted_at < ? ORDER BY key",
+          )
+          .all(Date.parse("2026-03-02T00:00:00Z"), Date.parse("2026-03-02T15:00:00Z")) as { key: string }[]
+      ).map((r) => r.key);
+      w.close();
+      expect(eightKs.map((k) => k.split(":")[0])).toEqual(["BWR", "HLCN"]);
+      expect(res.results.outcomes.map((o) => [o.key, o.status])).toEqual(eightKs.map((k) => [k, "ok"]));
       const ev = readLedger(join(res.runDir, "ledger.jsonl"));
       const tools = new Set(ev.flatMap((e) => (e.type === "commitment" ? [e.tool] : [])));
       expect([...tools].sort()).toEqual(["browser_click", "browser_fill", "browser_navigate", "browser_select"]);

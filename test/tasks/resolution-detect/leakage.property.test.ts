@@ -16,13 +16,11 @@ const CUTS = 3;
 const CALLS_PER_CUT = 500;
 const H = 3_600_000;
 
-/** ld-15..18 are added mid-window, ld-01..09 resolve inside it, brk-01 is no question */
-const QUESTIONS = ["ld-01", "ld-04", "ld-08", "ld-10", "ld-15", "ld-16", "ld-17", "ld-18", "ld-20", "brk-01", "x"];
 const WORDS = ["confirms OR abandons", "official", "treaty", '"deadline passes"', "Ferreira", "storm", "the"];
 
-function calls(newsIds: string[]): fc.Arbitrary<Probe> {
+function calls(newsIds: string[], questions: string[]): fc.Arbitrary<Probe> {
   const t = timeArg(START - 2 * 24 * H, END + 24 * H);
-  const q = fc.constantFrom(...QUESTIONS);
+  const q = fc.constantFrom(...questions, "x");
   const news = fc.oneof(fc.constantFrom(...newsIds), fc.constant("n999999"));
   const opt = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: undefined });
   const clean = (o: Record<string, unknown>) =>
@@ -49,6 +47,15 @@ describe("R1: resolution-detect tools never depend on rows visible after now", (
   const newsIds = (full.db.prepare("SELECT id FROM news WHERE rowid % 25 = 0").all() as { id: string }[]).map(
     (r) => r.id,
   );
+  // every long-dated market (some added mid-window, some resolving inside it) and one breakout
+  // market (no question); ids are opaque, so they are read from the world
+  const questions = (
+    full.db
+      .prepare("SELECT id FROM market WHERE id LIKE 'ld-%' UNION SELECT min(id) FROM market WHERE id LIKE 'brk-%'")
+      .all() as {
+      id: string;
+    }[]
+  ).map((r) => r.id);
   full.close();
   const cuts = fc.sample(fc.integer({ min: START + 6 * H, max: END - 1 }), { numRuns: CUTS, seed: 23 });
 
@@ -56,7 +63,7 @@ describe("R1: resolution-detect tools never depend on rows visible after now", (
     const probes = await checkLeakage({
       taskId: "resolution-detect",
       worldDir,
-      calls: calls(newsIds),
+      calls: calls(newsIds, questions),
       cuts,
       callsPerCut: CALLS_PER_CUT,
       news: true,

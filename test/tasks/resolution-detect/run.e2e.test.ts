@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { readLedger } from "../../../src/ledger/ledger-reader.js";
 import { ResultsSchema } from "../../../src/run/results.js";
 import { NEWS_CUE, newsCueState, newsCueSteps, nextEveryHours } from "../../../src/tasks/resolution-detect/policies.js";
+import { TruthStore } from "../../../src/world/truth-store.js";
+import { WorldStore } from "../../../src/world/world-store.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
 import { type PolicyScript, policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
@@ -51,10 +53,40 @@ describe("resolution-detect end to end through the runner", () => {
   }, 60_000);
 
   it("an LLM agent (test server replaying news-cue) under cron scores like the scripted policy", async () => {
-    // two questions decided inside 36 hours and one that stays open keep the replay short
+    // two questions decided inside 36 hours and one that stays open keep the replay short (ids are
+    // opaque: the questions are found in the world by what happens to them)
+    const from = Date.parse("2026-03-04T00:00:00Z");
+    const to = Date.parse("2026-03-05T12:00:00Z");
+    const w = WorldStore.open(world().dir);
+    const t = TruthStore.open(world().dir);
+    // the markets decided by an event in the span (a deadline market closes at 00:00 UTC instead)
+    const byEvent = new Set(
+      (
+        w.db.prepare("SELECT market FROM market_resolution WHERE closed_at % 86400000 != 0").all() as {
+          market: string;
+        }[]
+      ).map((r) => r.market),
+    );
+    const decided = t
+      .labels("t_det")
+      .filter((l) => l.t !== null && l.t >= from && l.t < to && byEvent.has(l.key))
+      .map((l) => l.key)
+      .sort();
+    const open = (
+      w.db
+        .prepare(
+          "SELECT id FROM market WHERE id LIKE 'ld-%' AND open < ? AND id NOT IN (SELECT market FROM market_resolution)" +
+            " AND id NOT IN (SELECT market FROM market_price WHERE p >= 0.99) ORDER BY id LIMIT 1",
+        )
+        .all(from) as { id: string }[]
+    ).map((r) => r.id);
+    w.close();
+    t.close();
+    expect(decided).toHaveLength(2);
+    expect(open).toHaveLength(1);
     const cfg = {
       task: "resolution-detect",
-      task_params: { questions: ["ld-06", "ld-07", "ld-11"] },
+      task_params: { questions: [...decided, ...open] },
       world: world(),
       sim_start: "2026-03-04T00:00:00Z",
       sim_end: "2026-03-05T12:00:00Z",
@@ -66,10 +98,9 @@ describe("resolution-detect end to end through the runner", () => {
     );
     expect(res.results.performance).toEqual(ref.results.performance);
     expect(res.results.outcomes).toEqual(ref.results.outcomes);
-    expect(res.results.outcomes.map((o) => [o.key, o.status])).toEqual([
-      ["q:ld-06", "correct"],
-      ["q:ld-07", "correct"],
-    ]);
+    expect(res.results.outcomes.map((o) => [o.key, o.status]).sort()).toEqual(
+      decided.map((id) => [`q:${id}`, "correct"]),
+    );
     const ev = readLedger(join(res.runDir, "ledger.jsonl"));
     expect(ev.some((e) => e.type === "wake" && e.reason === "cron")).toBe(true);
     expect(ev.some((e) => e.type === "llm_call")).toBe(true);
