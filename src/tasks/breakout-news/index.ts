@@ -22,7 +22,7 @@ export const BREAKOUT_NEWS_EPISODES: Episode[] = [
     sim_end: day("2026-03-29"),
     world: { kind: "synth" },
     description:
-      "Synthetic world, 8 breakout markets (brk-01..08) with planted breakpoints and catalysts, 2026-03-01 → 03-28.",
+      "Synthetic world, 8 breakout markets (opaque ids `brk-<hex>`) with planted breakpoints and catalysts, 2026-03-01 → 03-28.",
   },
   {
     name: "synth-7d",

@@ -24,7 +24,7 @@ export const PlaceStopArgs = z
   .strict();
 export const SendFundingArgs = z
   .object({
-    call_id: z.string().describe('the margin call id, e.g. "mc-0003"'),
+    call_id: z.string().describe("the margin call id, as listed by the site (mc-<hex>)"),
     amount: z.number().describe("USD to wire (> 0)"),
   })
   .strict();
