@@ -124,10 +124,12 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
 export async function executeRun(r: ResolvedRun, recorded: readonly string[], o: RunOptions): Promise<Results> {
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
+  let openLedger: LedgerWriter | null = null;
   try {
     const { task, sim_start, sim_end } = r;
     const kernel = new Kernel({ start: sim_start, end: sim_end });
     const ledger = LedgerWriter.verifying(join(r.runDir, "ledger.jsonl"), recorded);
+    openLedger = ledger;
     const redactor = new Redactor();
     ledger.redactWith(redactor);
     const closers: (() => void)[] = [];
@@ -370,6 +372,8 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       await run.dispose().catch(() => {});
     }
   } finally {
+    // every exit path, a thrown kernel included, leaves the acknowledged lines fsynced and closed
+    openLedger?.close();
     world.close();
     truth.close();
   }
