@@ -4,18 +4,30 @@ import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
 import { importNewsJsonl } from "../ingest/news-jsonl.js";
 import { listModelsTable } from "../models/list-models.js";
+import { ProviderFailedError } from "../models/model.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
 import { createModel } from "../models/resolve-model.js";
 import { ConfigError, loadRunConfig, parseRunConfig } from "../run/config.js";
 import { judgeRun } from "../run/judge-run.js";
 import { modelAnswerJudge } from "../run/model-judge.js";
 import { rescoreRun } from "../run/rescore.js";
-import { resultsJsonSchema } from "../run/results.js";
+import { brokenFlags, type Results, resultsJsonSchema } from "../run/results.js";
 import { type RunOptions, resumeRun, runFromConfig } from "../run/runner.js";
 import { defaultRawDir, ensureRealWorld, REAL_WORLD_BUILDERS, realWorldDir } from "../run/world-resolver.js";
 import { TASKS } from "../tasks/registry.js";
 import { WorldStore } from "../world/world-store.js";
-import { progressLine, scoreTable } from "./format.js";
+import { progressLine, resultWarnings, scoreTable } from "./format.js";
+
+/** exit codes: 2 configuration error, 3 provider failure (the run directory is kept), 4 a broken-measurement flag, 1 anything else */
+const EXIT_PROVIDER_FAILED = 3;
+const EXIT_BROKEN_MEASUREMENT = 4;
+
+/** Prints the warnings of a finished run and sets a non-zero exit code when a flag says the measurement is broken. */
+function finishWith(r: Results): void {
+  for (const w of resultWarnings(r)) process.stderr.write(`${pc.yellow("warning")}: ${w}\n`);
+  if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
+}
+
 import { registerGridCommands } from "./grid-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
@@ -140,6 +152,7 @@ withCommon(
   process.stdout.write(
     o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
   );
+  finishWith(res.results);
 });
 
 withCommon(
@@ -149,6 +162,7 @@ withCommon(
 ).action(async (dir, o) => {
   const res = await resumeRun(resolve(dir), runOptions(o));
   process.stdout.write(`${scoreTable(res.results, res.runDir)}\n`);
+  finishWith(res.results);
 });
 
 withCommon(
@@ -304,6 +318,14 @@ registerGridCommands(program);
 registerServeCommand(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as Error;
+  if (e instanceof ProviderFailedError) {
+    process.stderr.write(`${pc.red("error")}: ${e.message}\n`);
+    if (e.runDir)
+      process.stderr.write(
+        `the run stopped before it could score; its directory is kept: continue it with \`relive resume ${e.runDir}\` once the endpoint works\n`,
+      );
+    process.exit(EXIT_PROVIDER_FAILED);
+  }
   process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : (e.stack ?? e.message)}\n`);
   process.exit(e instanceof ConfigError ? 2 : 1);
 });
