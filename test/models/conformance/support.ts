@@ -24,6 +24,8 @@ export interface Running {
   close(): Promise<void>;
   /** set the key the server accepts */
   setKey(k: string): void;
+  /** Anthropic: start serving another model */
+  serve?: (model: string) => void;
 }
 
 export interface StartOptions {
@@ -120,6 +122,9 @@ export async function startStyle(style: StyleName, brain: Brain, o: StartOptions
         close: s.close,
         setKey: () => {
           throw new Error("the anthropic server's key is fixed");
+        },
+        serve: (m) => {
+          s.models.push(m);
         },
       };
     }

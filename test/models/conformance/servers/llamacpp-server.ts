@@ -10,6 +10,7 @@ export function startLlamaCppServer(o: StyleOptions & { nCtx?: number }): Promis
   const nCtx = o.nCtx ?? 1_000_000;
   return startStyleServer(
     {
+      modelsPublic: true,
       ignoresModelName: true,
       models: () => ({ object: "list", data: [{ id: "model.gguf", object: "model", owned_by: "llamacpp" }] }),
       error: () => ({ status: 401, body: { error: { code: 401, message: "Invalid API Key", type: "authentication_error" } } }),

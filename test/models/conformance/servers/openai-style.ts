@@ -47,6 +47,8 @@ export interface Style {
   route?(x: Exchange, authorised: boolean): { status: number; body: unknown } | null;
   /** an answer given before the model runs (OpenRouter's error-in-200 for an upstream failure) */
   preempt?(index: number): { status: number; body: unknown } | null;
+  /** GET /models answers without a key (llama.cpp, OpenRouter); vLLM checks it there too */
+  modelsPublic?: boolean;
   /** some servers ignore the requested model name (llama.cpp serves whatever file it loaded) */
   ignoresModelName?: boolean;
 }
@@ -60,7 +62,10 @@ export async function startStyleServer(style: Style, o: StyleOptions): Promise<S
     const authorised = state.apiKey === undefined || x.headers.authorization === `Bearer ${state.apiKey}`;
     const extra = style.route?.(x, authorised);
     if (extra) return extra;
-    if (x.method === "GET" && x.path === "/v1/models") return { status: 200, body: style.models(o.model) };
+    if (x.method === "GET" && x.path === "/v1/models") {
+      if (!authorised && !style.modelsPublic) return style.error("auth", o.model);
+      return { status: 200, body: style.models(o.model) };
+    }
     if (x.method !== "POST" || x.path !== "/v1/chat/completions")
       return { status: 404, body: { error: { message: `no route ${x.method} ${x.path}` } } };
     if (!authorised) return style.error("auth", o.model);

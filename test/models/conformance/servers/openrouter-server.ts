@@ -23,6 +23,7 @@ export function startOpenRouterServer(o: OpenRouterOptions): Promise<StyleServer
   const out = { cacheControlSeen: 0 };
   const server = startStyleServer(
     {
+      modelsPublic: true,
       models: (model) => ({ data: [{ id: model, name: model }, { id: "openai/gpt-4o", name: "GPT-4o" }] }),
       route(x, authorised) {
         if (x.method === "GET" && x.path === "/v1/key")
