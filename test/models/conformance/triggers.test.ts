@@ -4,16 +4,14 @@
  * reply is ledgered with the tokens the server reported and costs tokens × the price row. The brain
  * plays the tasks' reference policies, so scores equal the scripted reference's.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readLedger } from "../../../src/ledger/ledger-reader.js";
-import { loadPriceTable } from "../../../src/models/price-table.js";
 import { parseRunConfig, type RunConfigInput } from "../../../src/run/config.js";
 import { runFromConfig } from "../../../src/run/runner.js";
 import { medianPollScript, topCommentsScript } from "../../agent/support/policy-responder.js";
 import { options, run } from "../../run/helpers.js";
 import { policyBrain, type Trigger } from "./brain.js";
-import { type Running, STYLES, startStyle } from "./support.js";
+import { checkExactBilling } from "./billing.js";
+import { STYLES, startStyle } from "./support.js";
 
 const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-03T00:00:00Z" };
 const TASKS = {
@@ -24,23 +22,6 @@ const TASKS = {
     script: () => medianPollScript(),
   },
 } as const;
-
-export function checkExactBilling(runDir: string, s: Running, priceKey: string) {
-  const table = loadPriceTable(undefined, s.model_prices);
-  const p = table.require(priceKey);
-  const ok = readLedger(join(runDir, "ledger.jsonl")).flatMap((e) => (e.type === "llm_call" && e.status === "ok" ? [e] : []));
-  expect(ok).toHaveLength(s.billed.length);
-  let total = 0;
-  ok.forEach((e, i) => {
-    const b = s.billed[i]!;
-    expect([e.input_tokens, e.cached_input_tokens, e.output_tokens]).toEqual([b.input, b.cached, b.output]);
-    const cost = ((b.input - b.cached) * p.input + b.cached * p.cached_input + b.output * p.output) / 1e6;
-    expect(e.cost_usd).toBeCloseTo(cost, 12);
-    if (b.cost !== undefined) expect(e.provider_cost_usd).toBeCloseTo(b.cost, 12);
-    total += cost;
-  });
-  return total;
-}
 
 describe("conformance: both tasks under every trigger against every provider style", () => {
   for (const [taskId, t] of Object.entries(TASKS))
