@@ -10,7 +10,7 @@ import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import type { RunConfig } from "./config.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
-import { resolveRun } from "./resolve-run.js";
+import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
 import type { WorldLocation } from "./world-resolver.js";
 
@@ -91,8 +91,11 @@ export function rescoreRun(
 export function loadFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
-  const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig };
-  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
+  const saved = JSON.parse(readFileSync(cfgPath, "utf8")) as { config: RunConfig; resolved?: { model?: object } };
+  const r = {
+    ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false, endpoint: recordedEndpoint(saved) }),
+    runDir,
+  };
   const events = readLedger(join(runDir, "ledger.jsonl"));
   if (!events.some((e) => e.type === "run_end"))
     throw new Error(

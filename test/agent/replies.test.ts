@@ -70,12 +70,16 @@ describe("replies as real servers send them", () => {
         sizes.push(size);
         if (size > REFUSE)
           throw new ModelError("context_length", "This model's maximum context length is 3000 tokens.", undefined, 400);
-        return req.messages.at(-1)?.role === "user" ? reply(["words", { n: 400 }]) : reply(["sleep", { until: iso(markerTime(req) + 3 * HOUR) }]);
+        return req.messages.at(-1)?.role === "user"
+          ? reply(["words", { n: 400 }])
+          : reply(["sleep", { until: iso(markerTime(req) + 3 * HOUR) }]);
       },
     });
     const notes = events.filter((e) => e.type === "note" && e.kind === "context_overflow");
     expect(notes.length).toBeGreaterThan(0);
-    expect(events.some((e) => e.type === "note" && (e.kind === "model_failed" || e.kind === "failed_degenerate"))).toBe(false);
+    expect(events.some((e) => e.type === "note" && (e.kind === "model_failed" || e.kind === "failed_degenerate"))).toBe(
+      false,
+    );
     // every wake went on (sleep waits), and the refusals did not repeat at every later call
     const refused = sizes.filter((s) => s > REFUSE).length;
     expect(refused).toBe(notes.length);
@@ -96,8 +100,13 @@ describe("replies as real servers send them", () => {
           throw new ModelError(kind, `openai:gpt-4.1-mini at http://127.0.0.1:9/v1: ${kind}`, undefined, status);
         },
       });
-      await expect(err).rejects.toThrow(/provider failure \(model call 0\): openai:gpt-4\.1-mini at http:\/\/127\.0\.0\.1:9\/v1/);
-      const e = await err.catch((x: unknown) => x as Error);
+      await expect(err).rejects.toThrow(
+        /provider failure \(model call 0\): openai:gpt-4\.1-mini at http:\/\/127\.0\.0\.1:9\/v1/,
+      );
+      const e = (await err.then(
+        () => new Error("no failure"),
+        (x: unknown) => x as Error,
+      )) as Error;
       expect((e.cause as Error) instanceof ProviderFailedError).toBe(true);
       if (status !== undefined) expect(e.message).toContain(`(HTTP ${status})`);
     }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { errorFromStatus } from "../../src/models/http-error.js";
 import { ModelError } from "../../src/models/model.js";
-import { OpenAICompatibleModel, ollamaHostBase, resolveOpenAICompatibleEndpoint } from "../../src/models/openai-provider.js";
+import {
+  OpenAICompatibleModel,
+  ollamaHostBase,
+  resolveOpenAICompatibleEndpoint,
+} from "../../src/models/openai-provider.js";
 import { PriceTable } from "../../src/models/price-table.js";
 import { createModel, modelEndpoint } from "../../src/models/resolve-model.js";
 import { parseRunConfig } from "../../src/run/config.js";
@@ -25,7 +29,7 @@ describe("provider errors as real servers word them", () => {
     for (const m of [
       "This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (39000 in the messages, 1000 in the completion).",
       "the request exceeds the available context size, try increasing it",
-      'prompt is too long: 210000 tokens > 200000 maximum',
+      "prompt is too long: 210000 tokens > 200000 maximum",
       "This endpoint's maximum context length is 131072 tokens. However, you requested about 140000 tokens",
     ]) {
       const e = errorFromStatus(400, m);
@@ -46,7 +50,10 @@ describe("request shapes", () => {
   it("sends the run seed to OpenAI-compatible servers", () => {
     const body = new OpenAICompatibleModel("vllm:m", { endpoint }).buildBody(req);
     expect(body.seed).toBe(7);
-    const noSeed = new OpenAICompatibleModel("vllm:m", { endpoint }).buildBody({ ...req, settings: { maxOutputTokens: 5 } });
+    const noSeed = new OpenAICompatibleModel("vllm:m", { endpoint }).buildBody({
+      ...req,
+      settings: { maxOutputTokens: 5 },
+    });
     expect("seed" in noSeed).toBe(false);
   });
 
@@ -54,8 +61,15 @@ describe("request shapes", () => {
     const body = new OpenAICompatibleModel("openrouter:anthropic/claude-haiku-4.5", { endpoint }).buildBody(req);
     const cc = { type: "ephemeral" };
     expect(body.messages[0]).toEqual({ role: "system", content: [{ type: "text", text: "sys", cache_control: cc }] });
-    expect(body.messages[1]).toEqual({ role: "user", content: [{ type: "text", text: "(woke at x for start)", cache_control: cc }] });
-    expect(body.messages[3]).toEqual({ role: "tool", tool_call_id: "a", content: [{ type: "text", text: "r", cache_control: cc }] });
+    expect(body.messages[1]).toEqual({
+      role: "user",
+      content: [{ type: "text", text: "(woke at x for start)", cache_control: cc }],
+    });
+    expect(body.messages[3]).toEqual({
+      role: "tool",
+      tool_call_id: "a",
+      content: [{ type: "text", text: "r", cache_control: cc }],
+    });
     // other OpenRouter models: plain strings
     const plain = new OpenAICompatibleModel("openrouter:qwen/qwen3-32b", { endpoint }).buildBody(req);
     expect(JSON.stringify(plain)).not.toContain("cache_control");
@@ -84,9 +98,12 @@ describe("endpoints and names", () => {
     expect(ollamaHostBase("0.0.0.0")).toBe("http://127.0.0.1:11434/v1");
     expect(ollamaHostBase("https://gpu.example:443/")).toBe("https://gpu.example/v1");
     expect(ollamaHostBase("http://box:11434/v1")).toBe("http://box:11434/v1");
-    expect(resolveOpenAICompatibleEndpoint("ollama", { OLLAMA_HOST: "10.0.0.2:8080" }).baseURL).toBe("http://10.0.0.2:8080/v1");
+    expect(resolveOpenAICompatibleEndpoint("ollama", { OLLAMA_HOST: "10.0.0.2:8080" }).baseURL).toBe(
+      "http://10.0.0.2:8080/v1",
+    );
     expect(
-      resolveOpenAICompatibleEndpoint("ollama", { OLLAMA_HOST: "10.0.0.2:8080", OLLAMA_BASE_URL: "http://x:1/v1" }).baseURL,
+      resolveOpenAICompatibleEndpoint("ollama", { OLLAMA_HOST: "10.0.0.2:8080", OLLAMA_BASE_URL: "http://x:1/v1" })
+        .baseURL,
     ).toBe("http://x:1/v1");
     expect(modelEndpoint("ollama:llama3.2", { OLLAMA_HOST: "h:1" })).toBe("http://h:1/v1");
     expect(modelEndpoint("anthropic:claude-haiku-4-5", {})).toBe("https://api.anthropic.com");

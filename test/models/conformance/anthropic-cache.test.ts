@@ -9,8 +9,8 @@ import { parseRunConfig } from "../../../src/run/config.js";
 import { runFromConfig } from "../../../src/run/runner.js";
 import { medianPollScript } from "../../agent/support/policy-responder.js";
 import { options } from "../../run/helpers.js";
-import { policyBrain } from "./brain.js";
 import { checkExactBilling } from "./billing.js";
+import { policyBrain } from "./brain.js";
 import { startStyle } from "./support.js";
 
 describe("conformance: Anthropic conversation caching", () => {

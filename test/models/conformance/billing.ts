@@ -9,7 +9,9 @@ import type { Running } from "./support.js";
 export function checkExactBilling(runDir: string, s: Running, priceKey: string) {
   const table = loadPriceTable(undefined, s.model_prices);
   const p = table.require(priceKey);
-  const ok = readLedger(join(runDir, "ledger.jsonl")).flatMap((e) => (e.type === "llm_call" && e.status === "ok" ? [e] : []));
+  const ok = readLedger(join(runDir, "ledger.jsonl")).flatMap((e) =>
+    e.type === "llm_call" && e.status === "ok" ? [e] : [],
+  );
   expect(ok).toHaveLength(s.billed.length);
   let total = 0;
   ok.forEach((e, i) => {
@@ -22,4 +24,3 @@ export function checkExactBilling(runDir: string, s: Running, priceKey: string) 
   });
   return total;
 }
-

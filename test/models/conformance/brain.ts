@@ -8,7 +8,12 @@
  * retried) is issued again with fresh ids.
  */
 import { isoInstant } from "../../../src/kernel/day.js";
-import { type PolicyScript, parseToolContent, type Step, type ToolOutcome } from "../../agent/support/policy-responder.js";
+import {
+  type PolicyScript,
+  parseToolContent,
+  type Step,
+  type ToolOutcome,
+} from "../../agent/support/policy-responder.js";
 
 export type Trigger = "sleep" | "watcher" | "cron";
 
@@ -51,7 +56,8 @@ export function policyBrain(script: PolicyScript, trigger: Trigger): Brain {
       case "watcher":
         return {
           tool: "run_program",
-          args: next === null ? { path: WATCHER_PROGRAM.path } : { path: WATCHER_PROGRAM.path, until: isoInstant(next) },
+          args:
+            next === null ? { path: WATCHER_PROGRAM.path } : { path: WATCHER_PROGRAM.path, until: isoInstant(next) },
         };
     }
   };
@@ -110,8 +116,10 @@ export function policyBrain(script: PolicyScript, trigger: Trigger): Brain {
       next = compose(undefined);
     } else {
       const awaited = last && last.awaiting >= 0 ? last.ids[last.awaiting] : undefined;
-      const answer = awaited !== undefined ? msgs.find((x) => x.role === "tool" && x.tool_call_id === awaited) : undefined;
-      const anyResult = last !== null && msgs.some((x) => x.role === "tool" && last?.ids.includes(x.tool_call_id ?? ""));
+      const answer =
+        awaited !== undefined ? msgs.find((x) => x.role === "tool" && x.tool_call_id === awaited) : undefined;
+      const anyResult =
+        last !== null && msgs.some((x) => x.role === "tool" && last?.ids.includes(x.tool_call_id ?? ""));
       if (answer) next = compose(parseToolContent(answer.content));
       else if (last && last.awaiting < 0 && anyResult) next = { steps: [waitStep()], awaiting: -1 };
       else if (last) next = { steps: last.steps, awaiting: last.awaiting };

@@ -44,7 +44,11 @@ describe("conformance: broken endpoints", () => {
         try {
           const runsDir = freshRunsDir();
           const keyVar = Object.keys(s.env).find((k) => k.endsWith("_API_KEY"))!;
-          const cfg = parseRunConfig({ ...DIGEST, agent: { model: s.model }, ...(s.model_prices ? { model_prices: s.model_prices } : {}) });
+          const cfg = parseRunConfig({
+            ...DIGEST,
+            agent: { model: s.model },
+            ...(s.model_prices ? { model_prices: s.model_prices } : {}),
+          });
           const e = await expectStopped(
             runFromConfig(cfg, { ...options(runsDir), ...fast, env: { ...s.env, [keyVar]: "sk-wrong" } }),
             s.url,
@@ -66,9 +70,15 @@ describe("conformance: broken endpoints", () => {
       }
       // an unknown model (llama.cpp serves its loaded file whatever the name: nothing to refuse)
       if (style !== "llamacpp") {
-        const s = await startStyle(style, brain(), { servedModel: style === "openrouter" ? "openai/gpt-4o" : "some-other-model" });
+        const s = await startStyle(style, brain(), {
+          servedModel: style === "openrouter" ? "openai/gpt-4o" : "some-other-model",
+        });
         try {
-          const cfg = parseRunConfig({ ...DIGEST, agent: { model: s.model }, ...(s.model_prices ? { model_prices: s.model_prices } : {}) });
+          const cfg = parseRunConfig({
+            ...DIGEST,
+            agent: { model: s.model },
+            ...(s.model_prices ? { model_prices: s.model_prices } : {}),
+          });
           await expectStopped(runFromConfig(cfg, { ...options(), ...fast, env: s.env }), s.url, /not_found/);
         } finally {
           await s.close();
@@ -81,7 +91,11 @@ describe("conformance: broken endpoints", () => {
       // the same variables, pointing at a port nothing listens on
       const env: NodeJS.ProcessEnv = {};
       for (const [k, v] of Object.entries(s.env)) env[k] = v?.replaceAll(new URL(s.url).host, new URL(gone).host);
-      const cfg = parseRunConfig({ ...DIGEST, agent: { model: s.model }, ...(s.model_prices ? { model_prices: s.model_prices } : {}) });
+      const cfg = parseRunConfig({
+        ...DIGEST,
+        agent: { model: s.model },
+        ...(s.model_prices ? { model_prices: s.model_prices } : {}),
+      });
       await expectStopped(runFromConfig(cfg, { ...options(), ...fast, env }), gone, /network/);
     }, 300_000);
   }
@@ -100,7 +114,11 @@ describe("conformance: broken endpoints", () => {
     try {
       const runsDir = freshRunsDir();
       const cfg = parseRunConfig({ ...DIGEST, agent: { model: s.model }, model_prices: s.model_prices });
-      const e = await expectStopped(runFromConfig(cfg, { ...options(runsDir), ...fast, env: s.env }), s.url, /HTTP 401/);
+      const e = await expectStopped(
+        runFromConfig(cfg, { ...options(runsDir), ...fast, env: s.env }),
+        s.url,
+        /HTTP 401/,
+      );
       expect(e.where).toMatch(/^model call \d+$/);
       const runDir = e.runDir!;
       expect(existsSync(join(runDir, "results.json"))).toBe(false);
@@ -109,7 +127,11 @@ describe("conformance: broken endpoints", () => {
       await expect(runFromConfig(cfg, { ...options(runsDir), ...fast, env: s.env })).rejects.toThrow(/relive resume/);
       // fixed: resume (the environment now points elsewhere: the recorded endpoint is used)
       s.setKey(KEY);
-      const res = await resumeRun(runDir, { ...options(runsDir), ...fast, env: { ...s.env, VLLM_BASE_URL: "http://127.0.0.1:9/v1" } });
+      const res = await resumeRun(runDir, {
+        ...options(runsDir),
+        ...fast,
+        env: { ...s.env, VLLM_BASE_URL: "http://127.0.0.1:9/v1" },
+      });
       expect(res.results.flags.provider_failed).toBe(false);
       expect(res.results.performance).toEqual(ref.results.performance);
       expect(res.results.outcomes).toEqual(ref.results.outcomes);
@@ -135,7 +157,11 @@ describe("conformance: broken endpoints", () => {
     try {
       const runsDir = freshRunsDir();
       const cfg = parseRunConfig({ ...DIGEST, agent: { model: s.model } });
-      const e = await expectStopped(runFromConfig(cfg, { ...options(runsDir), ...fast, env: s.env }), s.url, /not_found \(HTTP 404\)/);
+      const e = await expectStopped(
+        runFromConfig(cfg, { ...options(runsDir), ...fast, env: s.env }),
+        s.url,
+        /not_found \(HTTP 404\)/,
+      );
       expect(e.where).toBe("model call 0");
       expect(existsSync(join(e.runDir!, "results.json"))).toBe(false);
       s.serve?.("claude-haiku-4-5");
@@ -153,7 +179,19 @@ describe("conformance: broken endpoints", () => {
     const dir = mkdtempSync(join(tmpdir(), "relive-cli-"));
     const out = spawnSync(
       process.execPath,
-      [join(REPO, "bin/relive.js"), "run", "--task", "daily-digest", "--model", "vllm:conf-model", "--runs", join(dir, "runs"), "--cache", CACHE_DIR, "-q"],
+      [
+        join(REPO, "bin/relive.js"),
+        "run",
+        "--task",
+        "daily-digest",
+        "--model",
+        "vllm:conf-model",
+        "--runs",
+        join(dir, "runs"),
+        "--cache",
+        CACHE_DIR,
+        "-q",
+      ],
       { encoding: "utf8", cwd: REPO, env: { ...process.env, VLLM_BASE_URL: `${gone}/v1` } },
     );
     expect(out.status).toBe(3);

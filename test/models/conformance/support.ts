@@ -76,7 +76,11 @@ export async function startStyle(style: StyleName, brain: Brain, o: StartOptions
     }
     case "ollama": {
       // no key: Ollama has none; its own OLLAMA_HOST (host:port, no scheme, no /v1) points relive at it
-      const s = await startOllamaServer({ brain, model: o.servedModel ?? "llama3.2", ...(o.truncateAt ? { truncateAt: o.truncateAt } : {}) });
+      const s = await startOllamaServer({
+        brain,
+        model: o.servedModel ?? "llama3.2",
+        ...(o.truncateAt ? { truncateAt: o.truncateAt } : {}),
+      });
       return {
         model: "ollama:llama3.2",
         env: { OLLAMA_HOST: s.url.replace(/^http:\/\//, "").replace(/\/v1$/, "") },

@@ -9,13 +9,17 @@ import { parseRunConfig, type RunConfigInput } from "../../../src/run/config.js"
 import { runFromConfig } from "../../../src/run/runner.js";
 import { medianPollScript, topCommentsScript } from "../../agent/support/policy-responder.js";
 import { options, run } from "../../run/helpers.js";
-import { policyBrain, type Trigger } from "./brain.js";
 import { checkExactBilling } from "./billing.js";
+import { policyBrain, type Trigger } from "./brain.js";
 import { STYLES, startStyle } from "./support.js";
 
 const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-03T00:00:00Z" };
 const TASKS = {
-  "daily-digest": { cfg: { task: "daily-digest", ...WINDOW }, policy: "top-comments", script: () => topCommentsScript() },
+  "daily-digest": {
+    cfg: { task: "daily-digest", ...WINDOW },
+    policy: "top-comments",
+    script: () => topCommentsScript(),
+  },
   "price-check": {
     cfg: { task: "price-check", ...WINDOW, task_params: { symbols: ["BTC-USD"] } },
     policy: "median-poll",
@@ -42,7 +46,11 @@ describe("conformance: both tasks under every trigger against every provider sty
               agent: { model: s.model, trigger },
               ...(s.model_prices ? { model_prices: s.model_prices } : {}),
             });
-            const res = await runFromConfig(cfg, { ...options(), env: s.env, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+            const res = await runFromConfig(cfg, {
+              ...options(),
+              env: s.env,
+              retry: { baseDelayMs: 1, maxDelayMs: 2 },
+            });
             const label = `${style} ${taskId} ${trigger}`;
             expect(res.results.flags, label).toMatchObject({ provider_failed: false, failed_degenerate: false });
             expect(res.results.performance, label).toEqual(ref.results.performance);

@@ -98,14 +98,19 @@ export async function startAnthropicServer(o: AnthropicServerOptions): Promise<A
     requests.push(body as unknown as Record<string, unknown>);
     // the prompt as a block sequence, in Anthropic's cache order
     const seq: { text: string; bp: boolean }[] = [];
-    for (const t of body.tools ?? []) seq.push({ text: `tool:${JSON.stringify(strip(t))}`, bp: t.cache_control !== undefined });
-    const system = typeof body.system === "string" ? [{ type: "text", text: body.system } as Block] : (body.system ?? []);
+    for (const t of body.tools ?? [])
+      seq.push({ text: `tool:${JSON.stringify(strip(t))}`, bp: t.cache_control !== undefined });
+    const system =
+      typeof body.system === "string" ? [{ type: "text", text: body.system } as Block] : (body.system ?? []);
     for (const b of system) seq.push({ text: `system:${JSON.stringify(strip(b))}`, bp: b.cache_control !== undefined });
     for (const m of body.messages) {
       const blocks: Block[] = typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content;
-      blocks.forEach((b, i) =>
-        seq.push({ text: `${i === 0 ? `${m.role}|` : ""}${JSON.stringify(strip(b))}`, bp: b.cache_control !== undefined }),
-      );
+      blocks.forEach((b, i) => {
+        seq.push({
+          text: `${i === 0 ? `${m.role}|` : ""}${JSON.stringify(strip(b))}`,
+          bp: b.cache_control !== undefined,
+        });
+      });
     }
     const cum: number[] = [];
     const hashes: string[] = [];
@@ -117,7 +122,8 @@ export async function startAnthropicServer(o: AnthropicServerOptions): Promise<A
       h = createHash("sha256").update(h).update(s.text).digest("hex");
       hashes.push(h);
     }
-    if (total > limit) return err(400, "invalid_request_error", `prompt is too long: ${total} tokens > ${limit} maximum`);
+    if (total > limit)
+      return err(400, "invalid_request_error", `prompt is too long: ${total} tokens > ${limit} maximum`);
     const bps = seq.flatMap((s, i) => (s.bp ? [i] : []));
     const lastBp = bps.at(-1) ?? -1;
     let readAt = -1;

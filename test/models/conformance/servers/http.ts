@@ -34,7 +34,12 @@ export async function listen(handler: Handler): Promise<Started> {
       }
       let out: { status: number; body: unknown };
       try {
-        out = await handler({ method: req.method ?? "GET", path: (req.url ?? "/").split("?")[0]!, headers: req.headers, body });
+        out = await handler({
+          method: req.method ?? "GET",
+          path: (req.url ?? "/").split("?")[0]!,
+          headers: req.headers,
+          body,
+        });
       } catch (err) {
         out = { status: 500, body: { error: { message: `conformance server bug: ${(err as Error).stack}` } } };
       }

@@ -13,7 +13,10 @@ export function startLlamaCppServer(o: StyleOptions & { nCtx?: number }): Promis
       modelsPublic: true,
       ignoresModelName: true,
       models: () => ({ object: "list", data: [{ id: "model.gguf", object: "model", owned_by: "llamacpp" }] }),
-      error: () => ({ status: 401, body: { error: { code: 401, message: "Invalid API Key", type: "authentication_error" } } }),
+      error: () => ({
+        status: 401,
+        body: { error: { code: 401, message: "Invalid API Key", type: "authentication_error" } },
+      }),
       reply(turn, bill) {
         if (turn.promptTokens > nCtx)
           return {
@@ -42,7 +45,11 @@ export function startLlamaCppServer(o: StyleOptions & { nCtx?: number }): Promis
                 message: {
                   role: "assistant",
                   content: null,
-                  tool_calls: turn.calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.args } })),
+                  tool_calls: turn.calls.map((c) => ({
+                    id: c.id,
+                    type: "function",
+                    function: { name: c.name, arguments: c.args },
+                  })),
                 },
                 finish_reason: turn.truncated ? "length" : "tool_calls",
               },

@@ -8,13 +8,23 @@ import { type StyleOptions, type StyleServer, startStyleServer } from "./openai-
 export function startOllamaServer(o: StyleOptions): Promise<StyleServer> {
   return startStyleServer(
     {
-      models: (model) => ({ object: "list", data: [{ id: `${model}:latest`, object: "model", created: 0, owned_by: "library" }] }),
+      models: (model) => ({
+        object: "list",
+        data: [{ id: `${model}:latest`, object: "model", created: 0, owned_by: "library" }],
+      }),
       error: (kind, model) =>
         kind === "auth"
           ? { status: 401, body: { error: { message: "unauthorized", type: "api_error", param: null, code: null } } }
           : {
               status: 404,
-              body: { error: { message: `model "${model}" not found, try pulling it first`, type: "api_error", param: null, code: null } },
+              body: {
+                error: {
+                  message: `model "${model}" not found, try pulling it first`,
+                  type: "api_error",
+                  param: null,
+                  code: null,
+                },
+              },
             },
       reply(turn, bill) {
         bill({ input: turn.promptTokens, cached: 0, output: turn.outputTokens });

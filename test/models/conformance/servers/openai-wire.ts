@@ -12,7 +12,7 @@ export function conversationOf(body: { messages?: unknown }): Conversation {
     tool_call_id?: string;
   }[];
   return {
-    messages: msgs.flatMap((m) =>
+    messages: msgs.flatMap((m): Conversation["messages"] =>
       m.role === "user" || m.role === "assistant"
         ? [{ role: m.role, content: text(m.content) }]
         : m.role === "tool"

@@ -24,7 +24,12 @@ export function startOpenRouterServer(o: OpenRouterOptions): Promise<StyleServer
   const server = startStyleServer(
     {
       modelsPublic: true,
-      models: (model) => ({ data: [{ id: model, name: model }, { id: "openai/gpt-4o", name: "GPT-4o" }] }),
+      models: (model) => ({
+        data: [
+          { id: model, name: model },
+          { id: "openai/gpt-4o", name: "GPT-4o" },
+        ],
+      }),
       route(x, authorised) {
         if (x.method === "GET" && x.path === "/v1/key")
           return authorised

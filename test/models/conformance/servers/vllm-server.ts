@@ -8,13 +8,22 @@ import { type StyleOptions, type StyleServer, startStyleServer } from "./openai-
 export function startVllmServer(o: StyleOptions): Promise<StyleServer> {
   return startStyleServer(
     {
-      models: (model) => ({ object: "list", data: [{ id: model, object: "model", owned_by: "vllm", max_model_len: 32768 }] }),
+      models: (model) => ({
+        object: "list",
+        data: [{ id: model, object: "model", owned_by: "vllm", max_model_len: 32768 }],
+      }),
       error: (kind, model) =>
         kind === "auth"
           ? { status: 401, body: { error: "Unauthorized" } }
           : {
               status: 404,
-              body: { object: "error", message: `The model \`${model}\` does not exist.`, type: "NotFoundError", param: null, code: 404 },
+              body: {
+                object: "error",
+                message: `The model \`${model}\` does not exist.`,
+                type: "NotFoundError",
+                param: null,
+                code: 404,
+              },
             },
       reply(turn, bill) {
         bill({ input: turn.promptTokens, cached: 0, output: turn.outputTokens });
