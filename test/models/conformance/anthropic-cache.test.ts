@@ -22,6 +22,9 @@ describe("conformance: Anthropic conversation caching", () => {
         episode: "synth-28d",
         task_params: { symbols: ["BTC-USD"] },
         agent: { model: s.model, trigger: "cron" },
+        // the whole 28 days are measured: a 60k-token context resent every call costs about $20 even when cached
+        budget_usd: 200,
+        domain_budgets: { llm: 100 },
       });
       const res = await runFromConfig(cfg, { ...options(), env: s.env, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
       const t = res.results.resources.tokens;
