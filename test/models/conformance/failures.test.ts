@@ -17,7 +17,7 @@ import { topCommentsScript } from "../../agent/support/policy-responder.js";
 import { CACHE_DIR, freshRunsDir, options, REPO, run } from "../../run/helpers.js";
 import { type Brain, policyBrain } from "./brain.js";
 import { closedPort } from "./servers/http.js";
-import { KEY, STYLES, type StyleName, startStyle } from "./support.js";
+import { KEY, STYLES, startStyle } from "./support.js";
 
 const DIGEST = { task: "daily-digest", sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-03T00:00:00Z" };
 const brain = () => policyBrain(topCommentsScript(), "sleep");
