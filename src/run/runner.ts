@@ -126,7 +126,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const ledgerPath = join(runDir, "ledger.jsonl");
   // killed between creating the directory and the ledger: nothing was acknowledged yet
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
-  if (o.preflight !== false) await preflight(r);
+  // no preflight here: the recorded part replays offline; a live failure after it stops the run loudly again
   // a run stopped by a provider failure: its failed call is asked again (the record moves aside)
   const recorded = cutProviderFailureTail(runDir, readLedgerLines(ledgerPath, { repair: true }));
   // llm.jsonl is written before the ledger acknowledges a call: cut a torn tail, keep the rest for replay
