@@ -8,8 +8,10 @@ import {
   type ChatMessage,
   type GenerateRequest,
   type GenerateResponse,
+  isTruncated,
   ModelError,
   type ModelSettings,
+  ProviderFailedError,
   type ToolSpec,
   type Usage,
 } from "../models/model.js";
@@ -25,6 +27,8 @@ export const FINISH_TOOL = "finish";
 export const RUNAWAY_TOOL_CALLS = 200;
 /** consecutive crashed wakes (no successful tool call) before the run is marked failed_degenerate */
 export const DEGENERATE_WAKES = 5;
+/** cut-off replies retried per wake before it ends as a crashed wake */
+export const MAX_TRUNCATED_PER_WAKE = 3;
 
 /** One provider attempt, as reported by the retry layer. */
 export interface AttemptInfo {
@@ -51,6 +55,8 @@ export interface ReactAgentOptions {
   instruction: string;
   /** `provider:model`, as ledgered in llm_call.model */
   modelName: string;
+  /** the model's base URL, named in provider-failure messages */
+  endpoint?: string;
   generate: GenerateFn;
   /** USD of a successful call's reported usage (the price table) */
   cost: (usage: Usage) => number;
@@ -108,6 +114,11 @@ export function wakeMarker(
   ].join("\n");
 }
 
+/** the hint after a truncated reply (no call of it ran) */
+export const truncatedHint = (cap: number) =>
+  `(your last reply was cut off at the output limit of ${cap} tokens, so none of its tool calls ran: ` +
+  "reply again with shorter text and complete tool calls)";
+
 /** How a failed attempt is ledgered: `<kind>: <message>` for provider errors. */
 export const attemptErrorText = (e: unknown) =>
   e instanceof ModelError ? `${e.kind}: ${e.message}` : e instanceof Error ? e.message : String(e);
@@ -135,6 +146,8 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       .map((d) => ({ name: d.name, description: d.description, parameters: d.parameters }));
     const toolDocs = o.runtime.docs();
     const fixedTokens = toolSpecTokens(tools);
+    /** tools whose call ends the wake: the trigger's wait tool, finish, and task tools seen to leave a wait */
+    const waitTools = new Set<string>([o.trigger.waitToolName, FINISH_TOOL]);
     const transcript = new Transcript(o.onTranscript ? (m) => o.onTranscript?.(m, self.now()) : undefined);
     let tracked: string | null = null;
     if (!o.dailyBrief)
@@ -149,6 +162,8 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
     let sinceClockMove = 0;
     let lastClock = self.now();
     let lastWakeDay: number | null = null;
+    /** the context the server accepts (lowered after a context-length error) */
+    let serverLimit = Number.POSITIVE_INFINITY;
     const note = (kind: string, message: string) =>
       o.ledger.append({ type: "note", t: self.now(), actor, kind, message });
 
@@ -182,6 +197,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
             cached_input_tokens: u.cached_input_tokens,
             output_tokens: u.output_tokens,
             cost_usd: o.cost(u),
+            ...(a.response.provider_cost_usd !== undefined ? { provider_cost_usd: a.response.provider_cost_usd } : {}),
           });
         } else {
           o.ledger.append({
@@ -200,8 +216,52 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       } catch (err) {
         // provider failures end the wake (a crashed wake); anything else (a cassette mismatch, a bug) fails the run loudly
         if (!(err instanceof ModelError)) throw err;
+        if (err.kind === "context_length") throw new ContextOverflow(err);
+        if (err.endpointBroken) {
+          // no later call can succeed: stop the run before it scores (the run directory stays resumable)
+          const failure = new ProviderFailedError(o.modelName, o.endpoint, err, `model call ${ctx.callIndex}`);
+          note("provider_failed", failure.message);
+          throw failure;
+        }
         note("model_failed", `model call ${ctx.callIndex} failed after its retries: ${attemptErrorText(err)}`);
         return null;
+      }
+    };
+
+    /**
+     * A model call over the transcript fitted to the context limit. A context-length error from the
+     * server drops the oldest whole wake segment (never the current one) and retries, ledgered as a
+     * `context_overflow` note; the limit then stays below what the server refused, so later wakes do
+     * not hit it again. Null when the call failed for good (a crashed wake).
+     */
+    const callFitted = async (): Promise<GenerateResponse | null | "no_llm"> => {
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) {
+          const why = o.wallet.refusal("llm");
+          if (why !== null) {
+            o.ledger.append({ type: "llm_rejected", t: self.now(), actor, reason: why });
+            return "no_llm";
+          }
+        }
+        const sys = system();
+        const budget = Math.max(0, Math.min(o.contextTokens, serverLimit) - fixedTokens - tokensOfSystem(sys));
+        transcript.fit(budget);
+        try {
+          return await callModel({ system: sys, messages: transcript.messages(), tools, settings: o.settings });
+        } catch (err) {
+          if (!(err instanceof ContextOverflow)) throw err;
+          const sent = transcript.tokens + fixedTokens + tokensOfSystem(sys);
+          if (transcript.segmentCount <= 1) {
+            note("model_failed", `the current wake alone exceeds the model's context: ${attemptErrorText(err.error)}`);
+            return null;
+          }
+          serverLimit = Math.min(serverLimit, Math.floor(sent * 0.9));
+          const dropped = transcript.dropOldest();
+          note(
+            "context_overflow",
+            `the server refused ${sent} tokens (cl100k count) as too long (${err.error.message}); dropped the oldest ${dropped} wake segment(s) and retried; context limit now ${serverLimit}`,
+          );
+        }
       }
     };
 
@@ -216,6 +276,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       let calls = 0;
       let nudged = false;
       let okCall = false;
+      let truncated = 0;
       const end = (intent: Exclude<WaitIntent, { kind: "finish" }>, crashed = false) => ({ intent, crashed, okCall });
       for (;;) {
         if (o.trigger.maxToolCallsPerWake !== null && calls >= o.trigger.maxToolCallsPerWake)
@@ -230,10 +291,29 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
           llmStopped = true;
           return end({ kind: "next_trigger", tool: "no_llm" });
         }
-        const sys = system();
-        transcript.fit(Math.max(0, o.contextTokens - fixedTokens - tokensOfSystem(sys)));
-        const res = await callModel({ system: sys, messages: transcript.messages(), tools, settings: o.settings });
+        const res = await callFitted();
+        if (res === "no_llm") {
+          llmStopped = true;
+          return end({ kind: "next_trigger", tool: "no_llm" });
+        }
         if (res === null) return end({ kind: "next_trigger", tool: "model_failed" }, true);
+        if (isTruncated(res)) {
+          if (++truncated > MAX_TRUNCATED_PER_WAKE) {
+            note("truncated_limit", `${truncated - 1} cut-off replies in a row: the wake ends`);
+            return end({ kind: "next_trigger", tool: "truncated" }, true);
+          }
+          // a cut-off reply: none of its calls runs, even when their arguments happen to validate; the
+          // transcript keeps its text only (cut JSON arguments echoed back make some servers answer 400)
+          transcript.push({ role: "assistant", content: res.content ?? "" });
+          note(
+            "truncated_reply",
+            `reply cut off (finish_reason ${res.finish_reason}) with ${res.tool_calls.length} tool call(s)` +
+              `${res.tool_calls.length ? ` (${res.tool_calls.map((c) => c.name).join(", ")})` : ""}, none run: protocol retry`,
+          );
+          transcript.push({ role: "user", content: truncatedHint(o.settings.maxOutputTokens) });
+          continue;
+        }
+        truncated = 0;
         transcript.push({
           role: "assistant",
           content: res.content,
@@ -248,32 +328,87 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
           });
           continue;
         }
-        let intent: WaitIntent | null = null;
-        let stop: string | null = null;
-        for (const c of res.tool_calls) {
-          if (intent === null && stop === null) {
-            if (o.trigger.maxToolCallsPerWake !== null && calls >= o.trigger.maxToolCallsPerWake)
-              stop = `the episode's ${o.trigger.maxToolCallsPerWake} tool calls are used up`;
-            else if (sinceClockMove >= runaway) stop = `${runaway} tool calls without a wait (runaway guard)`;
-          }
-          if (intent !== null || stop !== null) {
-            const why =
-              intent !== null ? `the wake ended with ${intent.kind === "finish" ? FINISH_TOOL : "a wait"}` : stop;
-            transcript.push({ role: "tool", tool_call_id: c.id, name: c.name, content: `ERROR: not run: ${why}` });
-            continue;
-          }
-          calls++;
-          sinceClockMove++;
-          const r = await o.runtime.callJson(actor, c.name, c.arguments);
+        const { intent, results } = await runCalls(
+          res.tool_calls,
+          () => calls,
+          (n) => {
+            calls = n;
+          },
+        );
+        for (const r of results) {
           if (r.ok) okCall = true;
-          transcript.push({ role: "tool", tool_call_id: c.id, name: c.name, content: toolResultText(r) });
-          intent = o.slot.take();
+          transcript.push({ role: "tool", tool_call_id: r.call.id, name: r.call.name, content: r.text });
         }
         if (intent !== null) {
           if (intent.kind === "finish") return { intent, crashed: false, okCall };
           return end(intent);
         }
       }
+    };
+
+    /**
+     * Runs one reply's calls: every non-waiting call in the order given, then the first wait (the
+     * trigger's wait tool, `finish`, or a task tool seen to wait, e.g. `next_day`); a second wait in the
+     * same reply is rejected unrun. Calls over the episode cap or the runaway guard are not run.
+     * Results come back in the reply's order.
+     */
+    const runCalls = async (
+      list: readonly { id: string; name: string; arguments: string }[],
+      getCalls: () => number,
+      setCalls: (n: number) => void,
+    ) => {
+      const results: { call: (typeof list)[number]; ok: boolean; text: string }[] = list.map((call) => ({
+        call,
+        ok: false,
+        text: "",
+      }));
+      let intent: WaitIntent | null = null;
+      let waitName = "";
+      const guard = (): string | null => {
+        if (o.trigger.maxToolCallsPerWake !== null && getCalls() >= o.trigger.maxToolCallsPerWake)
+          return `the episode's ${o.trigger.maxToolCallsPerWake} tool calls are used up`;
+        if (sinceClockMove >= runaway) return `${runaway} tool calls without a wait (runaway guard)`;
+        return null;
+      };
+      const run = async (i: number) => {
+        const c = list[i]!;
+        const stop = guard();
+        if (stop !== null) {
+          results[i]!.text = `ERROR: not run: ${stop}`;
+          return;
+        }
+        setCalls(getCalls() + 1);
+        sinceClockMove++;
+        const r = await o.runtime.callJson(actor, c.name, c.arguments);
+        results[i]!.ok = r.ok;
+        results[i]!.text = toolResultText(r);
+        const got = o.slot.take();
+        if (got !== null) {
+          waitTools.add(c.name);
+          if (intent === null) {
+            intent = got;
+            waitName = c.name;
+          } else {
+            // a task tool that waits was not known as one yet: its wait is dropped, the first one stands
+            results[i]!.text =
+              `ERROR: a second wait in the same reply is ignored: the wake already ends with ${waitName}`;
+          }
+        }
+      };
+      const waits: number[] = [];
+      for (let i = 0; i < list.length; i++) {
+        if (waitTools.has(list[i]!.name)) waits.push(i);
+        else await run(i);
+      }
+      for (const i of waits) {
+        if (intent !== null) {
+          results[i]!.text =
+            `ERROR: not run: a second wait in the same reply is rejected (the wake ends with ${waitName})`;
+          continue;
+        }
+        await run(i);
+      }
+      return { intent: intent as WaitIntent | null, results };
     };
 
     let wake: AgentWake = { at: self.now(), reason: "start" };
@@ -321,6 +456,13 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       wake = await o.trigger.wait(self, intent);
     }
   };
+}
+
+/** a context-length refusal, handled by dropping the oldest wake segments */
+class ContextOverflow extends Error {
+  constructor(readonly error: ModelError) {
+    super(error.message);
+  }
 }
 
 const systemTokenCache = new Map<string, number>();

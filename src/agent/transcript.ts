@@ -62,6 +62,15 @@ export class Transcript {
     return n;
   }
 
+  /** Drops the oldest whole segment (never the current one); returns how many were dropped (0 or 1). */
+  dropOldest(): number {
+    if (this.segments.length <= 1) return 0;
+    const seg = this.segments.shift() as Segment;
+    this.total -= seg.tokens;
+    this.dropped++;
+    return 1;
+  }
+
   /** The messages of every kept segment, oldest first (a fresh array; the messages are shared). */
   messages(): ChatMessage[] {
     return this.segments.flatMap((s) => s.messages);

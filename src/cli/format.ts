@@ -1,6 +1,6 @@
 import Table from "cli-table3";
 import pc from "picocolors";
-import type { Results } from "../run/results.js";
+import { BROKEN_FLAGS, type Results } from "../run/results.js";
 import type { DayProgress } from "../run/runner.js";
 
 const fmt = (v: number | null | undefined, digits = 4) =>
@@ -11,6 +11,18 @@ export function progressLine(p: DayProgress): string {
   // the line is printed as day `p.day` ends: show the date of the day just completed
   const date = new Date(p.t - 1).toISOString().slice(0, 10);
   return `${pc.dim(p.replaying ? "replay" : "day")} ${String(p.day).padStart(3)}/${p.days} ${date}  spent $${p.spent_usd.toFixed(4)}  commitments ${p.commitments}  outcomes ${p.outcomes}`;
+}
+
+/** Warnings to print beside the table (stderr): broken flags and a provider cost mismatch. */
+export function resultWarnings(r: Results): string[] {
+  const out: string[] = [];
+  const broken = BROKEN_FLAGS.filter((f) => (r.flags as Record<string, boolean | undefined>)[f] === true);
+  if (broken.length) out.push(`measurement broken: ${broken.join(", ")} (exit code 4)`);
+  if (r.flags.provider_cost_mismatch)
+    out.push(
+      `provider-reported cost $${(r.resources.provider_cost_usd ?? 0).toFixed(4)} differs from the booked $${(r.resources.provider_cost_booked_usd ?? 0).toFixed(4)} by more than 5%: check the price table row`,
+    );
+  return out;
 }
 
 /** The final score table. */
@@ -29,7 +41,19 @@ export function scoreTable(r: Results, runDir: string): string {
     "wakes / tool calls / rejected",
     `${r.resources.wakes} / ${r.resources.tool_calls} / ${r.resources.rejected_calls}`,
   ]);
+  const pc_ = r.resources.provider_cost_usd;
+  if (pc_ !== undefined && pc_ !== null)
+    t.push([
+      "provider-reported cost (USD)",
+      `$${pc_.toFixed(4)} vs booked $${(r.resources.provider_cost_booked_usd ?? 0).toFixed(4)}` +
+        `${r.resources.provider_cost_diff !== null && r.resources.provider_cost_diff !== undefined ? ` (${(r.resources.provider_cost_diff * 100).toFixed(1)}%)` : ""}`,
+    ]);
   t.push(["anytime AUC (daily)", fmt(r.timing.auc)]);
+  // every results flag; the ones meaning the measurement is broken are marked
+  for (const [k, v] of Object.entries(r.flags)) {
+    const broken = (BROKEN_FLAGS as readonly string[]).includes(k) && v === true;
+    t.push([`flag ${k}`, broken ? pc.red(pc.bold("YES (measurement broken)")) : v ? pc.yellow("yes") : "no"]);
+  }
   const head = `${pc.bold(r.task)} · ${r.episode} · ${r.agent} · trigger ${r.trigger} · seed ${r.seed}`;
   return `${head}\n${t.toString()}\nresults: ${runDir}/results.json`;
 }

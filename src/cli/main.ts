@@ -2,11 +2,25 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
+import { ProviderFailedError } from "../models/model.js";
 import { ConfigError } from "../run/config-error.js";
 import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
+import type { Results } from "../run/results.js";
 import type { RunOptions } from "../run/runner.js";
-import { progressLine, scoreTable } from "./format.js";
+import { progressLine, resultWarnings, scoreTable } from "./format.js";
+
+/** exit codes: 2 configuration error, 3 provider failure (the run directory is kept), 4 a broken-measurement flag, 1 anything else */
+const EXIT_PROVIDER_FAILED = 3;
+const EXIT_BROKEN_MEASUREMENT = 4;
+
+/** Prints the warnings of a finished run and sets a non-zero exit code when a flag says the measurement is broken. */
+async function finishWith(r: Results): Promise<void> {
+  const { brokenFlags } = await import("../run/results.js");
+  for (const w of resultWarnings(r)) process.stderr.write(`${pc.yellow("warning")}: ${w}\n`);
+  if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
+}
+
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
 import { registerReportCommand } from "./report-command.js";
@@ -140,6 +154,7 @@ withCommon(
   process.stdout.write(
     o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
   );
+  await finishWith(res.results);
 });
 
 withCommon(
@@ -149,6 +164,7 @@ withCommon(
 ).action(async (dir, o) => {
   const res = await (await runner()).resumeRun(resolve(dir), runOptions(o));
   process.stdout.write(`${scoreTable(res.results, res.runDir)}\n`);
+  await finishWith(res.results);
 });
 
 withCommon(
@@ -318,6 +334,14 @@ registerGridCommands(program);
 registerServeCommand(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as Error;
+  if (e instanceof ProviderFailedError) {
+    process.stderr.write(`${pc.red("error")}: ${e.message}\n`);
+    if (e.runDir)
+      process.stderr.write(
+        `the run stopped before it could score; its directory is kept: continue it with \`relive resume ${e.runDir}\` once the endpoint works\n`,
+      );
+    process.exit(EXIT_PROVIDER_FAILED);
+  }
   process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : (e.stack ?? e.message)}\n`);
   process.exit(e instanceof ConfigError ? 2 : 1);
 });

@@ -102,6 +102,8 @@ export const LlmCallEvent = z.object({
   cached_input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
   cost_usd: z.number().nonnegative(),
+  /** the provider's own reported charge (OpenRouter `usage.cost`): logged beside the booked cost, never booked */
+  provider_cost_usd: z.number().nonnegative().optional(),
 });
 
 export const LlmRejectedEvent = z.object({

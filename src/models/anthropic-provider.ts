@@ -4,8 +4,10 @@
  * Env: ANTHROPIC_API_KEY (required), ANTHROPIC_BASE_URL (optional, default https://api.anthropic.com).
  *
  * Mapping:
- * - tools → `{name, description, input_schema}`; the system prompt is one text block carrying a
- *   `cache_control: {type: "ephemeral"}` breakpoint, so tools + system (the stable prefix) are cached.
+ * - tools → `{name, description, input_schema}`; cache breakpoints (`cache_control: {type:
+ *   "ephemeral"}`) that move with the conversation: the system prompt's text block (tools + system),
+ *   the last block of the last message and the last block of the previous user turn (so the prefix
+ *   written by the previous call is read back even when a reply added many blocks): 3 of the 4 allowed.
  * - assistant tool calls → `tool_use` blocks (`input` = the parsed arguments; arguments that are not a
  *   JSON object are sent as `{}`: only cross-provider histories can hold such calls); consecutive
  *   `tool` messages → one user message of `tool_result` blocks; consecutive same-role turns merged.
@@ -97,6 +99,32 @@ export function toAnthropicMessages(messages: ChatMessage[]): Anthropic.Messages
   return turns;
 }
 
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/** Marks the last block of the last turn and of the previous user turn as cache breakpoints (a copy). */
+export function withConversationBreakpoints(
+  turns: Anthropic.Messages.MessageParam[],
+): Anthropic.Messages.MessageParam[] {
+  const out: Turn[] = (turns as Turn[]).map((t) => ({ role: t.role, content: [...t.content] }));
+  const mark = (i: number) => {
+    const blocks = out[i]?.content;
+    if (blocks === undefined || blocks.length === 0) return;
+    const b = blocks[blocks.length - 1]!;
+    if (b.type === "text" || b.type === "tool_result" || b.type === "tool_use")
+      blocks[blocks.length - 1] = { ...b, cache_control: EPHEMERAL };
+  };
+  const last = out.length - 1;
+  if (last < 0) return out;
+  mark(last);
+  for (let i = last - 1; i >= 0; i--) {
+    if (out[i]!.role === "user") {
+      mark(i);
+      break;
+    }
+  }
+  return out;
+}
+
 function mapAnthropicError(err: unknown, label: string): unknown {
   return mapSdkError(err, label, Anthropic as unknown as SdkErrorClasses);
 }
@@ -107,8 +135,12 @@ export interface AnthropicOptions {
   timeoutMs?: number;
 }
 
+export const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
+
 export class AnthropicModel implements Model {
   readonly wireModel: string;
+  readonly endpoint: string;
+  private readonly label: string;
   private readonly client: Anthropic;
 
   constructor(
@@ -118,6 +150,8 @@ export class AnthropicModel implements Model {
     const { provider, model } = splitModelName(name);
     if (provider !== "anthropic") throw new Error(`"${name}" is not an anthropic: model`);
     this.wireModel = model;
+    this.endpoint = o.endpoint.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
+    this.label = `${name} at ${this.endpoint}`;
     this.client = new Anthropic({
       apiKey: o.endpoint.apiKey,
       ...(o.endpoint.baseURL ? { baseURL: o.endpoint.baseURL } : {}),
@@ -131,7 +165,7 @@ export class AnthropicModel implements Model {
     const body: Anthropic.Messages.MessageCreateParamsNonStreaming = {
       model: this.wireModel,
       max_tokens: req.settings.maxOutputTokens,
-      messages: toAnthropicMessages(req.messages),
+      messages: withConversationBreakpoints(toAnthropicMessages(req.messages)),
     };
     if (req.system !== "") {
       body.system = [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }];
@@ -153,16 +187,25 @@ export class AnthropicModel implements Model {
     return body;
   }
 
+  /** GET /v1/models (one entry): a refused key or an unreachable endpoint fails here, before the episode. */
+  async preflight(): Promise<void> {
+    try {
+      await this.client.models.list({ limit: 1 });
+    } catch (err) {
+      throw mapAnthropicError(err, this.label);
+    }
+  }
+
   async generate(req: GenerateRequest, _ctx: CallContext): Promise<GenerateResponse> {
     let msg: Anthropic.Messages.Message;
     try {
       msg = await this.client.messages.create(this.buildBody(req));
     } catch (err) {
-      throw mapAnthropicError(err, this.name);
+      throw mapAnthropicError(err, this.label);
     }
     const blocks = Array.isArray(msg.content) ? msg.content : [];
     if (blocks.length === 0 && msg.stop_reason !== "end_turn" && msg.stop_reason !== "max_tokens") {
-      throw new ModelError("empty", `${this.name}: the reply has no content (stop_reason ${String(msg.stop_reason)})`);
+      throw new ModelError("empty", `${this.label}: the reply has no content (stop_reason ${String(msg.stop_reason)})`);
     }
     const texts: string[] = [];
     const toolCalls: ToolCallRequest[] = [];

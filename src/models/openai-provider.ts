@@ -7,15 +7,23 @@
  * |--------------|---------------------------------------------------------|--------------------------------|
  * | `openai:`    | OPENAI_BASE_URL, default https://api.openai.com/v1       | OPENAI_API_KEY (required)      |
  * | `openrouter:`| OPENROUTER_BASE_URL, default https://openrouter.ai/api/v1| OPENROUTER_API_KEY (required)  |
- * | `ollama:`    | OLLAMA_BASE_URL, default http://127.0.0.1:11434/v1      | none                           |
+ * | `ollama:`    | OLLAMA_BASE_URL, else Ollama's own OLLAMA_HOST (+ /v1), default http://127.0.0.1:11434/v1 | none |
  * | `vllm:`      | VLLM_BASE_URL, default http://127.0.0.1:8000/v1         | VLLM_API_KEY (optional)        |
  * | `llamacpp:`  | LLAMACPP_BASE_URL, default http://127.0.0.1:8080/v1     | LLAMACPP_API_KEY (optional)    |
  * | `local:`     | LOCAL_BASE_URL (required)                               | LOCAL_API_KEY (optional)       |
  *
  * Retries are not done here (the SDK runs with `maxRetries: 0`): see retry.ts.
+ *
+ * Replies as real servers send them: tool-call `arguments` as a JSON string or an object (serialised
+ * here); `content: null` (or "") beside tool calls; `reasoning_content` / `reasoning` fields (not
+ * part of the reply's content); usage without a cached-token field (0 cached); OpenRouter's
+ * `usage.cost` (kept as `provider_cost_usd`) and its error-in-200 bodies (`{error: {code,
+ * message, metadata}}` with no choices: mapped by `error.code` like an HTTP status, with the
+ * upstream provider's message). `openrouter:anthropic/*` requests carry Anthropic cache breakpoints
+ * (`cache_control` on content parts: the system prompt, the last message and the previous user turn).
  */
 import OpenAI from "openai";
-import { mapSdkError, type SdkErrorClasses } from "./http-error.js";
+import { errorFromStatus, mapSdkError, type SdkErrorClasses } from "./http-error.js";
 import {
   type CallContext,
   type ChatMessage,
@@ -75,7 +83,10 @@ export function resolveOpenAICompatibleEndpoint(
   env: NodeJS.ProcessEnv,
 ): OpenAICompatibleEndpoint {
   const rule = ENDPOINTS[provider];
-  const base = env[rule.baseEnv]?.trim() || rule.defaultBase;
+  const base =
+    env[rule.baseEnv]?.trim() ||
+    (provider === "ollama" && env.OLLAMA_HOST?.trim() ? ollamaHostBase(env.OLLAMA_HOST.trim()) : undefined) ||
+    rule.defaultBase;
   if (!base) {
     throw new Error(`${provider}: models need ${rule.baseEnv} set to the server's base URL (e.g. http://host:port/v1)`);
   }
@@ -86,6 +97,24 @@ export function resolveOpenAICompatibleEndpoint(
   return { baseURL: base, apiKey: key || "unused" };
 }
 
+/**
+ * Ollama's own `OLLAMA_HOST` (`host`, `host:port`, `scheme://host:port`; the server's bind address
+ * 0.0.0.0 means this machine) as the OpenAI-compatible base URL `<scheme>://<host>:<port>/v1`.
+ */
+export function ollamaHostBase(host: string): string {
+  const withScheme = /^[a-z]+:\/\//i.test(host) ? host : `http://${host}`;
+  let u: URL;
+  try {
+    u = new URL(withScheme);
+  } catch {
+    throw new Error(`ollama: OLLAMA_HOST=${JSON.stringify(host)} is not a host[:port] or URL`);
+  }
+  if (u.hostname === "0.0.0.0" || u.hostname === "[::]") u.hostname = "127.0.0.1";
+  if (u.port === "") u.port = u.protocol === "https:" ? "443" : "11434";
+  const path = u.pathname.replace(/\/+$/, "");
+  return `${u.protocol}//${u.host}${path.endsWith("/v1") ? path : `${path}/v1`}`;
+}
+
 export interface OpenAICompatibleOptions {
   endpoint: OpenAICompatibleEndpoint;
   /** per-call timeout, ms (default 120,000) */
@@ -93,6 +122,37 @@ export interface OpenAICompatibleOptions {
 }
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+type TextPart = { type: "text"; text: string; cache_control?: { type: "ephemeral" } };
+const EPHEMERAL = { type: "ephemeral" } as const;
+
+/**
+ * Anthropic cache breakpoints for `openrouter:anthropic/*` (OpenRouter passes `cache_control` on
+ * content parts through): the system prompt (caching tools + system), the last message and the
+ * previous user turn, so the cached prefix moves with the conversation (at most 3 of Anthropic's 4).
+ */
+export function withCacheBreakpoints(msgs: WireMessage[]): WireMessage[] {
+  const out = msgs.map((m) => ({ ...m })) as WireMessage[];
+  const mark = (i: number) => {
+    const m = out[i] as { role: string; content: unknown };
+    if (typeof m.content === "string" && m.content !== "") {
+      m.content = [{ type: "text", text: m.content, cache_control: EPHEMERAL } satisfies TextPart];
+    } else if (Array.isArray(m.content) && m.content.length > 0) {
+      const parts = [...(m.content as TextPart[])];
+      parts[parts.length - 1] = { ...parts[parts.length - 1]!, cache_control: EPHEMERAL };
+      m.content = parts;
+    }
+  };
+  if (out[0]?.role === "system") mark(0);
+  const last = out.length - 1;
+  if (last > 0) mark(last);
+  for (let i = last - 1; i > 0; i--) {
+    if (out[i]!.role === "user") {
+      mark(i);
+      break;
+    }
+  }
+  return out;
+}
 
 export function toOpenAIMessages(system: string, messages: ChatMessage[]): WireMessage[] {
   const out: WireMessage[] = [];
@@ -140,6 +200,8 @@ export class OpenAICompatibleModel implements Model {
   readonly provider: OpenAICompatibleProvider;
   /** the model id sent to the server (the part after `provider:`) */
   readonly wireModel: string;
+  readonly endpoint: string;
+  private readonly label: string;
   private readonly client: OpenAI;
 
   constructor(
@@ -154,6 +216,8 @@ export class OpenAICompatibleModel implements Model {
     }
     this.provider = provider;
     this.wireModel = model;
+    this.endpoint = o.endpoint.baseURL;
+    this.label = `${name} at ${o.endpoint.baseURL}`;
     this.client = new OpenAI({
       apiKey: o.endpoint.apiKey,
       baseURL: o.endpoint.baseURL,
@@ -167,9 +231,13 @@ export class OpenAICompatibleModel implements Model {
 
   /** The request body sent for `req` (exposed for tests and logs). */
   buildBody(req: GenerateRequest): OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming {
+    const messages = toOpenAIMessages(req.system, req.messages);
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming = {
       model: this.wireModel,
-      messages: toOpenAIMessages(req.system, req.messages),
+      messages:
+        this.provider === "openrouter" && this.wireModel.startsWith("anthropic/")
+          ? withCacheBreakpoints(messages)
+          : messages,
     };
     if (req.tools.length > 0) {
       body.tools = req.tools.map((t) => ({
@@ -184,7 +252,46 @@ export class OpenAICompatibleModel implements Model {
     // Sent verbatim (none|low|medium|high|max): OpenAI, OpenRouter, vLLM and Ollama accept
     // `reasoning_effort`; a model or server that does not support a value answers 400 (bad_request).
     if (req.settings.effort !== undefined) body.reasoning_effort = req.settings.effort;
+    // OpenAI-compatible servers accept `seed` (OpenAI best effort, vLLM, llama.cpp, Ollama, OpenRouter pass it on)
+    if (req.settings.seed !== undefined) body.seed = req.settings.seed;
     return body;
+  }
+
+  /**
+   * GET /models: a refused key (401/403) or an unreachable server fails here; vLLM, Ollama and
+   * OpenRouter list every model they serve, so an unlisted one is `not_found` (llama.cpp serves the
+   * file it loaded whatever the name, and `openai:`/`local:` lists may be partial: not checked).
+   * OpenRouter lists models without a key, so its key is checked with GET /key.
+   */
+  async preflight(): Promise<void> {
+    let ids: string[];
+    try {
+      const page = await this.client.models.list();
+      ids = (page.data ?? []).map((m) => String((m as { id?: unknown }).id ?? ""));
+      if (this.provider === "openrouter") await this.client.get("/key");
+    } catch (err) {
+      const e = mapOpenAIError(err, this.label);
+      // a server without GET /models (some local ones) cannot be checked this way
+      if (
+        e instanceof ModelError &&
+        e.kind === "not_found" &&
+        (this.provider === "local" || this.provider === "llamacpp")
+      )
+        return;
+      throw e;
+    }
+    const listsAll = this.provider === "vllm" || this.provider === "ollama" || this.provider === "openrouter";
+    const want = this.wireModel;
+    const known = ids.some(
+      (id) => id === want || (this.provider === "ollama" && (id === `${want}:latest` || `${id}:latest` === want)),
+    );
+    if (listsAll && ids.length > 0 && !known)
+      throw new ModelError(
+        "not_found",
+        `${this.label}: model "${want}" is not served here (GET /models lists ${ids.slice(0, 10).join(", ")}${ids.length > 10 ? ", …" : ""})`,
+        undefined,
+        404,
+      );
   }
 
   async generate(req: GenerateRequest, _ctx: CallContext): Promise<GenerateResponse> {
@@ -192,21 +299,27 @@ export class OpenAICompatibleModel implements Model {
     try {
       completion = await this.client.chat.completions.create(this.buildBody(req));
     } catch (err) {
-      throw mapOpenAIError(err, this.name);
+      throw mapOpenAIError(err, this.label);
     }
+    // OpenRouter (and some proxies) report upstream failures in a 200 body: {error: {code, message, metadata}}
+    const inBody = (completion as { error?: unknown }).error;
+    if (inBody !== undefined && inBody !== null && !completion.choices?.length) throw this.errorInBody(inBody);
     const choice = completion.choices?.[0];
-    if (!choice?.message) throw new ModelError("empty", `${this.name}: the reply has no choices`);
+    if (!choice?.message) throw new ModelError("empty", `${this.label}: the reply has no choices`);
     const msg = choice.message;
     const toolCalls: ToolCallRequest[] = [];
     (msg.tool_calls ?? []).forEach((c, i) => {
       if (c.type === "function" || (c as { function?: unknown }).function !== undefined) {
         const fn = (c as OpenAI.Chat.Completions.ChatCompletionMessageFunctionToolCall).function;
-        toolCalls.push({ id: c.id || `call_${i}`, name: fn.name, arguments: fn.arguments ?? "" });
+        const raw: unknown = fn.arguments;
+        // some servers send the arguments as an object instead of JSON text
+        const args = typeof raw === "string" ? raw : raw === undefined || raw === null ? "" : JSON.stringify(raw);
+        toolCalls.push({ id: c.id || `call_${i}`, name: fn.name, arguments: args });
       }
     });
     const u = completion.usage;
     const response: GenerateResponse = {
-      content: msg.content ?? null,
+      content: typeof msg.content === "string" && (msg.content !== "" || toolCalls.length === 0) ? msg.content : null,
       tool_calls: toolCalls,
       usage: {
         input_tokens: u?.prompt_tokens ?? 0,
@@ -219,5 +332,20 @@ export class OpenAICompatibleModel implements Model {
     if (typeof reported === "number") response.provider_cost_usd = reported;
     if (choice.finish_reason) response.finish_reason = choice.finish_reason;
     return response;
+  }
+
+  private errorInBody(e: unknown): ModelError {
+    const o = (typeof e === "object" && e !== null ? e : { message: String(e) }) as {
+      code?: unknown;
+      message?: unknown;
+      metadata?: { raw?: unknown; provider_name?: unknown };
+    };
+    const upstream =
+      o.metadata?.provider_name !== undefined || o.metadata?.raw !== undefined
+        ? ` (upstream ${String(o.metadata?.provider_name ?? "provider")}: ${typeof o.metadata?.raw === "string" ? o.metadata.raw : JSON.stringify(o.metadata?.raw ?? null)})`
+        : "";
+    const text = `${this.label}: error in a 200 reply: ${String(o.message ?? "no message")}${upstream}`;
+    const code = typeof o.code === "number" ? o.code : Number(o.code);
+    return Number.isInteger(code) && code >= 400 ? errorFromStatus(code, text) : new ModelError("server", text);
   }
 }

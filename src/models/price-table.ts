@@ -51,6 +51,9 @@ function wildcardRegex(pattern: string): RegExp {
   return new RegExp(`^${escaped}$`);
 }
 
+/** a trailing snapshot date: `-2025-04-14` or `-20251001` */
+const DATED_SNAPSHOT = /-(\d{4}-\d{2}-\d{2}|\d{8})$/;
+
 export class PriceTable {
   private readonly exact = new Map<string, ModelPrice>();
   private readonly wildcards: { pattern: string; re: RegExp; literal: number; price: ModelPrice }[] = [];
@@ -80,8 +83,19 @@ export class PriceTable {
     return new PriceTable(parsed.data, source);
   }
 
-  /** Exact row first, then the most specific matching wildcard (most literal characters; file order on ties). */
+  /**
+   * Exact row first, then the most specific matching wildcard (most literal characters; file order on
+   * ties); a dated snapshot name (`gpt-4.1-mini-2025-04-14`, `claude-haiku-4-5-20251001`) with no row
+   * of its own is priced as its base row (`gpt-4.1-mini`).
+   */
   lookup(model: string): ModelPrice | null {
+    const own = this.lookupExactOrWildcard(model);
+    if (own) return own;
+    const base = model.replace(DATED_SNAPSHOT, "");
+    return base !== model ? this.lookupExactOrWildcard(base) : null;
+  }
+
+  private lookupExactOrWildcard(model: string): ModelPrice | null {
     const hit = this.exact.get(model);
     if (hit) return hit;
     let best: { literal: number; price: ModelPrice } | null = null;

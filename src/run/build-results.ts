@@ -7,7 +7,7 @@ import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION } from "./resolve-run.js";
-import type { Results } from "./results.js";
+import { PROVIDER_COST_TOLERANCE, type Results } from "./results.js";
 
 /** The score a run must reach for `hours_to_target` (on the primary's own scale). */
 export const TARGET_SCORE = 0.5;
@@ -87,6 +87,19 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
     )
     .sort((a, b) => a - b);
 
+  // provider-reported cost beside the booked cost of the same calls (logged, never booked)
+  const reporting = llm.filter((c) => c.status === "ok" && c.provider_cost_usd !== undefined);
+  const providerCost = reporting.length ? reporting.reduce((s, c) => s + (c.provider_cost_usd ?? 0), 0) : null;
+  const bookedOfReporting = reporting.length ? reporting.reduce((s, c) => s + c.cost_usd, 0) : null;
+  const costDiff =
+    providerCost !== null && bookedOfReporting !== null && bookedOfReporting > 0
+      ? (providerCost - bookedOfReporting) / bookedOfReporting
+      : null;
+  const costMismatch =
+    costDiff !== null
+      ? Math.abs(costDiff) > PROVIDER_COST_TOLERANCE
+      : providerCost !== null && providerCost > 0 && bookedOfReporting === 0;
+
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
   return {
     schema_version: 1,
@@ -119,17 +132,23 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       wakes: wakes.length,
       tool_calls: calls.length,
       rejected_calls: rejected.length,
-      protocol_retries: rejected.filter(
-        (c) => c.error?.startsWith("invalid arguments") || c.error?.startsWith("unknown tool"),
-      ).length,
+      // rejected calls with bad arguments or unknown tools, and truncated replies retried with a hint
+      protocol_retries:
+        rejected.filter((c) => c.error?.startsWith("invalid arguments") || c.error?.startsWith("unknown tool")).length +
+        notes.filter((k) => k === "truncated_reply").length,
       llm_calls: llm.length,
       llm_failed_attempts: llm.filter((c) => c.status === "error").length,
+      provider_cost_usd: providerCost,
+      provider_cost_booked_usd: bookedOfReporting,
+      provider_cost_diff: costDiff,
     },
     flags: {
       budget_exhausted: wallet.spent >= r.budget_usd,
       llm_budget_exhausted: events.some((e) => e.type === "llm_rejected"),
       failed_degenerate: notes.includes("failed_degenerate"),
       finished_early: notes.includes("finished_early"),
+      provider_failed: notes.includes("provider_failed"),
+      provider_cost_mismatch: costMismatch,
     },
     timing: {
       anytime,

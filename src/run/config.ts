@@ -45,6 +45,8 @@ export const RunConfigSchema = z
         temperature: z.number().min(0).max(2).optional(),
         /** default 4,096 */
         max_output_tokens: z.number().int().positive().optional(),
+        /** per-request timeout of the model client in seconds (default 120; slow local models need more) */
+        request_timeout_s: z.number().positive().max(3600).optional(),
         /** watcher sandbox caps (watcher trigger only): interrupt polls between waits (about 10,000
          * operations each; default 200) and the program's memory in MB (default 64) */
         watcher: z

@@ -5,6 +5,7 @@ import {
   type CallContext,
   type GenerateRequest,
   type GenerateResponse,
+  MODEL_ERROR_KINDS,
   type Model,
   ModelError,
   type ModelErrorKind,
@@ -18,16 +19,6 @@ export interface LlmLogEntry {
   request_hash: string;
   response: GenerateResponse;
 }
-
-const MODEL_ERROR_KINDS: readonly ModelErrorKind[] = [
-  "rate_limit",
-  "server",
-  "timeout",
-  "empty",
-  "auth",
-  "bad_request",
-  "network",
-];
 
 /** The text an attempt's error is ledgered with (`llm_call.error`): `<kind>: <message>` for provider errors. */
 export function attemptErrorText(e: unknown): string {
@@ -105,6 +96,7 @@ export function recordedFailures(ledgerLines: readonly string[]): Map<string, Ma
  */
 export class LoggedModel implements Model {
   readonly name: string;
+  readonly endpoint: string | undefined;
   private readonly logged = new Map<string, LlmLogEntry>();
   private readonly attempts = new Map<string, number>();
   private fd: number | null = null;
@@ -120,6 +112,7 @@ export class LoggedModel implements Model {
     private readonly redactor: Redactor | null = null,
   ) {
     this.name = inner.name;
+    this.endpoint = inner.endpoint;
     for (const e of recorded)
       if (!this.logged.has(key(e.actor, e.call_index))) this.logged.set(key(e.actor, e.call_index), e);
   }

@@ -10,7 +10,7 @@ import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import type { RunConfig } from "./config.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
-import { resolveRun } from "./resolve-run.js";
+import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { loadConfigTaskModule } from "./task-module.js";
@@ -97,7 +97,15 @@ export async function loadFinishedRun(runDir: string, o: WorldLocation & { runsD
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
-  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
+  const r = {
+    ...resolveRun(saved.config, {
+      ...o,
+      allowOracle: true,
+      checkModel: false,
+      endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]),
+    }),
+    runDir,
+  };
   assertSameTaskModule(saved, r, runDir);
   const events = readLedger(join(runDir, "ledger.jsonl"));
   if (!events.some((e) => e.type === "run_end"))

@@ -2,7 +2,7 @@ import { isAbsolute, join, resolve as resolvePath } from "node:path";
 import { canonicalJson } from "../common/canonical-json.js";
 import type { ModelSettings } from "../models/model.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable, type PriceTable } from "../models/price-table.js";
-import { type CreatedModel, createModel } from "../models/resolve-model.js";
+import { type CreatedModel, createModel, modelEndpoint } from "../models/resolve-model.js";
 import { getTask } from "../tasks/registry.js";
 import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
@@ -33,6 +33,8 @@ export interface ResolvedRun {
 }
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+/** `agent.request_timeout_s` when unset */
+export const DEFAULT_REQUEST_TIMEOUT_S = 120;
 
 export type ResolvedAgent =
   | { kind: "scripted"; policy: ReferencePolicy; trigger: "sleep" | "cron" }
@@ -46,6 +48,8 @@ export type ResolvedAgent =
       settings: ModelSettings;
       contextTokens: number;
       trigger: "sleep" | "watcher" | "cron";
+      /** the base URL (part of the run's identity for runs that record it); undefined for cassettes */
+      endpoint: string | undefined;
       /** the provider client (null when resolved without checking the model, e.g. for rescore) */
       created: CreatedModel | null;
     };
@@ -56,8 +60,13 @@ export interface ResolveOptions {
   log?: (m: string) => void;
   /** environment for provider keys and base URLs (default process.env) */
   env?: NodeJS.ProcessEnv;
-  /** per-call model timeout in ms */
+  /** per-call model timeout in ms (overrides agent.request_timeout_s) */
   modelTimeoutMs?: number;
+  /**
+   * The endpoint recorded by the run being resumed or rescored: used instead of the environment's
+   * base URL; null = a run recorded before endpoints were part of a run's identity (none recorded).
+   */
+  endpoint?: string | null;
   /** false: do not open the model (rescore reads the ledger only) */
   checkModel?: boolean;
 }
@@ -126,12 +135,14 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     const prices = priceTableOf(config);
     let created: CreatedModel | null = null;
     let priceKey = model;
+    const timeoutMs = o.modelTimeoutMs ?? (config.agent.request_timeout_s ?? DEFAULT_REQUEST_TIMEOUT_S) * 1000;
     if (o.checkModel !== false) {
       try {
         created = createModel(model, {
           prices,
+          timeoutMs,
           ...(o.env ? { env: o.env } : {}),
-          ...(o.modelTimeoutMs ? { timeoutMs: o.modelTimeoutMs } : {}),
+          ...(typeof o.endpoint === "string" ? { baseURL: o.endpoint } : {}),
         });
       } catch (err) {
         throw new ConfigError(`agent.model: ${(err as Error).message}`);
@@ -152,6 +163,12 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       contextTokens: config.agent.context_tokens,
       trigger,
       created,
+      endpoint:
+        o.endpoint === null
+          ? undefined
+          : (o.endpoint ??
+            created?.model.endpoint ??
+            (provider === "cassette" ? undefined : safeEndpoint(model, o.env))),
     };
   }
 
@@ -182,6 +199,8 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
               price: agent.prices.lookup(agent.priceKey),
               settings: agent.settings,
               context_tokens: agent.contextTokens,
+              // a different endpoint is a different run (a fixed server must not inherit a broken run's id)
+              ...(agent.endpoint !== undefined ? { endpoint: agent.endpoint } : {}),
               deadline_guard: config.agent.deadline_guard,
               ...(task.multiActor ? { program: config.agent.program ?? "task" } : {}),
               ...(trigger === "cron" ? { cron_base: config.agent.cron_base } : {}),
@@ -209,6 +228,20 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     runDir: join(o.runsDir, task.id, slug(model), `${runId}-s${config.seed}`),
     resolvedConfig,
   };
+}
+
+const safeEndpoint = (model: string, env: NodeJS.ProcessEnv | undefined) => {
+  try {
+    return modelEndpoint(model, env);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The endpoint a run directory's config.json recorded (null when it predates recorded endpoints). */
+export function recordedEndpoint(saved: { resolved?: { model?: { endpoint?: unknown } } }): string | null {
+  const e = saved.resolved?.model?.endpoint;
+  return typeof e === "string" ? e : null;
 }
 
 export const splitModel = (m: string): [string, string | undefined] => {

@@ -43,12 +43,27 @@ export const ResultsSchema = z.object({
     llm_calls: z.number().int(),
     /** model attempts that failed (429, 5xx, timeouts, empty replies): retried, never billed */
     llm_failed_attempts: z.number().int(),
+    /**
+     * what the provider itself reported charging (OpenRouter `usage.cost`) for the calls that reported
+     * it, beside `llm_booked_usd` (the booked cost of those same calls); null when no call reported a
+     * cost. `provider_cost_diff` = (reported − booked) / booked (null when booked is 0). Optional so
+     * results written before it still load.
+     */
+    provider_cost_usd: z.number().nullable().optional(),
+    provider_cost_booked_usd: z.number().nullable().optional(),
+    provider_cost_diff: z.number().nullable().optional(),
   }),
   flags: z.object({
     budget_exhausted: z.boolean(),
     llm_budget_exhausted: z.boolean(),
     failed_degenerate: z.boolean(),
     finished_early: z.boolean(),
+    /** the provider failed for good (bad key, unknown model, unreachable): the measurement is broken */
+    provider_failed: z.boolean().optional(),
+    /** the provider-reported cost differs from the booked cost by more than 5% (a price-table warning) */
+    provider_cost_mismatch: z.boolean().optional(),
+    /** set by tasks that check the world they ran on (measurement broken when true) */
+    world_mismatch: z.boolean().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),
@@ -85,6 +100,15 @@ export const ResultsSchema = z.object({
 });
 
 export type Results = z.infer<typeof ResultsSchema>;
+
+/** Flags meaning the measurement itself is broken: `relive run` exits non-zero when one is set. */
+export const BROKEN_FLAGS = ["provider_failed", "failed_degenerate", "world_mismatch"] as const;
+
+/** |reported − booked| / booked above this sets `provider_cost_mismatch`. */
+export const PROVIDER_COST_TOLERANCE = 0.05;
+
+export const brokenFlags = (r: Results): string[] =>
+  BROKEN_FLAGS.filter((f) => (r.flags as Record<string, boolean | undefined>)[f] === true);
 
 export const resultsJsonSchema = () => z.toJSONSchema(ResultsSchema, { target: "draft-2020-12" });
 

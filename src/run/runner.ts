@@ -36,7 +36,8 @@ import type { RunConfig } from "./config.js";
 import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
-import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
+import { cutProviderFailureTail, preflight, providerFailureOf } from "./provider-failure.js";
+import { type ResolvedRun, type ResolveOptions, recordedEndpoint, resolveRun } from "./resolve-run.js";
 import { type Results, readResultsFile } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { loadConfigTaskModule } from "./task-module.js";
@@ -62,6 +63,20 @@ export interface RunOptions extends WorldLocation, ResolveOptions {
   retry?: { maxAttempts?: number; baseDelayMs?: number; maxDelayMs?: number };
   /** observes every model request (benchmarks, tests) */
   onModelRequest?: (req: GenerateRequest, ctx: CallContext) => void;
+  /** false: skip the launch preflight request to the model's endpoint (default true) */
+  preflight?: boolean;
+}
+
+/** Runs the episode; a provider failure names the run directory `relive resume` continues. */
+async function executeStoppable(r: ResolvedRun, recorded: readonly string[], o: RunOptions): Promise<Results> {
+  try {
+    return await executeRun(r, recorded, o);
+  } catch (err) {
+    const failure = providerFailureOf(err);
+    if (failure === null) throw err;
+    failure.runDir = r.runDir;
+    throw failure;
+  }
 }
 
 export interface RunOutcome {
@@ -90,6 +105,7 @@ export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunO
     throw new Error(
       `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``,
     );
+  if (o.preflight !== false) await preflight(r);
   mkdirSync(join(r.runDir, "workspace"), { recursive: true });
   try {
     writeJsonAtomic(join(r.runDir, "config.json"), r.resolvedConfig);
@@ -98,7 +114,7 @@ export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunO
     rmSync(r.runDir, { recursive: true, force: true });
     throw err;
   }
-  return { runDir: r.runDir, results: await executeRun(r, [], o), cached: false };
+  return { runDir: r.runDir, results: await executeStoppable(r, [], o), cached: false };
 }
 
 /** `relive resume RUNDIR`: re-run from sim_start checking every regenerated line, then continue. */
@@ -107,17 +123,20 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
-  const r = { ...resolveRun(saved.config, o), runDir };
+  // the recorded endpoint, not the environment's: a different endpoint would be a different run
+  const r = { ...resolveRun(saved.config, { ...o, endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]) }), runDir };
   assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
   const ledgerPath = join(runDir, "ledger.jsonl");
   // killed between creating the directory and the ledger: nothing was acknowledged yet
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
-  const recorded = readLedgerLines(ledgerPath, { repair: true });
+  // no preflight here: the recorded part replays offline; a live failure after it stops the run loudly again
+  // a run stopped by a provider failure: its failed call is asked again (the record moves aside)
+  const recorded = cutProviderFailureTail(runDir, readLedgerLines(ledgerPath, { repair: true }));
   // llm.jsonl is written before the ledger acknowledges a call: cut a torn tail, keep the rest for replay
   readLlmLog(join(runDir, "llm.jsonl"), { repair: true });
-  return { runDir, results: await executeRun(r, recorded, o), cached: false };
+  return { runDir, results: await executeStoppable(r, recorded, o), cached: false };
 }
 
 /** Runs (or re-runs against `recorded`) one episode and writes results.json. */
@@ -333,9 +352,11 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
               slot,
               instruction: actor.instruction,
               modelName: a.priceKey,
+              ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
               generate,
               cost: (u) => a.prices.cost(a.priceKey, u),
-              settings: a.settings,
+              // the run seed goes to providers that accept one (never recorded in the settings: runs of every seed share an id)
+              settings: { ...a.settings, seed: r.config.seed },
               contextTokens: a.contextTokens,
               dailyBrief: () => latestBrief,
               onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),

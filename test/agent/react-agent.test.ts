@@ -117,8 +117,9 @@ describe("ReAct agent loop", () => {
     });
     expect(events.filter((e) => e.type === "wake")).toHaveLength(1);
     expect(events.find((e) => e.type === "note")).toMatchObject({ kind: "finished_early", message: "enough" });
-    // the call after finish in the same reply was not run
+    // the call after finish in the same reply ran first; finish took effect after it
     expect(events.filter((e) => e.type === "tool_call").map((e) => e.type === "tool_call" && e.tool)).toEqual([
+      "echo",
       "finish",
     ]);
     expect(kernel.now()).toBe(kernel.end);

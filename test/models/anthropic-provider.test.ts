@@ -134,8 +134,9 @@ describe("AnthropicModel against a loopback Messages API", () => {
         input_schema: { type: "object", properties: { q: { type: "string" } } },
       },
     ]);
+    // cache breakpoints move with the conversation: the last block and the previous user turn's last block
     expect(sent.body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "Start." }] },
+      { role: "user", content: [{ type: "text", text: "Start.", cache_control: { type: "ephemeral" } }] },
       {
         role: "assistant",
         content: [
@@ -149,7 +150,7 @@ describe("AnthropicModel against a loopback Messages API", () => {
         content: [
           { type: "tool_result", tool_use_id: "toolu_1", content: "r1" },
           { type: "tool_result", tool_use_id: "toolu_2", content: "error: bad JSON" },
-          { type: "text", text: "Wake: 09:00." },
+          { type: "text", text: "Wake: 09:00.", cache_control: { type: "ephemeral" } },
         ],
       },
     ]);

@@ -122,6 +122,11 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const raw = await readBody(req);
+    // the launch preflight (GET /models): answered, not recorded among the chat requests
+    if (req.method === "GET" && (req.url ?? "").split("?")[0] === "/v1/models") {
+      sendJson(res, 200, { object: "list", data: [] });
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
     let body: RequestBody;
