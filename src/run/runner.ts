@@ -124,7 +124,10 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
   // the recorded endpoint, not the environment's: a different endpoint would be a different run
-  const r = { ...resolveRun(saved.config, { ...o, endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]) }), runDir };
+  const r = {
+    ...resolveRun(saved.config, { ...o, endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]) }),
+    runDir,
+  };
   assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
@@ -335,8 +338,9 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           });
         const trigger = a.trigger;
         // every actor of the program in one wait party: the clock moves only when all of them wait
-        // full transcripts per actor in workspace/transcripts/ (rewritten by every (re-)run, secrets redacted)
-        const transcriptsDir = join(workspaceDir, "transcripts");
+        // full transcripts per actor in <run>/transcripts/, beside the ledger and never inside the workspace the
+        // agent reads and writes (rewritten by every (re-)run, secrets redacted)
+        const transcriptsDir = join(r.runDir, "transcripts");
         rmSync(transcriptsDir, { recursive: true, force: true });
         mkdirSync(transcriptsDir, { recursive: true });
         for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger))) {

@@ -31,7 +31,7 @@ export function transcriptPage(
       : html`<a href="${qs({ file, cursor, limit })}">${label}</a>`;
   const body =
     files.length === 0
-      ? html`<p class="note" id="no-transcript">No transcript files in this run's workspace (looked for <code>workspace/transcripts/*.jsonl</code> and <code>workspace/**/transcript*.jsonl</code>). Scripted agents keep none.</p>`
+      ? html`<p class="note" id="no-transcript">No transcript files in this run (looked for <code>transcripts/*.jsonl</code>, and in older runs <code>workspace/transcripts/*.jsonl</code> and <code>workspace/**/transcript*.jsonl</code>). Scripted agents keep none.</p>`
       : p === null
         ? html`<p class="err">No transcript file #${file}: this run has ${files.length}.</p>`
         : html`<p>files: ${fileLinks}</p>

@@ -6,7 +6,8 @@ import { parseLine } from "./line-peek.js";
 import { scanForward } from "./line-scan.js";
 
 /**
- * Transcript files of a run: `workspace/transcripts/<actor>.jsonl`, and any other
+ * Transcript files of a run: `transcripts/<actor>.jsonl` beside the ledger; for runs written before
+ * transcripts moved out of the agent's reach, `workspace/transcripts/<actor>.jsonl` and any other
  * `transcript*.jsonl` in the workspace (three levels deep at most). One chat message per line
  * (`role`, `content`, `tool_calls`, `tool_call_id`, `name`, optionally `t` in simulated epoch ms or
  * an ISO `at`); a line in any other shape is shown as its JSON.
@@ -14,14 +15,17 @@ import { scanForward } from "./line-scan.js";
 export function findTranscripts(runDir: string): string[] {
   const ws = join(runDir, "workspace");
   const out: string[] = [];
-  const walk = (dir: string, depth: number) => {
-    let entries: Dirent[];
+  const list = (dir: string): Dirent[] => {
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     } catch {
-      return;
+      return [];
     }
-    for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  };
+  for (const d of list(join(runDir, "transcripts")))
+    if (d.isFile() && d.name.endsWith(".jsonl")) out.push(join("transcripts", d.name));
+  const walk = (dir: string, depth: number) => {
+    for (const d of list(dir)) {
       const p = join(dir, d.name);
       if (d.isDirectory() && depth < 3) walk(p, depth + 1);
       else if (

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
@@ -83,7 +83,9 @@ describe("conditions: blind has no trace of feedback, oracle differs only by the
       .join("\n");
     expect(withoutDoc).toBe(system(b));
     // every actor's full transcript is kept in the workspace, one message per line at simulated time
-    const lines = readFileSync(join(blind.runDir, "workspace/transcripts/agent.jsonl"), "utf8").trim().split("\n");
+    // run records stay outside the workspace the agent reads and writes
+    expect(existsSync(join(blind.runDir, "workspace", "transcripts"))).toBe(false);
+    const lines = readFileSync(join(blind.runDir, "transcripts/agent.jsonl"), "utf8").trim().split("\n");
     expect(JSON.parse(lines[0]!)).toMatchObject({ t: "2026-03-01T00:00:00.000Z", role: "user" });
     expect(JSON.parse(lines[0]!).content).toMatch(/^\(woke at 2026-03-01T00:00/);
     expect(lines.length).toBeGreaterThan(10);

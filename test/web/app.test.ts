@@ -30,7 +30,7 @@ beforeAll(async () => {
     runId: "a11ce0000000",
     seed: 1,
   });
-  const tdir = join(live.runDir, "workspace", "transcripts");
+  const tdir = join(live.runDir, "transcripts");
   mkdirSync(tdir, { recursive: true });
   const msgs = Array.from({ length: 120 }, (_, i) =>
     JSON.stringify(
@@ -211,7 +211,7 @@ describe("run pages", () => {
   it("pages transcripts, and says when a run has none", async () => {
     const app = dashboard();
     const t = await json(app, `/api/runs/${LIVE_ID}/transcript?limit=50&cursor=50`);
-    expect(t).toMatchObject({ files: ["workspace/transcripts/agent.jsonl"], file: 0, total: 120, prev: 0, next: 100 });
+    expect(t).toMatchObject({ files: ["transcripts/agent.jsonl"], file: 0, total: 120, prev: 0, next: 100 });
     const rows = t.rows as { line: number; message: { role: string } }[];
     expect(rows.map((r) => r.line)).toEqual(Array.from({ length: 50 }, (_, i) => 50 + i));
     expect(rows[0]!.message.role).toBe("tool");
