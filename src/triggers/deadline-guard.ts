@@ -21,7 +21,7 @@ export interface DeadlineGuardOptions {
  * The deadline guard (wraps any trigger): a one-shot kernel trigger at each known deadline minus the
  * margin (default 1 h), with id "deadline:<ISO deadline>"; the agent ledgers such wakes with reason
  * "deadline". It asks the task for the deadlines known at its start and then every
- * DEADLINE_GUARD_POLL_MS and whenever the clock moves, looking one margin plus one poll ahead, so a
+ * DEADLINE_GUARD_POLL_MS and whenever the clock moves, looking one margin plus two polls ahead, so a
  * deadline is installed as soon as it is known; one whose wake instant has passed by then is skipped.
  */
 export function installDeadlineGuard(o: DeadlineGuardOptions): void {
@@ -29,7 +29,8 @@ export function installDeadlineGuard(o: DeadlineGuardOptions): void {
   const seen = new Set<number>();
   const poll = () => {
     const now = o.kernel.now();
-    for (const d of [...o.deadlines(now + margin + DEADLINE_GUARD_POLL_MS)].sort((a, b) => a - b)) {
+    // two polls ahead: a deadline first seen by the poll one poll before its wake still gets it
+    for (const d of [...o.deadlines(now + margin + 2 * DEADLINE_GUARD_POLL_MS)].sort((a, b) => a - b)) {
       if (seen.has(d)) continue;
       seen.add(d);
       const at = d - margin;

@@ -188,8 +188,8 @@ describe("sleep trigger and deadline guard", () => {
         return known.filter((d) => d >= kernel.now() && d < until);
       },
     });
-    // at start it looks one margin plus one poll ahead; the 00:30 deadline's wake instant has passed
-    expect(asked).toEqual([T0 + H + 15 * 60_000]);
+    // at start it looks one margin plus two polls ahead; the 00:30 deadline's wake instant has passed
+    expect(asked).toEqual([T0 + H + 30 * 60_000]);
     expect(kernel.listTriggers("agent")).toEqual([]);
     // later polls (every 15 simulated minutes, and whenever the clock moves) reach the 05:00 deadline
     // and install its 04:00 wake once; the 25:00 deadline lies after the window
