@@ -5,6 +5,7 @@ import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
+import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION } from "./resolve-run.js";
 import type { Results } from "./results.js";
@@ -130,6 +131,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       llm_budget_exhausted: events.some((e) => e.type === "llm_rejected"),
       failed_degenerate: notes.includes("failed_degenerate"),
       finished_early: notes.includes("finished_early"),
+      before_knowledge_cutoff: checkKnowledgeCutoff(r.agent, sim_start).before,
     },
     timing: {
       anytime,

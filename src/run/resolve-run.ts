@@ -8,6 +8,7 @@ import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
+import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
@@ -156,6 +157,8 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     };
   }
 
+  const cutoffNote = knowledgeCutoffWarning(agent, sim_start);
+  if (cutoffNote !== null) o.log?.(cutoffNote);
   const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
   const ws = WorldStore.open(worldDir);
   const worldHash = ws.manifest.hash;

@@ -49,6 +49,11 @@ export const ResultsSchema = z.object({
     llm_budget_exhausted: z.boolean(),
     failed_degenerate: z.boolean(),
     finished_early: z.boolean(),
+    /**
+     * the episode starts before the model's knowledge cutoff (price table `cutoff`); null: an LLM whose
+     * cutoff is not listed; false for scripted agents. Optional so results written before it still load.
+     */
+    before_knowledge_cutoff: z.boolean().nullable().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),
