@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { ConfigError } from "../run/config-error.js";
 import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
+import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { RunOptions } from "../run/runner.js";
+import { registerDataGcCommand } from "./data-command.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
@@ -274,6 +275,7 @@ else
       `fetch raw files from a public API, resumably (sources: ${PULL_SOURCE_NAMES.join(", ")}; \`relive data pull --help\` for each one's options)`,
     );
 registerImportCommand(data);
+registerDataGcCommand(data);
 data
   .command("build <builder>")
   .description(
