@@ -30,3 +30,35 @@ export function registerDataGcCommand(data: Command): void {
       );
     });
 }
+
+/** `relive data export DIR --labels-only -o OUT` and `relive data rebuild OUT --raw DIR -o WORLD`. */
+export function registerDataExportCommands(data: Command): void {
+  data
+    .command("export <world>")
+    .description(
+      "export a world as ids, timestamps and derived labels only (no third-party text), with its manifest and source checksums",
+    )
+    .requiredOption("--labels-only", "the only export kind: no titles, bodies, article text, URLs or authors")
+    .requiredOption("-o, --out <dir>", "the export directory (must not exist)")
+    .action(async (world: string, o: { out: string }) => {
+      const { exportLabelsOnly } = await import("../world/labels-export.js");
+      const r = exportLabelsOnly(resolve(world), resolve(o.out));
+      process.stdout.write(
+        `exported ${r.rows} label rows of world "${r.manifest.name}" (hash ${r.manifest.hash}) to ${resolve(o.out)}\n`,
+      );
+    });
+  data
+    .command("rebuild <export>")
+    .description(
+      "rebuild the full world of a label-only export from the raw source files (as pulled), checking checksums and the world hash",
+    )
+    .requiredOption("--raw <dir>", "folder holding the raw source files (searched by file name)")
+    .requiredOption("-o, --out <dir>", "the rebuilt world directory (must not exist)")
+    .action(async (exp: string, o: { raw: string; out: string }) => {
+      const { rebuildWorld } = await import("../ingest/rebuild-world.js");
+      const r = await rebuildWorld(resolve(exp), resolve(o.raw), resolve(o.out));
+      process.stdout.write(
+        `rebuilt world "${r.manifest.name}" from ${r.files.length} raw file(s) into ${resolve(o.out)}: hash ${r.manifest.hash} (matches the export)\n`,
+      );
+    });
+}

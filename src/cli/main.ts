@@ -6,7 +6,7 @@ import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
 import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { RunOptions } from "../run/runner.js";
-import { registerDataGcCommand } from "./data-command.js";
+import { registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { progressLine, scoreTable } from "./format.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
@@ -276,6 +276,7 @@ else
     );
 registerImportCommand(data);
 registerDataGcCommand(data);
+registerDataExportCommands(data);
 data
   .command("build <builder>")
   .description(
