@@ -21,6 +21,7 @@ async function finishWith(r: Results): Promise<void> {
   if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
 }
 
+import { registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
 import { registerReportCommand } from "./report-command.js";
@@ -290,6 +291,8 @@ else
       `fetch raw files from a public API, resumably (sources: ${PULL_SOURCE_NAMES.join(", ")}; \`relive data pull --help\` for each one's options)`,
     );
 registerImportCommand(data);
+registerDataGcCommand(data);
+registerDataExportCommands(data);
 data
   .command("build <builder>")
   .description(

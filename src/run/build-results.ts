@@ -5,6 +5,7 @@ import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
+import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION } from "./resolve-run.js";
 import { PROVIDER_COST_TOLERANCE, type Results } from "./results.js";
@@ -149,6 +150,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       finished_early: notes.includes("finished_early"),
       provider_failed: notes.includes("provider_failed"),
       provider_cost_mismatch: costMismatch,
+      before_knowledge_cutoff: checkKnowledgeCutoff(r.agent, sim_start).before,
     },
     timing: {
       anytime,

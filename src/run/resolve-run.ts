@@ -8,7 +8,9 @@ import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
+import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { taskModuleIdentity } from "./task-module.js";
+import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
 export const HARNESS_VERSION = "0.1.0";
@@ -97,7 +99,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       `invalid task_params for ${task.id}:\n${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.message}`).join("\n")}`,
     );
   const episodeName = config.episode ?? task.defaultEpisode;
-  const episode = task.episodes.find((e) => e.name === episodeName);
+  const episode = worldDirEpisode(config) ?? task.episodes.find((e) => e.name === episodeName);
   if (!episode)
     throw new ConfigError(
       `episode: task ${task.id} has no episode "${episodeName}"; available: ${task.episodes.map((e) => e.name).join(", ")}`,
@@ -172,10 +174,13 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     };
   }
 
+  const cutoffNote = knowledgeCutoffWarning(agent, sim_start);
+  if (cutoffNote !== null) o.log?.(cutoffNote);
   const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
   const ws = WorldStore.open(worldDir);
   const worldHash = ws.manifest.hash;
   ws.close();
+  if ("dir" in config.world) checkWorldFitsTask(task, worldDir, ws.manifest, { start: sim_start, end: sim_end });
   const budget_usd = config.budget_usd ?? task.budget_usd;
   const resolvedConfig = {
     config,

@@ -64,6 +64,11 @@ export const ResultsSchema = z.object({
     provider_cost_mismatch: z.boolean().optional(),
     /** set by tasks that check the world they ran on (measurement broken when true) */
     world_mismatch: z.boolean().optional(),
+    /**
+     * the episode starts before the model's knowledge cutoff (price table `cutoff`); null: an LLM whose
+     * cutoff is not listed; false for scripted agents. Optional so results written before it still load.
+     */
+    before_knowledge_cutoff: z.boolean().nullable().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { STREAM_KINDS, type StreamKind, type StreamRows } from "../world/row-schemas.js";
 import type { WorldManifest } from "../world/types.js";
@@ -55,7 +55,11 @@ function readValidManifest(dir: string, o: SynthOptions): WorldManifest | null {
 export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?: (msg: string) => void): string {
   const opts = SynthOptionsSchema.parse(o);
   const dir = synthWorldDir(cacheDir, opts);
-  if (readValidManifest(dir, opts)) return dir;
+  if (readValidManifest(dir, opts)) {
+    markUsed(dir);
+    return dir;
+  }
+  for (const t of removeStaleSynthTemps(cacheDir)) onProgress?.(`removed ${t.path} (left by killed build ${t.pid})`);
   if (existsSync(dir)) {
     onProgress?.(`removing stale synthetic world ${dir}`);
     rmSync(dir, { recursive: true, force: true });
@@ -94,4 +98,106 @@ function insertStream<K extends StreamKind>(
   rows: { [J in StreamKind]: StreamRows[J][] },
 ): number {
   return b.insert(kind, rows[kind]);
+}
+
+/** `<world dir>.tmp-<pid>`: where WorldBuilder builds before its atomic rename */
+const TEMP_RE = /^(synth-.+)\.tmp-(\d+)$/;
+
+/** Whether a process with this id runs on this host (EPERM: it runs as another user). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Bytes under a path (files and directories, symlinks not followed). */
+export function pathBytes(path: string): number {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return 0;
+  if (!st.isDirectory()) return st.size;
+  let n = 0;
+  for (const e of readdirSync(path)) n += pathBytes(join(path, e));
+  return n;
+}
+
+/**
+ * Removes the temp build directories of synthetic worlds whose building process is gone (a
+ * killed build leaves `synth-….tmp-<pid>`). Directories of live processes on this host are kept.
+ * A cache shared by several machines can hold temps of processes running elsewhere: run
+ * `relive data gc` there only when no other machine builds.
+ */
+export function removeStaleSynthTemps(cacheDir: string): { path: string; pid: number; bytes: number }[] {
+  if (!existsSync(cacheDir)) return [];
+  const out: { path: string; pid: number; bytes: number }[] = [];
+  for (const name of readdirSync(cacheDir).sort()) {
+    const m = TEMP_RE.exec(name);
+    if (!m) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid || pidAlive(pid)) continue;
+    const path = join(cacheDir, name);
+    const bytes = pathBytes(path);
+    rmSync(path, { recursive: true, force: true });
+    out.push({ path, pid, bytes });
+  }
+  return out;
+}
+
+/** Records a cache hit: world.json's mtime is the world's last use (what `gcSynthWorlds` orders by). */
+function markUsed(dir: string): void {
+  const now = new Date();
+  try {
+    utimesSync(join(dir, WORLD_JSON), now, now);
+  } catch {
+    // a read-only cache still serves the world; only the LRU order is lost
+  }
+}
+
+export interface SynthGcReport {
+  /** evicted worlds, least recently used first, and removed temp dirs of killed builds */
+  removed: { path: string; bytes: number; last_used: string | null; kind: "world" | "temp" }[];
+  kept: string[];
+  freed_bytes: number;
+}
+
+/**
+ * Evicts cached synthetic worlds of `cacheDir`, least recently used first (last use = world.json's
+ * mtime, refreshed on every cache hit), keeping the `keep` most recently used; also removes the
+ * temp dirs of killed builds and world directories without a manifest (partial). A world is
+ * rebuilt on its next use, so eviction never changes a result.
+ */
+export function gcSynthWorlds(cacheDir: string, keep: number): SynthGcReport {
+  if (!Number.isInteger(keep) || keep < 0) throw new RangeError(`keep: expected a non-negative integer, got ${keep}`);
+  const removed: SynthGcReport["removed"] = removeStaleSynthTemps(cacheDir).map((t) => ({
+    path: t.path,
+    bytes: t.bytes,
+    last_used: null,
+    kind: "temp" as const,
+  }));
+  const worlds: { path: string; used: number }[] = [];
+  if (existsSync(cacheDir))
+    for (const name of readdirSync(cacheDir).sort()) {
+      if (!name.startsWith("synth-") || TEMP_RE.test(name)) continue;
+      const path = join(cacheDir, name);
+      if (!lstatSync(path).isDirectory()) continue;
+      const manifest = lstatSync(join(path, WORLD_JSON), { throwIfNoEntry: false });
+      worlds.push({ path, used: manifest ? manifest.mtimeMs : Number.NEGATIVE_INFINITY });
+    }
+  // most recently used first; ties by path so the order never depends on readdir
+  worlds.sort((a, b) => b.used - a.used || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const kept = worlds.slice(0, keep).filter((w) => w.used !== Number.NEGATIVE_INFINITY);
+  const evict = worlds.filter((w) => !kept.includes(w)).reverse();
+  for (const w of evict) {
+    const bytes = pathBytes(w.path);
+    rmSync(w.path, { recursive: true, force: true });
+    removed.push({
+      path: w.path,
+      bytes,
+      last_used: w.used === Number.NEGATIVE_INFINITY ? null : new Date(w.used).toISOString(),
+      kind: "world",
+    });
+  }
+  return { removed, kept: kept.map((w) => w.path), freed_bytes: removed.reduce((s, r) => s + r.bytes, 0) };
 }

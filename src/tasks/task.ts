@@ -253,6 +253,8 @@ export interface TaskSpec<P> {
   baseSchedule: string;
   /** stream kinds the task reads */
   streams: string[];
+  /** those of `streams` it also runs without (a world given with `--world` must have rows of every other one) */
+  optionalStreams?: string[];
   /** true when `open(ctx).program()` gives several actors (LLM runs) */
   multiActor?: boolean;
   /** `self` feedback exists (its labels come from `TaskRun.feedback.self`) */

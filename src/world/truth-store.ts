@@ -66,6 +66,13 @@ export class TruthStore {
     return rows.map((r) => ({ ...r, value: JSON.parse(r.value) as Record<string, unknown> }));
   }
 
+  /** every label kind present, sorted */
+  labelKinds(): string[] {
+    return (this.db.prepare("SELECT DISTINCT kind FROM label ORDER BY kind").all() as { kind: string }[]).map(
+      (r) => r.kind,
+    );
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }

@@ -51,6 +51,7 @@ export const filingTrackerTask = defineTask<FilingTrackerParams>({
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["company", "filing", "xbrl_fact", "broker_event"],
+  optionalStreams: ["xbrl_fact"],
   open(ctx) {
     // per run: the SEC replay, blotter and portal hosts, the browser session and the tools over them
     const env = createFilingTrackerEnv(ctx);

@@ -10,7 +10,10 @@ import { RECORD_FILING_TOOL } from "./portal-tools.js";
 import { PORTAL_FORM_PATH, PORTAL_HOST } from "./web/portal-host.js";
 import { SEC_HOST } from "./web/sec-host.js";
 
-export const FILING_TRACKER_SCORER_VERSION = "filing-tracker-scorer/1";
+export const FILING_TRACKER_SCORER_VERSION = "filing-tracker-scorer/2";
+
+/** truth label kind (key: CIK, value.reason) of a company imported without companyfacts (ingest/edgar-world.ts) */
+export const XBRL_FACTS_UNAVAILABLE = "xbrl_facts_unavailable";
 
 export type FilingStatus = "ok" | "miss" | "wrong" | "premature" | "no_evidence";
 
@@ -63,7 +66,9 @@ export class FilingTrackerScorer extends ScorerBase {
   protected readonly watchedTools: ReadonlySet<string> = new Set([HTTP_GET_TOOL]);
   private readonly p: FilingTrackerParams;
   private readonly scored: FilingDuty[];
-  private readonly late: NotScorable[];
+  private readonly unscorable: NotScorable[];
+  /** CIK → why its 10-Q/10-K value fields have no gold (no companyfacts imported) */
+  private readonly noFacts: Map<string, string>;
   private readonly reads = new Map<string, Read[]>();
   private readonly saves = new Map<string, Save[]>();
   private order = 0;
@@ -77,9 +82,18 @@ export class FilingTrackerScorer extends ScorerBase {
     this.p = FilingTrackerParams.parse(ctx.params ?? {});
     const duties = new FilingDuties(ctx.world.db, this.p).duties(ctx.sim_start, ctx.sim_end);
     this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
-    this.late = duties
+    this.unscorable = duties
       .filter((d) => d.deadline > ctx.sim_end)
       .map((d) => ({ key: d.key, reason: "settles after window" }));
+    this.noFacts = new Map(
+      ctx.truth.labels(XBRL_FACTS_UNAVAILABLE).map((l) => [l.key, String(l.value.reason ?? "no XBRL facts")]),
+    );
+    // the accession, form and acceptance of such a company's 10-Q/10-K stay graded; its values cannot be
+    for (const d of this.scored) {
+      const why = this.noFacts.get(d.cik);
+      if (why !== undefined && d.form !== "8-K")
+        this.unscorable.push({ key: `${d.key}:values`, reason: `fy, fp, revenue, eps_diluted not gradable: ${why}` });
+    }
   }
 
   /** an accepted `http_get` of a SEC company path is an evidence read */
@@ -170,7 +184,7 @@ export class FilingTrackerScorer extends ScorerBase {
     const eps = 1e-9;
     if (r.form !== d.form) bad.push("form");
     if (Math.abs(r.accepted_at - d.accepted_at) > this.p.accepted_tolerance_s * 1000) bad.push("accepted_at");
-    if (d.form === "8-K") return bad;
+    if (d.form === "8-K" || this.noFacts.has(d.cik)) return bad;
     const g = d.gold;
     if (g.fy !== null && r.fy !== g.fy) bad.push("fy");
     if (g.fp !== null && r.fp !== g.fp) bad.push("fp");
@@ -194,7 +208,7 @@ export class FilingTrackerScorer extends ScorerBase {
     const n = this.results.length;
     const count = (s: FilingStatus) => this.results.filter((v) => v.status === s).length;
     const ok = count("ok");
-    const notScorable: NotScorable[] = [...this.late];
+    const notScorable: NotScorable[] = [...this.unscorable];
     const score = n === 0 ? null : ok / n;
     if (n === 0) notScorable.push({ key: "filing_score", reason: "no filing deadline falls inside the window" });
     const done = this.results.map((v, i) => ({ form: this.scored[i]!.form, status: v.status }));

@@ -98,6 +98,7 @@ export const openForecastTask = defineTask<OpenForecastParams>({
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["question", "question_resolution", "news", "market_price"],
+  optionalStreams: ["news", "market_price"],
   open(ctx) {
     // accepted forecasts, the memory log and phase, the last recap: shared by the tools and the recap
     const state = newRunState();

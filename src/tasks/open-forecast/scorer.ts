@@ -9,7 +9,7 @@ import { JudgeCache, type JudgeItem } from "./judge-cache.js";
 import { OpenForecastParams } from "./params.js";
 import { type ForecastEntry, standingAt } from "./run-state.js";
 
-export const OPEN_FORECAST_SCORER_VERSION = "open-forecast-scorer/1";
+export const OPEN_FORECAST_SCORER_VERSION = "open-forecast-scorer/2";
 /** truth label kind carrying why a question has no answer (e.g. ForecastBench `resolved=false`) */
 export const UNSCORABLE_LABEL = "question_unscorable";
 
@@ -46,6 +46,19 @@ export function top1Correct(outcomes: Record<string, number> | null, isTruth: (l
   return best !== null && !tie && isTruth(best);
 }
 
+/**
+ * The end of a question's active days [open, resolution date) (tasks.md §9): its `resolve`, or,
+ * when the world makes the answer public before `resolve` (an early resolution, e.g. a
+ * ForecastBench market question whose `resolve` is the market's scheduled close), the date the
+ * public answer says it resolved (`question_resolution.resolved_at`).
+ */
+export function activeEnd(
+  q: Pick<QuestionRow, "resolve">,
+  pub: { resolved_at: number; visible_at: number } | null,
+): number {
+  return pub !== null && pub.visible_at < q.resolve ? Math.min(q.resolve, pub.resolved_at) : q.resolve;
+}
+
 interface Plan {
   q: QuestionRow;
   answer: string;
@@ -54,7 +67,7 @@ interface Plan {
   publicAt: number | null;
   /** start of every active day, ascending */
   days: number[];
-  /** end of activity: min(resolve, public answer, sim_end) */
+  /** end of activity: min(resolution date (activeEnd), sim_end) */
   end: number;
   /** settlement of the question's outcome */
   settle: number;
@@ -72,11 +85,12 @@ interface QuestionResult {
 
 /**
  * open-forecast scorer. A question counts when its active days [max(open, sim_start),
- * min(resolve, public answer, sim_end)) meet the window; its credit is the mean daily score, and
- * `tw_score` = 100 × Σ credits (FutureSim's scale). Unscorable: no answer in truth (the reason
- * from its `question_unscorable` label when given) or an answer determined after the window. A
- * question settles when its answer is public (at sim_end when that is later), never earlier, so
- * scores never reveal an answer before the world does.
+ * min(resolution date, sim_end)) meet the window (`activeEnd`); its credit is the mean daily score,
+ * and `tw_score` = 100 × Σ credits (FutureSim's scale). Unscorable: no answer in truth (the reason
+ * from its `question_unscorable` label when given), an answer determined after the window, or an
+ * answer made public after sim_end ("answer public after window"). A question settles when its
+ * answer is public (inside the window by that rule), never earlier, so scores never reveal an
+ * answer before the world does.
  */
 export class OpenForecastScorer extends ScorerBase {
   protected readonly watchedTools = new Set([SUBMIT_FORECASTS_TOOL]);
@@ -104,20 +118,22 @@ export class OpenForecastScorer extends ScorerBase {
       .all() as QuestionRow[];
     const pub = new Map(
       (
-        db.prepare("SELECT question, visible_at FROM question_resolution").all() as {
+        db.prepare("SELECT question, resolved_at, visible_at FROM question_resolution").all() as {
           question: string;
+          resolved_at: number;
           visible_at: number;
         }[]
-      ).map((r) => [r.question, r.visible_at]),
+      ).map((r) => [r.question, r]),
     );
     const answers = new Map(ctx.truth.answers().map((a) => [a.question, a]));
     const why = new Map(ctx.truth.labels(UNSCORABLE_LABEL).map((l) => [l.key, String(l.value.reason ?? "no answer")]));
     const plans: Plan[] = [];
     const firstDay = startOfUtcDay(ctx.sim_start);
     for (const q of qs) {
-      const publicAt = pub.get(q.id) ?? null;
+      const row = pub.get(q.id);
+      const publicAt = row?.visible_at ?? null;
       this.questions.set(q.id, { q, publicAt });
-      const end = Math.min(q.resolve, publicAt ?? Number.POSITIVE_INFINITY, ctx.sim_end);
+      const end = Math.min(activeEnd(q, row ?? null), ctx.sim_end);
       const days: number[] = [];
       for (let d = Math.max(startOfUtcDay(q.open), firstDay); d < end; d += DAY_MS) days.push(d);
       if (days.length === 0) continue; // not active inside this window: not part of the episode
@@ -131,7 +147,13 @@ export class OpenForecastScorer extends ScorerBase {
         this.notScorable.push({ key, reason: "answer determined after the window" });
         continue;
       }
-      const settle = Math.max(a.resolved_at, publicAt !== null && publicAt <= ctx.sim_end ? publicAt : ctx.sim_end);
+      // a world without the public row: the answer counts as public when it was determined
+      const publicTime = publicAt ?? a.resolved_at;
+      if (publicTime > ctx.sim_end) {
+        this.notScorable.push({ key, reason: "answer public after window" });
+        continue;
+      }
+      const settle = Math.max(a.resolved_at, publicTime);
       plans.push({ q, answer: a.answer, resolvedAt: a.resolved_at, publicAt, days, end, settle });
     }
     plans.sort((x, y) => x.settle - y.settle || (x.q.id < y.q.id ? -1 : x.q.id > y.q.id ? 1 : 0));

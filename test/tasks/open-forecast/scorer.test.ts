@@ -11,7 +11,7 @@ import {
   JudgeCache,
   judgeKey,
 } from "../../../src/tasks/open-forecast/judge-cache.js";
-import { dayScore, OpenForecastScorer, top1Correct } from "../../../src/tasks/open-forecast/scorer.js";
+import { activeEnd, dayScore, OpenForecastScorer, top1Correct } from "../../../src/tasks/open-forecast/scorer.js";
 import { buildTiny, d, q, scorerCtx } from "./fixtures.js";
 
 const H = 3_600_000;
@@ -71,7 +71,8 @@ describe("open-forecast day score (tasks.md §9 anchors)", () => {
 /**
  * A hand-worked world (window d0 → d10):
  * - qA: open d0, resolve d3, answer Yes public at d3 → active d0, d1, d2; settles d3.
- * - qB: open d1, resolve d20, answer No determined at d2, public only at d20 → active d1..d9; settles at sim_end.
+ * - qB: open d1, resolve d20, answer No determined at d2, public only at d20 (after sim_end d10) →
+ *   not_scorable ("answer public after window"; scorer/1 scored it on d1..d9 and settled it at sim_end).
  * - qC: no answer (label: resolved=false) → not_scorable with that reason.
  * - qD: answer determined at d12 → not_scorable ("answer determined after the window").
  * - qE: opens d12 → outside the window (ignored).
@@ -151,7 +152,6 @@ describe("OpenForecastScorer on a hand-worked world", () => {
     expect(outcomes.map((o) => [o.key, new Date(o.t).toISOString().slice(0, 10), o.status])).toEqual([
       ["q:qF", "2026-03-03", "forecast"],
       ["q:qA", "2026-03-04", "forecast"],
-      ["q:qB", "2026-03-11", "no_forecast"],
     ]);
     const byKey = Object.fromEntries(outcomes.map((o) => [o.key, o]));
     expect(byKey["q:qA"]!.credit).toBeCloseTo((0.815 - 0.64 - 0.64) / 3, 12);
@@ -160,8 +160,6 @@ describe("OpenForecastScorer on a hand-worked world", () => {
       day0_score: expect.closeTo(0.815, 12),
       top1_correct: false,
     });
-    expect(byKey["q:qB"]!.credit).toBe(0);
-    expect(byKey["q:qB"]!.detail).toMatchObject({ active_days: 9, first_day: "2026-03-02", last_day: "2026-03-10" });
     expect(byKey["q:qF"]!.credit).toBeCloseTo(0.75, 12);
     expect(byKey["q:qF"]!.detail).toMatchObject({ match: "normalized", top1_correct: true, answer: "Emmanuel Macron" });
 
@@ -170,17 +168,18 @@ describe("OpenForecastScorer on a hand-worked world", () => {
       value: expect.closeTo(100 * ((0.815 - 1.28) / 3 + 0.75), 9),
       direction: "higher",
     });
-    expect(report.metrics.accuracy).toBeCloseTo(1 / 3, 12);
-    expect(report.metrics.bss_day0).toBeCloseTo((0.815 + 0 + 0.75) / 3, 12);
-    expect(report.metrics.bss_final).toBeCloseTo((-0.64 + 0 + 0.75) / 3, 12);
+    expect(report.metrics.accuracy).toBe(1 / 2);
+    expect(report.metrics.bss_day0).toBeCloseTo((0.815 + 0.75) / 2, 12);
+    expect(report.metrics.bss_final).toBeCloseTo((-0.64 + 0.75) / 2, 12);
     expect(report.metrics).toMatchObject({
-      questions_scored: 3,
+      questions_scored: 2,
       questions_forecast: 2,
       forecasts_accepted: 3,
       forecasts_ignored: 5,
       judge_pending: null,
     });
     expect(report.not_scorable).toEqual([
+      { key: "q:qB", reason: "answer public after window" },
       { key: "q:qC", reason: "resolved=false: x" },
       { key: "q:qD", reason: "answer determined after the window" },
     ]);
@@ -194,7 +193,7 @@ describe("OpenForecastScorer on a hand-worked world", () => {
       commit(d(0), "qF", { "Emmanuel Macron": 1 }),
     ];
     const r = score(dir, perfect).report;
-    expect(r.primary.value).toBe(300);
+    expect(r.primary.value).toBe(200);
     expect(r.metrics).toMatchObject({ accuracy: 1, bss_day0: 1, bss_final: 1 });
   });
 
@@ -243,5 +242,72 @@ describe("OpenForecastScorer on a hand-worked world", () => {
     expect(after.primary.value).toBeCloseTo(100 * 0.84, 9);
     // without the cache the judge is off
     expect(score(dir, events).report.primary.value).toBeCloseTo(-36, 9);
+  });
+});
+
+/**
+ * The window rules of tasks.md §9 on a second hand-worked world (window d0 → d10):
+ * - qM: a market-style question, resolve d20 (scheduled close), resolved early at d3 and public
+ *   at d4 → active days [d0, d3) = d0, d1, d2 (scorer/1: d0..d3, up to the public answer); settles d4.
+ * - qN: open d2, resolve d5, public exactly at sim_end d10 → active d2, d3, d4; settles d10.
+ * - qP: open d1, resolve d4, no public row, answer determined d4 → public counts as d4; active d1..d3.
+ * - qR: open d0, resolve d6, answer determined d6, public d11 → "answer public after window".
+ */
+describe("open-forecast window rules: [open, resolution date), answer public inside the window", () => {
+  const dir = buildTiny({
+    questions: [q("qM", d(0), d(20)), q("qN", d(2), d(5)), q("qP", d(1), d(4)), q("qR", d(0), d(6))],
+    resolutions: [
+      { question: "qM", answer: "Yes", resolved_at: d(3), visible_at: d(4) },
+      { question: "qN", answer: "No", resolved_at: d(5), visible_at: d(10) },
+      { question: "qR", answer: "Yes", resolved_at: d(6), visible_at: d(11) },
+    ],
+    answers: [
+      { question: "qM", answer: "Yes", resolved_at: d(3) },
+      { question: "qN", answer: "No", resolved_at: d(5) },
+      { question: "qP", answer: "Yes", resolved_at: d(4) },
+      { question: "qR", answer: "Yes", resolved_at: d(6) },
+    ],
+  });
+
+  it("activeEnd: resolve, or the early resolution date the public answer states", () => {
+    expect(activeEnd({ resolve: d(20) }, { resolved_at: d(3), visible_at: d(4) })).toBe(d(3));
+    expect(activeEnd({ resolve: d(5) }, { resolved_at: d(5), visible_at: d(10) })).toBe(d(5));
+    // public after resolve (synthetic long-dated questions): the scheduled resolve date stands
+    expect(activeEnd({ resolve: d(5) }, { resolved_at: d(2), visible_at: d(5) })).toBe(d(5));
+    expect(activeEnd({ resolve: d(4) }, null)).toBe(d(4));
+  });
+
+  it("active days, settlement times and not_scorable, worked by hand", () => {
+    // qM: {Yes: 0.7, No: 0.3} from d0: each day 1 − (0.09 + 0.09) = 0.82; a forecast on d3 counts for no day
+    const events = [
+      commit(d(0) + H, "qM", { Yes: 0.7, No: 0.3 }),
+      commit(d(3) + H, "qM", { Yes: 0.1, No: 0.9 }),
+      // qN: {No: 0.5} from d3: day d2 → 0, d3 and d4 → 1 − 0.25 = 0.75 → mean 0.5
+      commit(d(3), "qN", { No: 0.5 }),
+      // qP: {Yes: 1} on d2: d1 → 0, d2 and d3 → 1 → mean 2/3
+      commit(d(2), "qP", { Yes: 1 }),
+      commit(d(1), "qR", { Yes: 1 }),
+    ];
+    const { outcomes, report } = score(dir, events);
+    expect(
+      outcomes.map((o) => [
+        o.key,
+        new Date(o.t).toISOString().slice(0, 10),
+        o.detail.active_days,
+        o.detail.first_day,
+        o.detail.last_day,
+      ]),
+    ).toEqual([
+      ["q:qM", "2026-03-05", 3, "2026-03-01", "2026-03-03"],
+      ["q:qP", "2026-03-05", 3, "2026-03-02", "2026-03-04"],
+      ["q:qN", "2026-03-11", 3, "2026-03-03", "2026-03-05"],
+    ]);
+    const credit = Object.fromEntries(outcomes.map((o) => [o.key, o.credit]));
+    expect(credit["q:qM"]).toBeCloseTo(0.82, 12);
+    expect(credit["q:qN"]).toBeCloseTo(0.5, 12);
+    expect(credit["q:qP"]).toBeCloseTo(2 / 3, 12);
+    expect(report.primary.value).toBeCloseTo(100 * (0.82 + 0.5 + 2 / 3), 9);
+    expect(report.metrics.questions_scored).toBe(3);
+    expect(report.not_scorable).toEqual([{ key: "q:qR", reason: "answer public after window" }]);
   });
 });
