@@ -103,6 +103,7 @@ export function generateRows(o: SynthOptions): SynthWorld {
     broker_event: [...generateBlotter(from, opts.start, opts.end), ...broker].sort(
       (a, b) => a.t - b.t || a.id.localeCompare(b.id),
     ),
+    event: [], // imported event logs only (relive data import --events)
     truth: {
       breakpoint: markets.breakpoints,
       attribution,
