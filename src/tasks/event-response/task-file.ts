@@ -24,13 +24,14 @@ export const ActionRule = z.union([
 ]);
 export type ActionRule = z.infer<typeof ActionRule>;
 
-const KindRule = z.union([
-  Duration.transform((deadline_ms) => ({ deadline_ms, action: null as ActionRule | null })),
+/** A kind's rule: `alert: 30m` (a deadline alone) or `{deadline, action?}`. */
+const KindRule = z.preprocess(
+  (v) => (typeof v === "string" || typeof v === "number" ? { deadline: v } : v),
   z
     .object({ deadline: Duration, action: ActionRule.optional() })
     .strict()
-    .transform((r) => ({ deadline_ms: r.deadline, action: r.action ?? null })),
-]);
+    .transform((r) => ({ deadline_ms: r.deadline, action: (r.action ?? null) as ActionRule | null })),
+);
 
 /**
  * The task file beside an event log (YAML or JSON): which kinds need a response and by when (e.g.
