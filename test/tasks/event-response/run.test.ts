@@ -27,7 +27,7 @@ describe("event-response through the runner", () => {
     expect(r.performance.primary).toEqual({ name: "on_time_rate", value: 0.8, direction: "higher" });
     expect(r.resources.wakes).toBe(288);
     expect(r.diagnostics.missed).toBe(4);
-    expect(r.diagnostics.reaction_h.n).toBe(16);
+    expect(r.diagnostics.reaction_h?.n).toBe(16);
     expect(r.not_scorable).toEqual([{ key: "event:A-212", reason: "settles after window" }]);
   }, 120_000);
 

@@ -29,7 +29,7 @@ describe("event-response scorer, hand-worked", () => {
   });
 
   it("ok, wrong_action, late, miss, noise, not_scorable and the rejections", async () => {
-    const results: { tool: string; ok: boolean; error?: string }[] = [];
+    const results: { tool: string; args: unknown; ok: boolean; error?: string }[] = [];
     const policy = stepsPolicy(
       [
         { at: T("01:10"), tool: "respond", args: { event_id: "a1", action: "escalate" } }, // ok, 10 min
