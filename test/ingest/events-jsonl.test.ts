@@ -87,6 +87,7 @@ describe("importEventsJsonl", () => {
     const mapping = { time_field: "time", kind_field: "kind" };
     const r1 = await importEventsJsonl([f1], join(dir, "w1"), { name: "t", mapping });
     const r2 = await importEventsJsonl([f2], join(dir, "w2"), { name: "t", mapping });
+    expect(r2.rejected).toEqual([]);
     expect(r1.rejected.map((x) => [x.line, x.reason])).toEqual([
       [3, "duplicate of an earlier identical row (the first is kept)"],
     ]);
