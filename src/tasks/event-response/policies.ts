@@ -112,7 +112,17 @@ export const oraclePolicy: ReferencePolicy = {
           await api.call(RESPOND_TOOL, { event_id: e.id, action });
         }
       },
-      nextWake: (now) => events.find((e) => e.visible_at > now)?.visible_at ?? null,
+      nextWake: (now) => {
+        // events are sorted by visible_at: the first one visible strictly after now (binary search)
+        let lo = 0;
+        let hi = events.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (events[mid]!.visible_at > now) hi = mid;
+          else lo = mid + 1;
+        }
+        return events[lo]?.visible_at ?? null;
+      },
     };
   },
 };
