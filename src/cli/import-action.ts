@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import pc from "picocolors";
+import { EventMapping, importEventsJsonl, readEventMapping } from "../ingest/events-jsonl.js";
 import { ImportRefusedError, type ImportReport, topReasons } from "../ingest/import-report.js";
 import { importKlines } from "../ingest/klines-world.js";
 import type { RejectedRow } from "../ingest/kraken-ohlcvt.js";
@@ -47,13 +48,35 @@ function bpParams(list: string[] | undefined): Partial<BreakpointParams> {
   return parsed.data;
 }
 
-type Source = "news-jsonl" | "warc" | "polymarket" | "reddit" | "klines";
+type Source = "news-jsonl" | "warc" | "polymarket" | "reddit" | "klines" | "events";
+
+/** The field mapping of `--events`: `--mapping FILE`, or the `--time-field/--kind-field/--id-field` flags. */
+function eventMapping(o: ImportOptions): EventMapping {
+  const flags = { time_field: o.timeField, kind_field: o.kindField, id_field: o.idField };
+  const anyFlag = Object.values(flags).some((v) => v !== undefined);
+  if (o.mapping !== undefined) {
+    if (anyFlag)
+      throw new ConfigError("--events: give either --mapping or the --time-field/--kind-field/--id-field flags");
+    try {
+      return readEventMapping(resolve(o.mapping as string));
+    } catch (e) {
+      throw new ConfigError(`--mapping: ${(e as Error).message}`);
+    }
+  }
+  if (flags.time_field === undefined || flags.kind_field === undefined)
+    throw new ConfigError("--events needs --time-field and --kind-field (or --mapping FILE)");
+  const p = EventMapping.safeParse(
+    Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Record<string, string>,
+  );
+  if (!p.success) throw new ConfigError(`--events: ${p.error.issues[0]?.message}`);
+  return p.data;
+}
 
 import type { ImportOptions } from "./import-command.js";
 
 /** Runs one `relive data import` (loaded only when the command runs). */
 export async function runImport(files: string[], o: ImportOptions): Promise<void> {
-  const kinds = (["warc", "polymarket", "reddit", "klines"] as const).filter((k) => o[k] !== undefined);
+  const kinds = (["warc", "polymarket", "reddit", "klines", "events"] as const).filter((k) => o[k] !== undefined);
   if (kinds.length > 1)
     throw new ConfigError(`one source kind per import: got ${kinds.map((k) => `--${k}`).join(" and ")}`);
   const source: Source = kinds[0] ?? "news-jsonl";
@@ -97,6 +120,10 @@ export async function runImport(files: string[], o: ImportOptions): Promise<void
       case "reddit": {
         const r = await importRedditDumps(paths, out, { name });
         return printReport("post/comment", out, r, "", performance.now() - t0);
+      }
+      case "events": {
+        const r = await importEventsJsonl(paths, out, { name, mapping: eventMapping(o) });
+        return printReport("event", out, r, "", performance.now() - t0);
       }
       case "klines": {
         const venue = o.klines as string;

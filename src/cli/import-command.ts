@@ -43,6 +43,21 @@ export function registerImportCommand(data: Command): void {
     .option("--symbol <s>", "klines: instrument name stored in the world, e.g. BTC-USDT")
     .option("--bar <bar>", "klines: the files' bar (OKX 1m, 5m, 1H, 1Dutc …; KuCoin 1min, 5min, 1hour, 1day …)")
     .option("--resample-min <m>", "klines: resample to this many minutes (a multiple of the bar)")
+    .option(
+      "--events",
+      "any JSONL event log (one JSON object a line) into an `event` stream; needs --time-field and --kind-field " +
+        "(or --mapping); every other field is the event's payload, visible from its time",
+    )
+    .option(
+      "--time-field <f>",
+      "events: the time field (ISO-8601, a missing zone is UTC; or epoch s/ms: |v| < 1e11 is seconds)",
+    )
+    .option("--kind-field <f>", "events: the kind field (a string)")
+    .option("--id-field <f>", "events: the id field (default: an opaque keyed hash of the row's content)")
+    .option(
+      "--mapping <file>",
+      "events: a YAML/JSON mapping file {time_field, kind_field, id_field?} instead of the flags",
+    )
     .action(async (files: string[], o: ImportOptions) => {
       const { runImport } = await import("./import-action.js");
       await runImport(files, o);

@@ -161,6 +161,7 @@ export function generateRows(o: SynthOptions): SynthWorld {
     question_resolution: questionResolutions(questions.questions, questions.answers),
     // by time; at one instant the PM book's events in the order they happen, then the blotter's
     broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids)].sort((a, b) => a.t - b.t),
+    event: [], // imported event logs only (relive data import --events)
     truth: {
       breakpoint: markets.breakpoints,
       attribution,

@@ -1,6 +1,7 @@
 import { breakoutNewsTask } from "./breakout-news/index.js";
 import { brokerOpsTask } from "./broker-ops/index.js";
 import { dailyDigestTask } from "./daily-digest/index.js";
+import { eventResponseTask } from "./event-response/index.js";
 import { filingTrackerTask } from "./filing-tracker/index.js";
 import { forecastPortfolioTask } from "./forecast-portfolio/index.js";
 import { openForecastTask } from "./open-forecast/index.js";
@@ -22,6 +23,7 @@ export const TASKS: readonly AnyTask[] = [
   brokerOpsTask,
   openForecastTask,
   riskPortfolioTask,
+  eventResponseTask,
 ];
 
 /** Built-ins plus tasks registered at run time (task modules, library users). */

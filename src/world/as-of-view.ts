@@ -2,6 +2,7 @@ import type {
   BrokerEventRow,
   CandleRow,
   CompanyRow,
+  EventRow,
   FilingRow,
   MarketPriceRow,
   MarketResolutionRow,
@@ -100,6 +101,17 @@ export interface AsOfView {
   };
   broker: {
     events(opts?: { since?: number; kind?: string }): BrokerEventRow[];
+  };
+  /** the `event` stream of an imported event log */
+  events: {
+    /** visible events with t in [since, until] (both inclusive) and of `kind` when given, by (t, id); a page (default 50) and the total that match */
+    list(opts?: { since?: number; until?: number; kind?: string; offset?: number; limit?: number }): {
+      events: EventRow[];
+      total: number;
+    };
+    get(id: string): EventRow;
+    /** events that became visible in (after, min(until, now)], by visible_at then id (observations) */
+    arrivals(after: number, until: number): { id: string; kind: string; t: number; visible_at: number }[];
   };
 }
 

@@ -5,6 +5,7 @@ import type {
   BrokerEventRow,
   CandleRow,
   CompanyRow,
+  EventRow,
   FilingRow,
   IncidentRow,
   LabelRow,
@@ -36,7 +37,8 @@ export type StreamKind =
   | "company"
   | "question"
   | "question_resolution"
-  | "broker_event";
+  | "broker_event"
+  | "event";
 
 /** Every ground-truth kind stored in truth.db. */
 export type TruthKind = "breakpoint" | "attribution" | "incident" | "question_answer" | "label";
@@ -56,6 +58,7 @@ export interface StreamRows {
   question: QuestionRow;
   question_resolution: QuestionResolutionRow;
   broker_event: BrokerEventRow;
+  event: EventRow;
 }
 
 export interface TruthRows {
@@ -81,6 +84,7 @@ export const STREAM_KINDS: readonly StreamKind[] = [
   "question",
   "question_resolution",
   "broker_event",
+  "event",
 ];
 
 export const TRUTH_KINDS: readonly TruthKind[] = ["breakpoint", "attribution", "incident", "question_answer", "label"];
@@ -182,6 +186,7 @@ export const STREAM_ROW_SCHEMAS: { [K in StreamKind]: z.ZodType<StreamRows[K]> }
   }),
   question_resolution: z.object({ question: id, answer: str, resolved_at: instant, visible_at: instant }),
   broker_event: z.object({ id, kind: str, t: instant, payload: json, visible_at: instant }),
+  event: z.object({ id, kind: z.string().min(1), t: instant, payload: json, visible_at: instant }),
 };
 
 export const TRUTH_ROW_SCHEMAS: { [K in TruthKind]: z.ZodType<TruthRows[K]> } = {

@@ -16,6 +16,7 @@ import type {
   BrokerEventRow,
   CandleRow,
   CompanyRow,
+  EventRow,
   FilingRow,
   MarketPriceRow,
   MarketResolutionRow,
@@ -572,6 +573,65 @@ export class SqliteAsOfView implements AsOfView {
         .all(params) as (Omit<BrokerEventRow, "payload"> & { payload: string })[];
       return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Record<string, unknown> }));
     },
+  };
+
+  // ---------------------------------------------------------------- events (imported event logs)
+  readonly events: AsOfView["events"] = {
+    list: (opts = {}) => {
+      const limit = checkInt("limit", opts.limit ?? 50, 1, PAGE_MAX_LIMIT);
+      const offset = checkInt("offset", opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+      const params: Record<string, number | string> = { now: this.t() };
+      let where = "visible_at <= @now";
+      if (opts.since !== undefined) {
+        where += " AND t >= @since";
+        params.since = checkTime("since", opts.since);
+      }
+      if (opts.until !== undefined) {
+        where += " AND t <= @until";
+        params.until = checkTime("until", opts.until);
+      }
+      if (opts.kind !== undefined) {
+        where += " AND kind = @kind";
+        params.kind = opts.kind;
+      }
+      const rows = this.b
+        .stmt(`SELECT ${EVENT_COLS} FROM event WHERE ${where} ORDER BY t, id LIMIT @limit OFFSET @offset`)
+        .all({ ...params, limit, offset }) as EventDbRow[];
+      const total = (this.b.stmt(`SELECT count(*) AS n FROM event WHERE ${where}`).get(params) as { n: number }).n;
+      return { events: rows.map(eventRow), total };
+    },
+    get: (id) => {
+      const r = this.b
+        .stmt(`SELECT ${EVENT_COLS} FROM event WHERE id = @id AND visible_at <= @now`)
+        .get({ id, now: this.t() }) as EventDbRow | undefined;
+      if (!r) throw new NotVisibleError("event", id);
+      return eventRow(r);
+    },
+    arrivals: (after, until) =>
+      this.b
+        .stmt(
+          "SELECT id, kind, t, visible_at FROM event WHERE visible_at > @after AND visible_at <= @until" +
+            " AND visible_at <= @now ORDER BY visible_at, id",
+        )
+        .all({ after: checkTime("after", after), until: checkTime("until", until), now: this.t() }) as {
+        id: string;
+        kind: string;
+        t: number;
+        visible_at: number;
+      }[],
+  };
+}
+
+const EVENT_COLS = "id, kind, t, payload, visible_at";
+type EventDbRow = Omit<EventRow, "payload"> & { payload: string };
+
+function eventRow(r: EventDbRow): EventRow {
+  return {
+    id: r.id,
+    kind: r.kind,
+    t: r.t,
+    payload: JSON.parse(r.payload) as Record<string, unknown>,
+    visible_at: r.visible_at,
   };
 }
 

@@ -149,6 +149,16 @@ export interface BrokerEventRow {
   visible_at: number;
 }
 
+/** One event of an imported event log (`relive data import --events`): every other source field is the payload. */
+export interface EventRow {
+  /** the log's own id, or an opaque keyed hash of the row's content */
+  id: string;
+  kind: string;
+  t: number;
+  payload: Record<string, unknown>;
+  visible_at: number;
+}
+
 /** Truth-side rows (truth.db): never opened by agent-facing code. */
 export interface BreakpointRow {
   id: string;

@@ -188,7 +188,20 @@ const STREAM_SPECS: { [K in StreamKind]: KindSpec<StreamRows[K]> } = {
     params: (r) => [r.id, r.kind, r.t, JSON.stringify(r.payload), r.visible_at],
     key: (r) => r.id + S + r.visible_at,
   },
+  event: {
+    table: "event",
+    columns: ["id", "kind", "t", "payload", "visible_at"],
+    params: (r) => [r.id, r.kind, r.t, JSON.stringify(r.payload), r.visible_at],
+    key: (r) => r.id + S + r.kind + S + r.t + S + JSON.stringify(r.payload) + S + r.visible_at,
+  },
 };
+
+/**
+ * Stream kinds added after the manifest hash format was fixed: they enter the hash only when the
+ * world has rows of them, so adding a kind never changes the hash (and so the run ids and
+ * environment seeds) of a world that does not use it.
+ */
+const HASHED_WHEN_PRESENT: ReadonlySet<string> = new Set<StreamKind>(["event"]);
 
 const TRUTH_SPECS: { [K in TruthKind]: KindSpec<TruthRows[K]> } = {
   breakpoint: {
@@ -429,14 +442,17 @@ export class WorldBuilder {
 
       const streams: Record<string, number> = {};
       for (const k of STREAM_KINDS) streams[k] = this.digest(k).rows;
+      const hashed = (k: string) => !HASHED_WHEN_PRESENT.has(k) || this.digest(k).rows > 0;
+      const hashedStreams: Record<string, number> = {};
+      for (const k of STREAM_KINDS) if (hashed(k)) hashedStreams[k] = this.digest(k).rows;
       const truthCounts: Record<string, number> = {};
       const digests: Record<string, string> = {};
       for (const k of TRUTH_KINDS) truthCounts[k] = this.digest(`truth.${k}`).rows;
       for (const [k, d] of [...this.digests.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-        digests[k] = d.toString();
+        if (hashed(k)) digests[k] = d.toString();
       }
       const hash = createHash("sha256")
-        .update(JSON.stringify({ window: this.meta.window, streams, truth: truthCounts, digests }))
+        .update(JSON.stringify({ window: this.meta.window, streams: hashedStreams, truth: truthCounts, digests }))
         .digest("hex");
       const manifest: WorldManifest = {
         name: this.meta.name,

@@ -25,6 +25,7 @@ describe("relive CLI", () => {
       ["broker-ops", "routine_score"],
       ["open-forecast", "tw_score"],
       ["risk-portfolio", "risk_score"],
+      ["event-response", "on_time_rate"],
     ]);
     const episodes = (id: string) => tasks.find((t) => t.id === id)!.episodes.map((e) => e.name);
     expect(episodes("price-check")).toContain("svb-2023");

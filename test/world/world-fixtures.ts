@@ -22,6 +22,7 @@ export function emptyRows(): WorldRows {
     question: [],
     question_resolution: [],
     broker_event: [],
+    event: [],
   };
 }
 
