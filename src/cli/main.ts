@@ -316,6 +316,7 @@ program
 registerReportCommand(program);
 registerGridCommands(program);
 registerServeCommand(program);
+(await import("./mcp-command.js")).registerMcpCommand(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as Error;
   process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : (e.stack ?? e.message)}\n`);

@@ -11,6 +11,8 @@ export const ResultsSchema = z.object({
   task_version: z.string(),
   scorer_version: z.string(),
   harness_version: z.string(),
+  /** who acted: present for outside agent apps (`external:mcp`); absent means relive's own harness */
+  harness: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
   trigger: z.enum(["sleep", "watcher", "cron"]),
@@ -49,6 +51,8 @@ export const ResultsSchema = z.object({
     llm_budget_exhausted: z.boolean(),
     failed_degenerate: z.boolean(),
     finished_early: z.boolean(),
+    /** outside-agent runs only: no MCP request for the idle timeout (wall clock), so the run was ended */
+    external_idle_timeout: z.boolean().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),
