@@ -15,9 +15,9 @@ import { call, DIGEST_3D } from "./support.js";
 const CFG = parseRunConfig({ ...DIGEST_3D, agent: { model: "external:mcp" } });
 
 /** One outside-agent run in this process, served over Streamable HTTP on loopback. */
-async function start(idleTimeoutMs: number, runsDir = freshRunsDir()) {
+async function start(idleTimeoutMs: number, runsDir = freshRunsDir(), cfg = CFG) {
   const outside = new OutsideAgent({ idleTimeoutMs });
-  const running = runExternal(CFG, { ...options(runsDir), externalActor: outside.actor }).then((res) => {
+  const running = runExternal(cfg, { ...options(runsDir), externalActor: outside.actor }).then((res) => {
     outside.settle({ runDir: res.runDir, sim_end: Date.parse(res.results.sim_end) });
     return res;
   });
@@ -120,5 +120,31 @@ describe("how an outside agent's run ends", () => {
     await expect(
       runExternal(parseRunConfig({ ...DIGEST_3D }), { ...options(runsDir), externalActor: again().actor }),
     ).rejects.toThrow(ConfigError);
+  }, 120_000);
+
+  it("a task's own clock tool (open-forecast's next_day) moves the clock for the outside agent too", async () => {
+    const cfg = parseRunConfig({
+      task: "open-forecast",
+      sim_start: "2026-03-01T00:00:00Z",
+      sim_end: "2026-03-03T00:00:00Z",
+      agent: { model: "external:mcp" },
+    });
+    const { running, http, client } = await start(600_000, freshRunsDir(), cfg);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain("next_day");
+      const r = await call(client, "next_day", {});
+      expect(r.isError).toBe(false);
+      expect(r.clock.split("\n")[0]).toBe("(woke at 2026-03-02T00:00:00.000Z for sleep)");
+      await call(client, "finish", { summary: "done" });
+      const res = await running;
+      const ev = readLedger(join(res.runDir, "ledger.jsonl"));
+      expect(ev.find((e) => e.type === "wait")).toMatchObject({
+        tool: "next_day",
+        until: Date.parse("2026-03-02T00:00:00Z"),
+      });
+    } finally {
+      await client.close();
+      await http.close();
+    }
   }, 120_000);
 });
