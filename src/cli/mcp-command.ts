@@ -173,9 +173,14 @@ export function registerMcpCommand(program: Command): void {
         process.stdin.once("end", r);
         process.stdin.once("close", r);
       });
-      void stdinClosed.then(() => outside.close());
+      // clients stop a server by closing stdin, then SIGTERM a moment later: let the run settle and write results first
+      const settling = () => say("relive mcp: the session closed; writing the run's results before exiting");
+      void stdinClosed.then(() => {
+        outside.close();
+        if (!outside.isSettled()) process.on("SIGTERM", settling);
+      });
       await server.connect(new StdioServerTransport());
-      await finished;
+      await finished.finally(() => process.off("SIGTERM", settling));
       // after the run, keep answering (free rejections) until the client closes the session
       await stdinClosed;
       await server.close();

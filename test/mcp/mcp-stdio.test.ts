@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -83,4 +84,38 @@ describe("relive mcp over stdio (the official MCP SDK client spawning the CLI)",
       await client.close();
     }
   }, 180_000);
+
+  it("a session whose stdin closes is finish: the run settles, results are written, nothing but protocol on stdout, exit 0", () => {
+    const runs = freshRunsDir();
+    const cfgFile = join(mkdtempSync(join(tmpdir(), "relive-mcp-cfg-")), "run.json");
+    writeFileSync(cfgFile, JSON.stringify(DIGEST_3D));
+    const p = spawnSync(
+      process.execPath,
+      [join(REPO, "bin/relive.js"), "mcp", "-c", cfgFile, "--runs", runs, "--cache", CACHE_DIR, "-q"],
+      { cwd: REPO, input: "", encoding: "utf8" },
+    );
+    expect(p.stderr).toContain("results: ");
+    expect(p.status).toBe(0);
+    expect(p.stdout).toBe("");
+    const dir = join(runs, "daily-digest", "external-mcp");
+    const [only] = readdirSync(dir);
+    const res = readResultsFile(join(dir, only!, "results.json"));
+    expect(res.flags).toMatchObject({ finished_early: true, external_idle_timeout: false });
+    expect(res.outcomes.map((o) => o.credit)).toEqual([0, 0]);
+  }, 120_000);
+
+  it("a bad configuration exits 2 naming the field, before anything is served", () => {
+    const p = spawnSync(
+      process.execPath,
+      [join(REPO, "bin/relive.js"), "mcp", "-t", "no-such-task", "--runs", freshRunsDir()],
+      {
+        cwd: REPO,
+        input: "",
+        encoding: "utf8",
+      },
+    );
+    expect(p.status).toBe(2);
+    expect(p.stderr).toMatch(/error.*task: /);
+    expect(p.stdout).toBe("");
+  }, 60_000);
 });
