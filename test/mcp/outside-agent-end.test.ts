@@ -10,7 +10,7 @@ import { ConfigError, parseRunConfig } from "../../src/run/config.js";
 import { runExternal } from "../../src/run/external-run.js";
 import { resumeRun } from "../../src/run/runner.js";
 import { freshRunsDir, options } from "../run/helpers.js";
-import { call, DIGEST_3D } from "./support.js";
+import { call, DIGEST_3D, inProcess } from "./support.js";
 
 const CFG = parseRunConfig({ ...DIGEST_3D, agent: { model: "external:mcp" } });
 
@@ -147,4 +147,42 @@ describe("how an outside agent's run ends", () => {
       await http.close();
     }
   }, 120_000);
+
+  for (const [what, extra, status] of [
+    ["rate limits", { task_params: { reddit_call_usd: 0.01, reddit_rate_limit: 1 } }, "rate_limited"],
+    ["the wallet", { budget_usd: 0.01, task_params: { reddit_call_usd: 0.01 } }, "unpaid"],
+  ] as const)
+    it(`prices and ${what} are the runtime's: the same calls give the in-process refusal (${status}, free)`, async () => {
+      const input = { ...DIGEST_3D, ...extra };
+      const { running, http, client } = await start(
+        600_000,
+        freshRunsDir(),
+        parseRunConfig({ ...input, agent: { model: "external:mcp" } }),
+      );
+      const ref = inProcess(input);
+      try {
+        const args = { since: "2026-02-28T00:00:00Z", until: "2026-03-01T00:00:00Z" };
+        const texts = [];
+        for (let i = 0; i < 2; i++) {
+          const r = await call(client, "list_posts", args);
+          expect(r.text).toBe(await ref.text("list_posts", args));
+          texts.push(r);
+        }
+        expect(texts.map((t) => t.isError)).toEqual([false, true]);
+        await call(client, "finish", { summary: "done" });
+        const res = await running;
+        const calls = readLedger(join(res.runDir, "ledger.jsonl")).flatMap((e) =>
+          e.type === "tool_call" && e.tool === "list_posts" ? [[e.status, e.cost_usd]] : [],
+        );
+        expect(calls).toEqual([
+          ["ok", 0.01],
+          [status, 0],
+        ]);
+        expect(res.results.resources.spent_usd).toBeCloseTo(0.01, 12);
+      } finally {
+        ref.close();
+        await client.close();
+        await http.close();
+      }
+    }, 120_000);
 });
