@@ -8,6 +8,7 @@ import { OutsideAgent } from "../../src/mcp/external-actor.js";
 import { serveMcpHttp } from "../../src/mcp/http-server.js";
 import { ConfigError, parseRunConfig } from "../../src/run/config.js";
 import { runExternal } from "../../src/run/external-run.js";
+import { rescoreRun } from "../../src/run/rescore.js";
 import { resumeRun } from "../../src/run/runner.js";
 import { freshRunsDir, options } from "../run/helpers.js";
 import { call, DIGEST_3D, inProcess } from "./support.js";
@@ -51,6 +52,10 @@ describe("how an outside agent's run ends", () => {
         text: "ERROR: not run: the run has ended (no request within the idle timeout)",
         clock: "now: 2026-03-04T00:00:00.000Z",
       });
+      // the ledger alone rebuilds the results (rescore), flag included
+      const again = await rescoreRun(res.runDir, options());
+      expect(again.diffs).toEqual([]);
+      expect(again.results).toEqual(res.results);
       // the tools are still listed
       expect((await client.listTools()).tools.map((t) => t.name)).toContain("sleep");
     } finally {
