@@ -335,6 +335,7 @@ program
 registerReportCommand(program);
 registerGridCommands(program);
 registerServeCommand(program);
+(await import("./mcp-command.js")).registerMcpCommand(program);
 program.parseAsync(process.argv).catch((err: unknown) => {
   const e = err as Error;
   if (e instanceof ProviderFailedError) {

@@ -1,6 +1,7 @@
 import { DAY_MS, HOUR_MS } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { Wallet } from "../ledger/wallet.js";
+import { EXTERNAL_IDLE_TIMEOUT } from "../mcp/external-actor.js";
 import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
@@ -109,6 +110,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
     task_version: task.version,
     scorer_version: task.scorer_version,
     harness_version: HARNESS_VERSION,
+    ...(r.agent.kind === "external" ? { harness: r.agent.harness } : {}),
     episode: r.episode.name,
     agent: r.agentName,
     trigger: r.config.agent.trigger,
@@ -151,6 +153,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       provider_failed: notes.includes("provider_failed"),
       provider_cost_mismatch: costMismatch,
       before_knowledge_cutoff: checkKnowledgeCutoff(r.agent, sim_start).before,
+      ...(r.agent.kind === "external" ? { external_idle_timeout: notes.includes(EXTERNAL_IDLE_TIMEOUT) } : {}),
     },
     timing: {
       anytime,

@@ -25,10 +25,12 @@ export interface CutoffCheck {
 
 /** Whether an LLM agent billed as `priceKey` meets an episode starting at `simStart` before its knowledge cutoff. */
 export function checkKnowledgeCutoff(
-  agent: { kind: "scripted" } | { kind: "model"; priceKey: string; prices: PriceTable },
+  agent: { kind: "scripted" | "external" } | { kind: "model"; priceKey: string; prices: PriceTable },
   simStart: number,
 ): CutoffCheck {
+  // scripted policies know nothing; an outside app's model is metered elsewhere (unknown here)
   if (agent.kind === "scripted") return { before: false, cutoff: null };
+  if (agent.kind !== "model") return { before: null, cutoff: null };
   const cutoff = agent.prices.lookup(agent.priceKey)?.cutoff ?? null;
   if (cutoff === null) return { before: null, cutoff: null };
   return { before: simStart < cutoffEnd(cutoff), cutoff };
@@ -36,10 +38,10 @@ export function checkKnowledgeCutoff(
 
 /** The warning line for a run whose episode starts before its model's cutoff (null when there is nothing to say). */
 export function knowledgeCutoffWarning(
-  agent: { kind: "scripted" } | { kind: "model"; name: string; priceKey: string; prices: PriceTable },
+  agent: { kind: "scripted" | "external" } | { kind: "model"; name: string; priceKey: string; prices: PriceTable },
   simStart: number,
 ): string | null {
-  if (agent.kind === "scripted") return null;
+  if (agent.kind !== "model") return null;
   const c = checkKnowledgeCutoff(agent, simStart);
   if (c.before === null)
     return `note: no knowledge cutoff is listed for ${agent.priceKey}; cannot check that the episode (from ${isoDay(simStart)}) starts after it`;

@@ -54,7 +54,12 @@ export type ResolvedAgent =
       endpoint: string | undefined;
       /** the provider client (null when resolved without checking the model, e.g. for rescore) */
       created: CreatedModel | null;
-    };
+    }
+  /** an outside agent app driving the run's tools over MCP (`relive mcp`): one actor under the sleep trigger */
+  | { kind: "external"; harness: typeof EXTERNAL_MCP; trigger: "sleep" };
+
+/** `agent.model` of a run whose actor is an outside agent app speaking MCP (`relive mcp`); also its recorded harness */
+export const EXTERNAL_MCP = "external:mcp";
 
 export interface ResolveOptions {
   runsDir: string;
@@ -129,6 +134,14 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
         "agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent",
       );
     agent = { kind: "scripted", policy, trigger };
+  } else if (provider === "external") {
+    if (model !== EXTERNAL_MCP)
+      throw new ConfigError(`agent.model: unknown outside-agent harness "${model}"; available: ${EXTERNAL_MCP}`);
+    if (trigger !== "sleep")
+      throw new ConfigError(
+        `agent.trigger: an outside agent (${EXTERNAL_MCP}) moves the clock with its sleep tool; only trigger "sleep" is available`,
+      );
+    agent = { kind: "external", harness: EXTERNAL_MCP, trigger };
   } else {
     if (!TRIGGERS_FOR_MODELS.includes(trigger))
       throw new ConfigError(
@@ -196,6 +209,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       agent: model,
       world_hash: worldHash,
       ...(config.task_module !== undefined ? { task_module: taskModuleIdentity(config.task_module) } : {}),
+      ...(agent.kind === "external" ? { harness: agent.harness } : {}),
       ...(agent.kind === "model"
         ? {
             model: {

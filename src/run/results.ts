@@ -11,6 +11,8 @@ export const ResultsSchema = z.object({
   task_version: z.string(),
   scorer_version: z.string(),
   harness_version: z.string(),
+  /** who acted: present for outside agent apps (`external:mcp`); absent means relive's own harness */
+  harness: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
   trigger: z.enum(["sleep", "watcher", "cron"]),
@@ -69,6 +71,8 @@ export const ResultsSchema = z.object({
      * cutoff is not listed; false for scripted agents. Optional so results written before it still load.
      */
     before_knowledge_cutoff: z.boolean().nullable().optional(),
+    /** outside-agent runs only: no MCP request for the idle timeout (wall clock), so the run was ended */
+    external_idle_timeout: z.boolean().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),

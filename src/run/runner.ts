@@ -20,6 +20,7 @@ import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
 import { Redactor } from "../ledger/redactor.js";
 import { Wallet } from "../ledger/wallet.js";
+import type { ExternalActorFactory } from "../mcp/external-actor.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
 import type { Outcome, ProgramActor, TaskRun, TaskRunContext } from "../tasks/task.js";
@@ -32,7 +33,7 @@ import { Workspace } from "../triggers/watcher/workspace.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
-import type { RunConfig } from "./config.js";
+import { ConfigError, type RunConfig } from "./config.js";
 import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
@@ -65,6 +66,8 @@ export interface RunOptions extends WorldLocation, ResolveOptions {
   onModelRequest?: (req: GenerateRequest, ctx: CallContext) => void;
   /** false: skip the launch preflight request to the model's endpoint (default true) */
   preflight?: boolean;
+  /** the body of the outside agent (`relive mcp`): required by, and only used for, `external:*` runs */
+  externalActor?: ExternalActorFactory;
 }
 
 /** Runs the episode; a provider failure names the run directory `relive resume` continues. */
@@ -182,7 +185,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
     ctx.agentClock = {
       trigger: r.config.agent.trigger,
       sleepUntil:
-        r.agent.kind === "model" && r.agent.trigger === "sleep"
+        r.agent.kind !== "scripted" && r.agent.trigger === "sleep"
           ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
           : null,
     };
@@ -309,6 +312,25 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             ledger,
             baseSchedule: task.baseSchedule,
             oracleEnv: a.policy.oracle ? { truth, world, params: r.params } : null,
+          }),
+        );
+      } else if (a.kind === "external") {
+        if (!o.externalActor)
+          throw new ConfigError(
+            `agent.model: "${r.agentName}" is an outside agent: start its run with \`relive mcp\` (outside-agent runs cannot be resumed)`,
+          );
+        // one outside actor with every task tool, the sleep tool and finish, over the same runtime as an LLM actor
+        const x = modelActor(program[0]!, a.trigger);
+        kernel.spawn(
+          x.actor.id,
+          o.externalActor({
+            runtime: x.runtime,
+            trigger: x.trigger,
+            slot: x.slot,
+            ledger,
+            instruction: x.actor.instruction,
+            dailyBrief: () => latestBrief,
+            wakeNote: (w) => run.wakeNote(w),
           }),
         );
       } else {
