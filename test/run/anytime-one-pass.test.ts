@@ -97,7 +97,9 @@ describe("hand-crafted ledgers where a day's report is not the final state's", (
     const qt = new ResolutionTruth(d.truth, d.world, ResolutionDetectParams.parse(d.r.params ?? {}));
     const marked = new Set(
       d.events.flatMap((e) =>
-        e.type === "commitment" && e.tool === MARK_OUTCOME_TOOL ? [(e.args as { question_id: string }).question_id] : [],
+        e.type === "commitment" && e.tool === MARK_OUTCOME_TOOL
+          ? [(e.args as { question_id: string }).question_id]
+          : [],
       ),
     );
     // a question visible on day 1, determined on day 3 or later (inside the window), not marked by the policy

@@ -202,8 +202,7 @@ export class FilingTrackerScorer extends ScorerBase {
    */
   reportAt(end: number): ScoreReport {
     const duties = this.dutyBook.duties(this.ctx.sim_start, end);
-    const verdicts = new Map<string, Verdict>();
-    this.results.forEach((v, i) => verdicts.set(this.scored[i]!.key, v));
+    const verdicts = new Map(this.results.map((v, i) => [this.scored[i]!.key, v] as const));
     const scored = duties.filter((d) => d.deadline <= end);
     return this.reportOver(
       scored,

@@ -133,9 +133,7 @@ export class PopularityScorer extends ScorerBase {
    * everything settled so far revealed by `end` (settle(end) was called).
    */
   reportAt(end: number): ScoreReport {
-    const tails = this.facts
-      .createdIn(this.sim_start, end - this.H)
-      .filter((x) => x.cascade >= this.p.tail_threshold);
+    const tails = this.facts.createdIn(this.sim_start, end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
     return this.reportOver(tails, end);
   }
 
