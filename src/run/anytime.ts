@@ -1,5 +1,6 @@
 import { DAY_MS } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
+import type { ScoreReport, ScorerContext } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import type { ResolvedRun } from "./resolve-run.js";
@@ -10,20 +11,31 @@ export interface AnytimePoint {
   primary: number | null;
 }
 
+/** The part of a resolved run the daily reports need. */
+export type AnytimeRun = Pick<ResolvedRun, "sim_start" | "sim_end" | "params"> & {
+  task: Pick<ResolvedRun["task"], "createScorer">;
+};
+
+/** the end instants of the simulated days: sim_start + 1 day, + 2 days, ... ≤ sim_end */
+function dayEnds(r: AnytimeRun): number[] {
+  const ends: number[] = [];
+  for (let end = r.sim_start + DAY_MS; end <= r.sim_end; end += DAY_MS) ends.push(end);
+  return ends;
+}
+
 /**
- * The anytime curve: at the end of each simulated day D, the primary metric recomputed by a fresh
- * scorer over the window [sim_start, D) from the ledger prefix before D. Derived from the ledger
- * alone, like every score.
+ * Reference path: at the end of each simulated day D, a fresh scorer over the window
+ * [sim_start, D) replays the ledger prefix before D. Quadratic in the episode length; used for
+ * scorers without `reportAt` (task modules from outside) and by tests as the definition.
  */
-export function anytimeCurve(
-  r: ResolvedRun,
+export function dailyReportsByReplay(
+  r: AnytimeRun,
   events: readonly LedgerEvent[],
   world: WorldStore,
   truth: TruthStore,
-): AnytimePoint[] {
-  const points: AnytimePoint[] = [];
+): ScoreReport[] {
   const inputs = events.filter((e) => e.type !== "outcome");
-  for (let end = r.sim_start + DAY_MS, day = 1; end <= r.sim_end; end += DAY_MS, day++) {
+  return dayEnds(r).map((end) => {
     const scorer = r.task.createScorer({ sim_start: r.sim_start, sim_end: end, world, truth, params: r.params });
     for (const e of inputs) {
       if (e.t >= end) break;
@@ -31,7 +43,55 @@ export function anytimeCurve(
       scorer.onEvent(e);
     }
     scorer.settle(end);
-    points.push({ day, t: new Date(end).toISOString(), primary: scorer.report().primary.value });
+    return scorer.report();
+  });
+}
+
+/**
+ * One-pass path: one scorer over the whole window is fed the ledger once; at each day end D it is
+ * settled to D and asked `reportAt(D)`, which by contract equals the replay's report for D.
+ * null when the task's scorer has no `reportAt`.
+ */
+export function dailyReportsOnePass(
+  r: AnytimeRun,
+  events: readonly LedgerEvent[],
+  world: WorldStore,
+  truth: TruthStore,
+): ScoreReport[] | null {
+  const ctx: ScorerContext = { sim_start: r.sim_start, sim_end: r.sim_end, world, truth, params: r.params };
+  const scorer = r.task.createScorer(ctx);
+  if (!scorer.reportAt) return null;
+  const reports: ScoreReport[] = [];
+  let i = 0;
+  for (const end of dayEnds(r)) {
+    for (; i < events.length; i++) {
+      const e = events[i] as LedgerEvent;
+      if (e.t >= end) break;
+      if (e.type === "outcome") continue;
+      scorer.settle(e.t);
+      scorer.onEvent(e);
+    }
+    scorer.settle(end);
+    reports.push(scorer.reportAt(end));
   }
-  return points;
+  return reports;
+}
+
+/**
+ * The anytime curve: at the end of each simulated day D, the primary metric a fresh scorer over the
+ * window [sim_start, D) gives from the ledger prefix before D. Derived from the ledger alone, like
+ * every score: in one pass when the scorer implements `reportAt`, by per-day replay otherwise.
+ */
+export function anytimeCurve(
+  r: AnytimeRun,
+  events: readonly LedgerEvent[],
+  world: WorldStore,
+  truth: TruthStore,
+): AnytimePoint[] {
+  const reports = dailyReportsOnePass(r, events, world, truth) ?? dailyReportsByReplay(r, events, world, truth);
+  return reports.map((rep, k) => ({
+    day: k + 1,
+    t: new Date(r.sim_start + (k + 1) * DAY_MS).toISOString(),
+    primary: rep.primary.value,
+  }));
 }

@@ -243,6 +243,15 @@ export class BreakoutNewsScorer extends ScorerBase {
     };
   }
 
+  /**
+   * The report of a fresh scorer with window [sim_start, end): sim_end enters scoring only as the
+   * settle clamp and the breakpoint filter, and nothing after `end` has closed yet (settle(end) was
+   * the last call), so the state after the prefix is that scorer's state.
+   */
+  reportAt(_end: number): ScoreReport {
+    return this.report();
+  }
+
   report(): ScoreReport {
     const notScorable: NotScorable[] = [];
     for (const c of this.claims)

@@ -78,7 +78,7 @@ export class BrokerOpsScorer extends ScorerBase {
   private clock = 0;
   private readonly view: AsOfView;
 
-  constructor(ctx: ScorerContext) {
+  constructor(private readonly ctx: ScorerContext) {
     super();
     this.p = BrokerOpsParams.parse(ctx.params ?? {});
     const roster = dutyRoster(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
@@ -220,7 +220,30 @@ export class BrokerOpsScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
-    const r = this.results;
+    return this.reportOver(this.results, this.late);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's roster; each duty due
+   * by `end` was settled at its deadline in deadline order (settle(end) was called), so its result
+   * is reused.
+   */
+  reportAt(end: number): ScoreReport {
+    const roster = dutyRoster(this.ctx.world, this.p, this.ctx.sim_start, end);
+    const byKey = new Map(this.results.map((x) => [x.duty.key, x]));
+    const results = roster.flatMap((d) => {
+      if (d.deadline > end) return [];
+      const x = byKey.get(d.key);
+      if (!x) throw new Error(`internal: broker-ops duty ${d.key} due by ${isoInstant(end)} was not settled`);
+      return [x];
+    });
+    return this.reportOver(
+      results,
+      roster.filter((d) => d.deadline > end).map((d) => ({ key: d.key, reason: "settles after window" })),
+    );
+  }
+
+  private reportOver(r: BrokerOpsScorer["results"], late: readonly NotScorable[]): ScoreReport {
     const count = (f: (x: (typeof r)[number]) => boolean) => r.filter(f).length;
     const share = (met: number, n: number) => (n === 0 ? null : met / n);
     const stopN = count((x) => x.duty.kind === "stop");
@@ -229,7 +252,7 @@ export class BrokerOpsScorer extends ScorerBase {
     const fundMet = count((x) => x.duty.kind === "funding" && x.status === "met");
     const lat = r.flatMap((x) => (x.latency === null ? [] : [x.latency])).sort((a, b) => a - b);
     const median = lat.length === 0 ? null : minutes((lat[(lat.length - 1) >> 1]! + lat[lat.length >> 1]!) / 2);
-    const notScorable = [...this.late];
+    const notScorable = [...late];
     if (r.length === 0) notScorable.push({ key: "routine_score", reason: "no duty settled inside the window" });
     return {
       primary: { name: "routine_score", value: share(stopMet + fundMet, r.length), direction: "higher" },

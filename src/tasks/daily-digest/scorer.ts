@@ -48,7 +48,9 @@ export class DailyDigestScorer extends ScorerBase {
   private ignoredCommitments = 0;
   private rejectedCalls = 0;
 
-  constructor(ctx: ScorerContext) {
+  private readonly verdicts = new Map<string, IdVerdict>();
+
+  constructor(private readonly ctx: ScorerContext) {
     super();
     this.p = DailyDigestParams.parse(ctx.params ?? {});
     this.facts = new RedditFacts(ctx.world.db);
@@ -103,11 +105,24 @@ export class DailyDigestScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
-    const all = this.scored.map((d) => this.result(d));
+    return this.reportOver(this.scored, this.late);
+  }
+
+  /** the report of a fresh scorer with window [sim_start, end): the days settling by `end` */
+  reportAt(end: number): ScoreReport {
+    const days = daysOpeningIn(this.ctx.sim_start, end, this.p);
+    return this.reportOver(
+      days.filter((d) => d.settles <= end),
+      days.filter((d) => d.settles > end).map((d) => ({ key: d.key, reason: "settles after window" })),
+    );
+  }
+
+  private reportOver(scored: readonly DigestDay[], late: readonly NotScorable[]): ScoreReport {
+    const all = scored.map((d) => this.result(d));
     const counted = all.filter((r) => r.counted);
     const mean = (rs: DayResult[]) => (rs.length === 0 ? null : rs.reduce((s, r) => s + r.credit, 0) / rs.length);
     const delivered = all.filter((r) => r.delivery !== null);
-    const notScorable: NotScorable[] = [...this.late];
+    const notScorable: NotScorable[] = [...late];
     const acc = mean(counted);
     if (all.length === 0) notScorable.push({ key: "digest_acc", reason: "no day settles inside the window" });
     else if (acc === null)
@@ -145,7 +160,17 @@ export class DailyDigestScorer extends ScorerBase {
     };
   }
 
+  /** a pure function of the world: memoized so daily reports judge each (day, id) once */
   private judge(id: string, day: DigestDay): IdVerdict {
+    const k = `${day.key}\u0000${id}`;
+    const done = this.verdicts.get(k);
+    if (done) return done;
+    const v = this.judgeOnce(id, day);
+    this.verdicts.set(k, v);
+    return v;
+  }
+
+  private judgeOnce(id: string, day: DigestDay): IdVerdict {
     const created = this.facts.createdAt(id);
     if (created === null) return { id, hit: false, reason: "not_a_post" };
     if (created < day.candidatesFrom || created >= day.opens)

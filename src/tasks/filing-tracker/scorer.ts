@@ -76,11 +76,13 @@ export class FilingTrackerScorer extends ScorerBase {
   private invalidSaves = 0;
   private secReads = 0;
   private readonly results: Verdict[] = [];
+  private readonly dutyBook: FilingDuties;
 
-  constructor(ctx: ScorerContext) {
+  constructor(private readonly ctx: ScorerContext) {
     super();
     this.p = FilingTrackerParams.parse(ctx.params ?? {});
-    const duties = new FilingDuties(ctx.world.db, this.p).duties(ctx.sim_start, ctx.sim_end);
+    this.dutyBook = new FilingDuties(ctx.world.db, this.p);
+    const duties = this.dutyBook.duties(ctx.sim_start, ctx.sim_end);
     this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
     this.unscorable = duties
       .filter((d) => d.deadline > ctx.sim_end)
@@ -88,12 +90,17 @@ export class FilingTrackerScorer extends ScorerBase {
     this.noFacts = new Map(
       ctx.truth.labels(XBRL_FACTS_UNAVAILABLE).map((l) => [l.key, String(l.value.reason ?? "no XBRL facts")]),
     );
-    // the accession, form and acceptance of such a company's 10-Q/10-K stay graded; its values cannot be
-    for (const d of this.scored) {
+    this.unscorable.push(...this.valuesUnscorable(this.scored));
+  }
+
+  /** a company without XBRL facts: the accession, form and acceptance of its 10-Q/10-K stay graded; its values cannot be */
+  private valuesUnscorable(scored: readonly FilingDuty[]): NotScorable[] {
+    return scored.flatMap((d) => {
       const why = this.noFacts.get(d.cik);
-      if (why !== undefined && d.form !== "8-K")
-        this.unscorable.push({ key: `${d.key}:values`, reason: `fy, fp, revenue, eps_diluted not gradable: ${why}` });
-    }
+      return why !== undefined && d.form !== "8-K"
+        ? [{ key: `${d.key}:values`, reason: `fy, fp, revenue, eps_diluted not gradable: ${why}` }]
+        : [];
+    });
   }
 
   /** an accepted `http_get` of a SEC company path is an evidence read */
@@ -205,13 +212,39 @@ export class FilingTrackerScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
-    const n = this.results.length;
-    const count = (s: FilingStatus) => this.results.filter((v) => v.status === s).length;
+    return this.reportOver(this.scored.slice(0, this.results.length), this.results, this.unscorable);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's duties; each one
+   * due by `end` was judged at its deadline (settle(end) was called), so its verdict is reused.
+   */
+  reportAt(end: number): ScoreReport {
+    const duties = this.dutyBook.duties(this.ctx.sim_start, end);
+    const verdicts = new Map(this.results.map((v, i) => [this.scored[i]!.key, v] as const));
+    const scored = duties.filter((d) => d.deadline <= end);
+    return this.reportOver(
+      scored,
+      scored.map((d) => verdicts.get(d.key) ?? this.judge(d)),
+      [
+        ...duties.filter((d) => d.deadline > end).map((d) => ({ key: d.key, reason: "settles after window" })),
+        ...this.valuesUnscorable(scored),
+      ],
+    );
+  }
+
+  private reportOver(
+    scored: readonly FilingDuty[],
+    results: readonly Verdict[],
+    unscorable: readonly NotScorable[],
+  ): ScoreReport {
+    const n = results.length;
+    const count = (s: FilingStatus) => results.filter((v) => v.status === s).length;
     const ok = count("ok");
-    const notScorable: NotScorable[] = [...this.unscorable];
+    const notScorable: NotScorable[] = [...unscorable];
     const score = n === 0 ? null : ok / n;
     if (n === 0) notScorable.push({ key: "filing_score", reason: "no filing deadline falls inside the window" });
-    const done = this.results.map((v, i) => ({ form: this.scored[i]!.form, status: v.status }));
+    const done = results.map((v, i) => ({ form: scored[i]!.form, status: v.status }));
     const rate = (forms: readonly string[]) => {
       const xs = done.filter((x) => forms.includes(x.form));
       return xs.length === 0 ? null : xs.filter((x) => x.status === "ok").length / xs.length;

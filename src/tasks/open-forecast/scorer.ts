@@ -96,8 +96,14 @@ export class OpenForecastScorer extends ScorerBase {
   protected readonly watchedTools = new Set([SUBMIT_FORECASTS_TOOL]);
   private readonly p: OpenForecastParams;
   private readonly plans: Plan[];
-  private readonly notScorable: NotScorable[] = [];
+  private readonly notScorable: NotScorable[];
+  private readonly sim_start: number;
+  private readonly qs: QuestionRow[];
+  private readonly answers: Map<string, { answer: string; resolved_at: number }>;
+  private readonly why: Map<string, string>;
   private readonly questions = new Map<string, { q: QuestionRow; publicAt: number | null }>();
+  /** the public answer rows (question_resolution) by question */
+  private readonly pub: Map<string, { resolved_at: number; visible_at: number }>;
   private readonly forecasts = new Map<string, ForecastEntry[]>();
   private readonly judge: JudgeCache | null;
   private readonly matches = new Map<string, MatchKind | null>();
@@ -125,39 +131,48 @@ export class OpenForecastScorer extends ScorerBase {
         }[]
       ).map((r) => [r.question, r]),
     );
-    const answers = new Map(ctx.truth.answers().map((a) => [a.question, a]));
-    const why = new Map(ctx.truth.labels(UNSCORABLE_LABEL).map((l) => [l.key, String(l.value.reason ?? "no answer")]));
+    this.answers = new Map(ctx.truth.answers().map((a) => [a.question, a]));
+    this.why = new Map(ctx.truth.labels(UNSCORABLE_LABEL).map((l) => [l.key, String(l.value.reason ?? "no answer")]));
+    for (const q of qs) this.questions.set(q.id, { q, publicAt: pub.get(q.id)?.visible_at ?? null });
+    this.pub = pub;
+    this.qs = qs;
+    this.sim_start = ctx.sim_start;
+    ({ plans: this.plans, notScorable: this.notScorable } = this.plansFor(ctx.sim_end));
+  }
+
+  /** the scored questions' plans and the unscorable ones of the window [sim_start, simEnd) */
+  private plansFor(simEnd: number): { plans: Plan[]; notScorable: NotScorable[] } {
+    const notScorable: NotScorable[] = [];
     const plans: Plan[] = [];
-    const firstDay = startOfUtcDay(ctx.sim_start);
-    for (const q of qs) {
-      const row = pub.get(q.id);
+    const firstDay = startOfUtcDay(this.sim_start);
+    for (const q of this.qs) {
+      const row = this.pub.get(q.id) ?? null;
       const publicAt = row?.visible_at ?? null;
-      this.questions.set(q.id, { q, publicAt });
-      const end = Math.min(activeEnd(q, row ?? null), ctx.sim_end);
+      const end = Math.min(activeEnd(q, row), simEnd);
       const days: number[] = [];
       for (let d = Math.max(startOfUtcDay(q.open), firstDay); d < end; d += DAY_MS) days.push(d);
       if (days.length === 0) continue; // not active inside this window: not part of the episode
       const key = `q:${q.id}`;
-      const a = answers.get(q.id);
+      const a = this.answers.get(q.id);
       if (!a) {
-        this.notScorable.push({ key, reason: why.get(q.id) ?? "no answer in truth" });
+        notScorable.push({ key, reason: this.why.get(q.id) ?? "no answer in truth" });
         continue;
       }
-      if (a.resolved_at > ctx.sim_end) {
-        this.notScorable.push({ key, reason: "answer determined after the window" });
+      if (a.resolved_at > simEnd) {
+        notScorable.push({ key, reason: "answer determined after the window" });
         continue;
       }
       // a world without the public row: the answer counts as public when it was determined
       const publicTime = publicAt ?? a.resolved_at;
-      if (publicTime > ctx.sim_end) {
-        this.notScorable.push({ key, reason: "answer public after window" });
+      if (publicTime > simEnd) {
+        notScorable.push({ key, reason: "answer public after window" });
         continue;
       }
       const settle = Math.max(a.resolved_at, publicTime);
       plans.push({ q, answer: a.answer, resolvedAt: a.resolved_at, publicAt, days, end, settle });
     }
     plans.sort((x, y) => x.settle - y.settle || (x.q.id < y.q.id ? -1 : x.q.id > y.q.id ? 1 : 0));
-    this.plans = plans;
+    return { plans, notScorable };
   }
 
   protected override onToolCall(e: ToolCallEvent): void {
@@ -220,10 +235,24 @@ export class OpenForecastScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
-    const rs = this.plans.map((p) => this.result(p));
+    return this.reportOver(this.plans, this.notScorable);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's plans (active days
+   * cut at `end`, settlement at `end` when the answer is public later), over the forecasts so far
+   * (all before `end`).
+   */
+  reportAt(end: number): ScoreReport {
+    const { plans, notScorable } = this.plansFor(end);
+    return this.reportOver(plans, notScorable);
+  }
+
+  private reportOver(plans: readonly Plan[], unscorable: readonly NotScorable[]): ScoreReport {
+    const rs = plans.map((p) => this.result(p));
     const n = rs.length;
     const mean = (f: (r: QuestionResult) => number) => meanOf(rs.map(f));
-    const notScorable = [...this.notScorable];
+    const notScorable = [...unscorable];
     const tw = n === 0 ? null : 100 * sumOf(rs.map((r) => r.mean));
     if (n === 0) notScorable.push({ key: "tw_score", reason: "no question is scored in this window" });
     let judgeMatches = 0;
@@ -244,7 +273,7 @@ export class OpenForecastScorer extends ScorerBase {
         forecasts_ignored: this.ignored,
         forecasts_rejected: this.rejected,
         judge_matches: judgeMatches,
-        judge_pending: this.judge === null ? null : this.pendingJudgeItems().length,
+        judge_pending: this.judge === null ? null : this.pendingJudgeItems(plans).length,
       },
       not_scorable: notScorable,
     };
@@ -261,10 +290,10 @@ export class OpenForecastScorer extends ScorerBase {
    * a model judge should rule on (`relive judge`). Empty when the judge is off. Call after the
    * ledger was replayed.
    */
-  pendingJudgeItems(): JudgeItem[] {
+  pendingJudgeItems(plans: readonly Plan[] = this.plans): JudgeItem[] {
     if (this.judge === null) return [];
     const out: JudgeItem[] = [];
-    for (const plan of this.plans)
+    for (const plan of plans)
       for (const e of this.forecasts.get(plan.q.id) ?? [])
         for (const label of Object.keys(e.outcomes))
           if (this.match(plan, label) === null && !this.judge.has(plan.q.id, plan.answer, label))

@@ -125,17 +125,30 @@ export class PopularityScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
+    return this.reportOver(this.tails, this.sim_end);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): the tail posts revealed by `end`;
+   * everything settled so far revealed by `end` (settle(end) was called).
+   */
+  reportAt(end: number): ScoreReport {
+    const tails = this.facts.createdIn(this.sim_start, end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
+    return this.reportOver(tails, end);
+  }
+
+  private reportOver(tails: readonly PostFact[], end: number): ScoreReport {
     const settledRecs = this.settled.filter((o) => o.status !== "miss");
     const hits = this.settled.filter((o) => o.status === "hit");
     const misses = this.settled.filter((o) => o.status === "miss");
     const credits = hits.reduce((s, o) => s + (o.credit ?? 0), 0);
     const denom = recallDenominator(
-      this.tails.map((x) => x.created_utc),
+      tails.map((x) => x.created_utc),
       this.p.cap,
     );
     const precision = settledRecs.length === 0 ? 0 : hits.length / settledRecs.length;
     const notScorable: NotScorable[] = this.recs
-      .filter((r) => r.created_utc + this.H > this.sim_end)
+      .filter((r) => r.created_utc + this.H > end)
       .map((r) => ({ key: `post:${r.id}`, reason: "settles after window" }));
     const recall = denom === 0 ? null : credits / denom;
     if (denom === 0)
@@ -160,7 +173,7 @@ export class PopularityScorer extends ScorerBase {
         false_alarms: settledRecs.length - hits.length,
         misses: misses.length,
         recommendations_settled: settledRecs.length,
-        tail_posts: this.tails.length,
+        tail_posts: tails.length,
         recall_denominator: denom,
         credit_sum: credits,
         mean_delay_hours: delays.length === 0 ? null : delays.reduce((s, d) => s + d, 0) / delays.length,

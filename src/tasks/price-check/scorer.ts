@@ -155,6 +155,24 @@ export class PriceCheckScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
+    return this.reportOver(this.hours, this.late);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): the hours ending by `end` (their
+   * outcomes are cached, so no truth is read twice), the partial hour at `end` not_scorable.
+   */
+  reportAt(end: number): ScoreReport {
+    const hours: number[] = [];
+    const late: NotScorable[] = [];
+    for (let h = Math.ceil(this.ctx.sim_start / HOUR_MS) * HOUR_MS; h < end; h += HOUR_MS) {
+      if (h + HOUR_MS <= end) hours.push(h);
+      else for (const s of this.setup.symbols) late.push({ key: key(s, h), reason: "settles after window" });
+    }
+    return this.reportOver(hours, late);
+  }
+
+  private reportOver(hours: readonly number[], late: readonly NotScorable[]): ScoreReport {
     const notScorable: NotScorable[] = [];
     const count = { ok: 0, priced: 0, abstain: 0, miss: 0 };
     let counted = 0;
@@ -162,7 +180,7 @@ export class PriceCheckScorer extends ScorerBase {
     let excessSum = 0;
     let bpsSum = 0;
     let survivedHours = 0;
-    for (const h of this.hours) {
+    for (const h of hours) {
       const survived = this.budgetExhaustedAt === null || h < this.budgetExhaustedAt;
       if (survived) survivedHours++;
       for (const s of this.setup.symbols) {
@@ -200,7 +218,7 @@ export class PriceCheckScorer extends ScorerBase {
       metrics: {
         price_acc: priceAcc,
         price_acc_raw: total > 0 ? count.ok / total : null,
-        window_survived: this.hours.length > 0 ? survivedHours / this.hours.length : null,
+        window_survived: hours.length > 0 ? survivedHours / hours.length : null,
         mean_excess_bps: reported > 0 ? excessSum / reported : null,
         mean_bps_error: reported > 0 ? bpsSum / reported : null,
         abstain_rate: abstainRate,
@@ -211,7 +229,7 @@ export class PriceCheckScorer extends ScorerBase {
         abstained_hours: count.abstain,
         symbol_hours: total,
       },
-      not_scorable: [...notScorable, ...this.late],
+      not_scorable: [...notScorable, ...late],
     };
   }
 }

@@ -67,8 +67,8 @@ export class ResolutionDetectScorer extends ScorerBase {
     this.scored = this.truth.questions.filter((q) => q.visible_at < ctx.sim_end);
   }
 
-  private winnable(q: QuestionTruth): boolean {
-    return q.t_det !== null && q.t_det >= this.sim_start && q.t_det < this.sim_end;
+  private winnable(q: QuestionTruth, end = this.sim_end): boolean {
+    return q.t_det !== null && q.t_det >= this.sim_start && q.t_det < end;
   }
 
   private determinedBefore(q: QuestionTruth): boolean {
@@ -102,10 +102,18 @@ export class ResolutionDetectScorer extends ScorerBase {
     return true;
   }
 
-  private judge(q: QuestionTruth, outcome: string, news_id: string | null, t: number, actor: string): Claim {
+  /** a claim judged for the window [sim_start, end) (the scorer's own window by default) */
+  private judge(
+    q: QuestionTruth,
+    outcome: string,
+    news_id: string | null,
+    t: number,
+    actor: string,
+    end = this.sim_end,
+  ): Claim {
     const base = { q, outcome, news_id, t, actor, emitted: false };
-    const resolvedInWindow = q.closed_at !== null && q.closed_at <= this.sim_end;
-    if (this.winnable(q)) {
+    const resolvedInWindow = q.closed_at !== null && q.closed_at <= end;
+    if (this.winnable(q, end)) {
       const tDet = q.t_det as number;
       if (outcome === q.det_outcome) {
         const late = t >= tDet;
@@ -123,7 +131,7 @@ export class ResolutionDetectScorer extends ScorerBase {
     }
     if (resolvedInWindow && q.result !== null && outcome !== q.result)
       return { ...base, settles: Math.max(t, q.closed_at as number), status: "wrong", credit: 0 };
-    return { ...base, settles: this.sim_end, status: "no_determination", credit: 0 };
+    return { ...base, settles: end, status: "no_determination", credit: 0 };
   }
 
   settle(t: number): Outcome[] {
@@ -188,13 +196,30 @@ export class ResolutionDetectScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
+    return this.reportOver(this.sim_end, this.scored, this.claims);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): the questions visible before `end`
+   * and every claim so far (all made before `end`) judged again for that window, since a claim's
+   * status depends on whether its question is determined inside the window.
+   */
+  reportAt(end: number): ScoreReport {
+    return this.reportOver(
+      end,
+      this.truth.questions.filter((q) => q.visible_at < end),
+      this.claims.map((c) => this.judge(c.q, c.outcome, c.news_id, c.t, c.actor, end)),
+    );
+  }
+
+  private reportOver(end: number, scored: readonly QuestionTruth[], claims: readonly Claim[]): ScoreReport {
     const notScorable: NotScorable[] = [];
-    for (const q of this.scored)
+    for (const q of scored)
       if (this.determinedBefore(q)) notScorable.push({ key: `q:${q.id}`, reason: "determined before the window" });
-    const settled = this.claims.filter((c) => c.settles !== null && c.settles <= this.sim_end);
-    for (const c of this.claims)
+    const settled = claims.filter((c) => c.settles !== null && c.settles <= end);
+    for (const c of claims)
       if (!settled.includes(c)) notScorable.push({ key: `q:${c.q.id}`, reason: "settles after window" });
-    const winnable = this.scored.filter((q) => this.winnable(q)).length;
+    const winnable = scored.filter((q) => this.winnable(q, end)).length;
     const credit = sumOf(settled.map((c) => c.credit));
     const hits = settled.filter((c) => c.status === "correct" || c.status === "early");
     const precision = precisionOf(credit, settled.length);
@@ -216,15 +241,15 @@ export class ResolutionDetectScorer extends ScorerBase {
         cov_recall: covRecall,
         delay_h_p50: quantileOf(delays, 0.5),
         delay_h_p90: quantileOf(delays, 0.9),
-        questions: this.scored.length,
+        questions: scored.length,
         winnable,
-        claims: this.claims.length,
+        claims: claims.length,
         correct: count("correct"),
         early: count("early"),
         wrong: count("wrong"),
         no_determination: count("no_determination"),
-        miss: this.scored.filter((q) => this.winnable(q) && !this.claimed.has(q.id)).length,
-        claims_unsettled: this.claims.length - settled.length,
+        miss: scored.filter((q) => this.winnable(q, end) && !this.claimed.has(q.id)).length,
+        claims_unsettled: claims.length - settled.length,
         marks_rejected: this.rejectedCalls,
         commitments_ignored: this.ignored,
       },

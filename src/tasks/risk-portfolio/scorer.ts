@@ -42,6 +42,14 @@ export function rebuiltView(b: BookDay) {
   };
 }
 
+/** one scoring window [sim_start, end): its closes, required book days (with deadlines) and late ones */
+interface RiskWindow {
+  end: number;
+  closes: CloseDay[];
+  required: { date: string; deadline: number }[];
+  late: NotScorable[];
+}
+
 /**
  * risk-portfolio grader (tasks.md §10). It rebuilds the account from the world's daily closes and
  * the ledger's accepted orders only (`submit_orders` commitments, numbered in ledger order exactly
@@ -61,8 +69,8 @@ export class RiskPortfolioScorer extends ScorerBase {
   private readonly closes: CloseDay[];
   private readonly startDay: number;
   /** required book days (ascending) with their deadlines */
-  private readonly required: { date: string; deadline: number }[] = [];
-  private readonly late: NotScorable[] = [];
+  private readonly required: { date: string; deadline: number }[];
+  private readonly late: NotScorable[];
   private readonly orders: Order[] = [];
   private readonly filings: Filing[] = [];
   private emitted = 0;
@@ -72,15 +80,28 @@ export class RiskPortfolioScorer extends ScorerBase {
     super();
     this.params = RiskPortfolioParams.parse(ctx.params ?? {});
     this.universe = resolveUniverse(ctx.world.db, this.params, ctx.sim_start);
-    this.closes = worldCloseDays(ctx.world.db, this.universe, ctx.sim_end);
     this.startDay = startOfUtcDay(ctx.sim_start);
-    for (const c of this.closes) {
+    ({ closes: this.closes, required: this.required, late: this.late } = this.windowOf(ctx.sim_end));
+  }
+
+  /** the closes, the required book days and the late ones of the window [sim_start, end) */
+  private windowOf(end: number): RiskWindow {
+    const closes = worldCloseDays(this.ctx.world.db, this.universe, end);
+    const required: RiskWindow["required"] = [];
+    const late: NotScorable[] = [];
+    for (const c of closes) {
       if (c.day < this.startDay) continue;
       const date = new Date(c.day).toISOString().slice(0, 10);
       const deadline = this.deadline(date);
-      if (deadline <= ctx.sim_end) this.required.push({ date, deadline });
-      else this.late.push({ key: `book:${date}`, reason: "settles after window" });
+      if (deadline <= end) required.push({ date, deadline });
+      else late.push({ key: `book:${date}`, reason: "settles after window" });
     }
+    return { end, closes, required, late };
+  }
+
+  /** this scorer's own window */
+  private get window(): RiskWindow {
+    return { end: this.ctx.sim_end, closes: this.closes, required: this.required, late: this.late };
   }
 
   private deadline(date: string): number {
@@ -103,14 +124,14 @@ export class RiskPortfolioScorer extends ScorerBase {
   }
 
   /** the account rebuilt from the world's closes and the orders seen, through `until` */
-  rebuild(until: number): Rebuilt {
+  rebuild(until: number, w: RiskWindow = this.window): Rebuilt {
     return rebuildBooks({
-      closes: this.closes,
+      closes: w.closes,
       orders: this.orders,
       symbols: this.universe.symbols,
       rules: rulesOf(this.params),
       startDay: this.startDay,
-      until: Math.min(until, this.ctx.sim_end),
+      until: Math.min(until, w.end),
     });
   }
 
@@ -182,26 +203,38 @@ export class RiskPortfolioScorer extends ScorerBase {
   }
 
   /** the final reconciliation and performance */
-  final(): {
+  final(w: RiskWindow = this.window): {
     gate: boolean;
     errors: AccountingError[];
     perf: Performance | null;
     risk_score: number | null;
     acc: Rebuilt;
   } {
-    const acc = this.rebuild(this.ctx.sim_end);
+    const acc = this.rebuild(w.end, w);
     const errors = this.reconcile(
       acc,
-      this.required.map((r) => r.date),
+      w.required.map((r) => r.date),
     );
-    const perf = performanceOf(acc.days, this.closes, this.universe.symbols, this.params);
-    const gate = this.required.length > 0 && errors.length === 0 && acc.refused.length === 0;
-    const risk_score = this.required.length === 0 || !perf ? null : gate ? perf.performance_score : 0;
+    const perf = performanceOf(acc.days, w.closes, this.universe.symbols, this.params);
+    const gate = w.required.length > 0 && errors.length === 0 && acc.refused.length === 0;
+    const risk_score = w.required.length === 0 || !perf ? null : gate ? perf.performance_score : 0;
     return { gate, errors, perf, risk_score, acc };
   }
 
   report(): ScoreReport {
-    const f = this.final();
+    return this.reportOver(this.window);
+  }
+
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's closes and required
+   * books, the account rebuilt through `end` from the orders and filings so far (all before `end`).
+   */
+  reportAt(end: number): ScoreReport {
+    return this.reportOver(this.windowOf(end));
+  }
+
+  private reportOver(w: RiskWindow): ScoreReport {
+    const f = this.final(w);
     const notScorable: NotScorable[] = [];
     if (f.risk_score === null)
       notScorable.push({ key: "risk_score", reason: "no book's filing deadline falls inside the window" });
@@ -211,7 +244,7 @@ export class RiskPortfolioScorer extends ScorerBase {
         reason: `no day with a non-zero position and at least ${this.params.var_min_obs} daily returns of history`,
       });
     const counts = { reconciled: 0, mismatch: 0, missing: 0 };
-    for (const r of this.required) {
+    for (const r of w.required) {
       const own = f.errors.filter((x) => x.day === r.date);
       if (own.some((x) => x.code === "missing_day")) counts.missing++;
       else if (own.length === 0) counts.reconciled++;
@@ -224,8 +257,8 @@ export class RiskPortfolioScorer extends ScorerBase {
       metrics: {
         risk_score: f.risk_score,
         performance_score: p ? p.performance_score : null,
-        books_gate: this.required.length ? (f.gate ? 1 : 0) : null,
-        books_required: this.required.length,
+        books_gate: w.required.length ? (f.gate ? 1 : 0) : null,
+        books_required: w.required.length,
         books_reconciled: counts.reconciled,
         books_mismatched: counts.mismatch,
         books_missing: counts.missing,
@@ -256,7 +289,7 @@ export class RiskPortfolioScorer extends ScorerBase {
         fills: p ? p.fills : null,
         traded_notional: p ? p.traded_notional : null,
       },
-      not_scorable: [...notScorable, ...this.late],
+      not_scorable: [...notScorable, ...w.late],
     };
   }
 }
