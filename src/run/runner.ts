@@ -353,6 +353,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
                     kernel,
                     actorId: actor.id,
                     deadlines: (until) => run.deadlines(ctx.view, until),
+                    marginMs: (r.config.agent.deadline_guard_margin_min ?? 60) * 60_000,
                   });
               },
             }),

@@ -277,6 +277,15 @@ export interface TaskSpec<P> {
   /** `self` feedback exists (its labels come from `TaskRun.feedback.self`) */
   selfFeedback?: SelfFeedbackSpec;
   /**
+   * The shortest time by which a deadline of this task is known in advance when that lead is fixed
+   * by a parameter (e.g. a duty due a window after the fill that creates it), with the parameter's
+   * name. The run config refuses a deadline-guard margin longer than it: the guard's wake would come
+   * before the event that makes the deadline known (DESIGN.md invariant 5). Absent: deadlines are
+   * known from the schedule, or their lead varies with the data (then a guard wake that would
+   * precede the deadline's visibility is skipped by the guard).
+   */
+  deadlineLead?(params: P): { ms: number; param: string };
+  /**
    * Scorers are pure functions of (truth, world, ledger events), built without a run, so rescore
    * and anytime curves can replay a ledger.
    */
