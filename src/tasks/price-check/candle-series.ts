@@ -17,6 +17,11 @@ export interface CandleKey {
   interval_ms: number;
 }
 
+/** A candle series and the instant its first candle becomes visible. */
+export interface SeriesVisibility extends CandleKey {
+  visible_at: number;
+}
+
 /**
  * Aggregates ascending bars of `baseMs` into bars of `targetMs` (a multiple of baseMs), aligned to
  * epoch multiples of targetMs: o = first, h = max, l = min, c = last, v = sum. Only complete
@@ -61,6 +66,18 @@ export class WorldCandles {
     this.latestStmt = db.prepare(
       "SELECT open_time, o, h, l, c, v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time <= ? ORDER BY open_time DESC LIMIT ?",
     );
+  }
+
+  /**
+   * The distinct series of the world with the instant each first becomes visible (its earliest
+   * candle's visible_at), sorted: an as-of setup keeps the series with visible_at ≤ t.
+   */
+  series(): SeriesVisibility[] {
+    return this.db
+      .prepare(
+        "SELECT venue, symbol, interval_ms, MIN(visible_at) AS visible_at FROM candle GROUP BY venue, symbol, interval_ms ORDER BY venue, symbol, interval_ms",
+      )
+      .all() as SeriesVisibility[];
   }
 
   /** the distinct series of the world, sorted */
