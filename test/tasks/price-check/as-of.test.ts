@@ -89,7 +89,7 @@ describe("price-check reads the candle series visible at its time", () => {
     a.clock.t = ETH_FROM + 5 * MIN;
     const docs = (await a.call("get_exchange_docs", {})) as { ok: true; value: { symbols: string[] } };
     expect(docs.value.symbols).toEqual(["BTC-USD", "ETH-USD"]);
-    expect(JSON.stringify(docs.value)).toContain("\"ETH-USD\":\"ETHUSD\"");
+    expect(JSON.stringify(docs.value)).toContain('"ETH-USD":"ETHUSD"');
     expect(await a.call("report", { symbol: "ETH-USD", price: 10 })).toMatchObject({ ok: true });
     const k = (await a.call("http_fetch", probes[3]![1])) as { ok: true; value: { status: number; body: string } };
     expect(k.value.status).toBe(200);
