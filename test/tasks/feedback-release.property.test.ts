@@ -4,6 +4,7 @@ import { oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import { breakoutNewsTask } from "../../src/tasks/breakout-news/index.js";
 import { dailyDigestTask } from "../../src/tasks/daily-digest/index.js";
 import { popularityTask } from "../../src/tasks/popularity/index.js";
+import { priceCheckTask } from "../../src/tasks/price-check/index.js";
 import { resolutionDetectTask } from "../../src/tasks/resolution-detect/index.js";
 import { type AnyTask, type Outcome, releasedAtOf } from "../../src/tasks/task.js";
 import { TruthStore } from "../../src/world/truth-store.js";
@@ -122,12 +123,32 @@ function digestFactsAt(o: Outcome): number {
   );
 }
 
+/** the truth price of a symbol-hour: every candle (at most the truth interval) inside each truth bucket */
+function priceFactsAt(o: Outcome): number {
+  const d = o.detail as { symbol: string; truth_candles?: { venue: string; open_time: number }[] };
+  const I = (world.db.prepare("SELECT MIN(interval_ms) AS i FROM candle").get() as { i: number }).i;
+  return maxOf(
+    (d.truth_candles ?? []).map(
+      (c) =>
+        (
+          world.db
+            .prepare(
+              "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms <= ? AND open_time >= ? AND open_time < ?",
+            )
+            .get(c.venue, d.symbol, I, c.open_time, c.open_time + I) as { v: number }
+        ).v,
+    ),
+    o.t,
+  );
+}
+
 /** `hindsight`: the episode has outcomes whose facts become visible after settlement (the property is not vacuous) */
 const CASES: { task: AnyTask; policies: string[]; factsAt: (o: Outcome) => number; hindsight: boolean }[] = [
   { task: breakoutNewsTask, policies: ["oracle", "news-burst"], factsAt: breakoutFactsAt, hindsight: true },
   { task: resolutionDetectTask, policies: ["oracle", "price-cross-0.99"], factsAt: resolutionFactsAt, hindsight: true },
   { task: popularityTask, policies: ["oracle", "velocity"], factsAt: popularityFactsAt, hindsight: false },
   { task: dailyDigestTask, policies: ["oracle"], factsAt: digestFactsAt, hindsight: false },
+  { task: priceCheckTask, policies: ["oracle"], factsAt: priceFactsAt, hindsight: false },
 ];
 
 describe("oracle feedback is released only when every fact of its payload is visible (synth 7 d)", () => {

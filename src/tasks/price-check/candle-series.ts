@@ -87,6 +87,16 @@ export class WorldCandles {
       .all() as CandleKey[];
   }
 
+  /** the latest visible_at of a series' candles with open_time in [from, to) (null: none) */
+  visibleThrough(venue: string, symbol: string, intervalMs: number, from: number, to: number): number | null {
+    const r = this.db
+      .prepare(
+        "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?",
+      )
+      .get(venue, symbol, intervalMs, from, to) as { v: number | null };
+    return r.v;
+  }
+
   /** up to `limit` bars with open_time ≤ maxOpen, ascending */
   latest(venue: string, symbol: string, intervalMs: number, maxOpen: number, limit: number): Bar[] {
     return this.latestStmt.all(venue, symbol, intervalMs, maxOpen, limit).reverse();
