@@ -73,6 +73,11 @@ export const OutcomeEvent = z.object({
   key: z.string(),
   status: z.string(),
   credit: z.number().nullable(),
+  /**
+   * when feedback may release it (≥ t): the later of settlement and the instant every fact of its
+   * payload is visible in the world. Absent in ledgers written before it existed (then: t).
+   */
+  released_at: z.number().optional(),
   detail: z.record(z.string(), z.unknown()),
 });
 

@@ -37,6 +37,15 @@ export const RunConfigSchema = z
         trigger: z.enum(["sleep", "watcher", "cron"]).default("sleep"),
         cron_base: z.enum(["readonly", "editable"]).default("readonly"),
         deadline_guard: z.boolean().default(false),
+        /**
+         * the deadline guard wakes the agent this many minutes before each known deadline (absent: 60);
+         * refused when longer than the task's shortest deadline lead (`TaskSpec.deadlineLead`)
+         */
+        deadline_guard_margin_min: z
+          .number()
+          .positive()
+          .max(7 * 24 * 60)
+          .optional(),
         /** LLM runs: the task's program shape (default; e.g. one agent per market plus a coordinator) or one agent */
         program: z.enum(["task", "single"]).optional(),
         context_tokens: z.number().int().positive().default(60_000),

@@ -1,21 +1,37 @@
 import { z } from "zod";
 import { isoInstant, parseUtcInstant } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
-import type { AnyTask, FeedbackCondition, OracleFeedback, Outcome, TaskRun, TaskRunContext } from "../tasks/task.js";
+import {
+  type AnyTask,
+  type FeedbackCondition,
+  type OracleFeedback,
+  type Outcome,
+  releasedAtOf,
+  type TaskRun,
+  type TaskRunContext,
+} from "../tasks/task.js";
 import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
 
 export const FEEDBACK_TOOL = "get_feedback";
 
-/** The oracle channel over the run's own ledger: outcomes settled in (since, now]. */
+/**
+ * The oracle channel over the run's own ledger: outcomes whose `released_at` is in (since, now]
+ * (DESIGN.md invariant 5: never before every fact of the payload is visible), in release order,
+ * ties in ledger (settlement) order. An event without `released_at` (older ledgers) releases at `t`.
+ */
 export function oracleFeedbackOf(events: readonly LedgerEvent[], now: () => number): OracleFeedback {
   return {
     settled(since) {
       const t = now();
       const out: Outcome[] = [];
-      for (const e of events)
-        if (e.type === "outcome" && e.t <= t && (since === null || e.t > since))
-          out.push({ t: e.t, key: e.key, status: e.status, credit: e.credit, detail: e.detail });
-      return out;
+      for (const e of events) {
+        if (e.type !== "outcome") continue;
+        const released_at = releasedAtOf(e);
+        if (released_at <= t && (since === null || released_at > since))
+          out.push({ t: e.t, key: e.key, status: e.status, credit: e.credit, released_at, detail: e.detail });
+      }
+      // stable: equal release times keep ledger order
+      return out.sort((a, b) => a.released_at! - b.released_at!);
     },
   };
 }
@@ -25,7 +41,7 @@ const sinceArg = z
     since: z
       .string()
       .optional()
-      .describe("ISO date-time: only feedback settled after it (default: everything settled so far)"),
+      .describe("ISO date-time: only feedback released after it (default: everything released so far)"),
   })
   .strict();
 
@@ -52,8 +68,9 @@ export function feedbackTool(
       return defineTool({
         name: FEEDBACK_TOOL,
         description:
-          "Free: hindsight feedback on this run, the outcomes settled after `since` (ISO) and up to now, each with " +
-          "its settlement time, key, status and credit. Nothing is released before it settles.",
+          "Free: hindsight feedback on this run, the outcomes released after `since` (ISO) and up to now, each with " +
+          "its settlement time, release time, key, status and credit. An outcome is released once it has settled " +
+          "and every fact it reports is visible to you.",
         args: sinceArg,
         kind: "meta",
         run(a, c) {
@@ -61,7 +78,9 @@ export function feedbackTool(
           if (typeof since === "string") return reject(since);
           const items = channel.settled(since).flatMap((o) => {
             const payload = shape(o);
-            return payload === null ? [] : [{ settled_at: isoInstant(o.t), ...payload }];
+            return payload === null
+              ? []
+              : [{ settled_at: isoInstant(o.t), released_at: isoInstant(releasedAtOf(o)), ...payload }];
           });
           return ok({ now: isoInstant(c.now()), since: since === null ? null : isoInstant(since), items });
         },

@@ -4,7 +4,7 @@ import { Kernel } from "../kernel/kernel.js";
 import type { EventOf, LedgerEvent } from "../ledger/events.js";
 import { readLedger } from "../ledger/ledger-reader.js";
 import { Wallet } from "../ledger/wallet.js";
-import type { Outcome } from "../tasks/task.js";
+import { type Outcome, releasedAtOf } from "../tasks/task.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
@@ -49,6 +49,7 @@ export async function rescoreRun(
           key: x.key,
           status: x.status,
           credit: x.credit,
+          released_at: releasedAtOf(x),
           detail: x.detail,
         });
       }

@@ -8,6 +8,7 @@ import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
+import { checkDeadlineGuardMargin } from "./deadline-lead.js";
 import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
@@ -120,6 +121,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     throw new ConfigError(
       `feedback: task ${task.id} defines no "self" feedback (self labels exist only where a task lists them); use feedback: none or oracle`,
     );
+  checkDeadlineGuardMargin(config, task, parsedParams.data);
   let agent: ResolvedAgent;
   if (provider === "scripted") {
     const policy = task.referencePolicies.find((p) => p.name === name);

@@ -265,7 +265,15 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       // settlement and day boundaries, in simulated order, whenever the clock moves
       let nextMidnight = nextUtcMidnight(sim_start);
       const appendOutcome = (x: Outcome) =>
-        ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
+        ledger.append({
+          type: "outcome",
+          t: x.t,
+          key: x.key,
+          status: x.status,
+          credit: x.credit,
+          released_at: Math.max(x.t, x.released_at ?? x.t),
+          detail: x.detail,
+        });
       const settleThrough = (to: number) => {
         const due = scorer.settle(to);
         let i = 0;
@@ -394,6 +402,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
                     kernel,
                     actorId: actor.id,
                     deadlines: (until) => run.deadlines(ctx.view, until),
+                    marginMs: (r.config.agent.deadline_guard_margin_min ?? 60) * 60_000,
                   });
               },
             }),

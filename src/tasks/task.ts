@@ -23,12 +23,19 @@ export interface Metric {
   direction: "higher" | "lower";
 }
 
-/** One settled scored unit, appended to the ledger as an `outcome` event at `t`. */
+/**
+ * One settled scored unit, appended to the ledger as an `outcome` event at `t` (its settlement
+ * time: scoring uses it). `released_at` is when feedback may tell it: the later of `t` and the
+ * instant every fact in its payload is visible in the world (DESIGN.md invariant 5). A scorer sets
+ * it when its payload holds a fact visible after `t`; absent means `t` (see `releasedAtOf`).
+ */
 export interface Outcome {
   t: number;
   key: string;
   status: string;
   credit: number | null;
+  /** ≥ t: the instant feedback, recaps and memories may release this outcome (absent: t) */
+  released_at?: number;
   /**
    * Task-specific facts. By convention `reaction_h` (a number) is the hours from the dated event a
    * commitment answered (a news article, a filing, a fill, a resolution) to that commitment; results
@@ -36,6 +43,15 @@ export interface Outcome {
    */
   detail: Record<string, unknown>;
 }
+
+/**
+ * `released_at` of an outcome whose payload rests on a fact the world never makes visible (e.g. a
+ * resolution after the world's end): the largest instant a Date can hold, so no clock reaches it.
+ */
+export const NEVER_RELEASED = 8.64e15;
+
+/** When feedback may release an outcome: `released_at`, never before its settlement `t`. */
+export const releasedAtOf = (o: Pick<Outcome, "t" | "released_at">): number => Math.max(o.t, o.released_at ?? o.t);
 
 export interface NotScorable {
   key: string;
@@ -84,7 +100,10 @@ export type FeedbackCondition = "none" | "oracle" | "self";
  * Present in a TaskRunContext only under `feedback: oracle`, so a blind run has no path to it.
  */
 export interface OracleFeedback {
-  /** outcomes settled in (since, now], in settlement order (since = null: from the start) */
+  /**
+   * outcomes released in (since, now] (`released_at`, not the settlement time `t`), in release order
+   * (ties: settlement order); since = null: from the start
+   */
   settled(since: number | null): Outcome[];
 }
 
@@ -259,6 +278,15 @@ export interface TaskSpec<P> {
   multiActor?: boolean;
   /** `self` feedback exists (its labels come from `TaskRun.feedback.self`) */
   selfFeedback?: SelfFeedbackSpec;
+  /**
+   * The shortest time by which a deadline of this task is known in advance when that lead is fixed
+   * by a parameter (e.g. a duty due a window after the fill that creates it), with the parameter's
+   * name. The run config refuses a deadline-guard margin longer than it: the guard's wake would come
+   * before the event that makes the deadline known (DESIGN.md invariant 5). Absent: deadlines are
+   * known from the schedule, or their lead varies with the data (then a guard wake that would
+   * precede the deadline's visibility is skipped by the guard).
+   */
+  deadlineLead?(params: P): { ms: number; param: string };
   /**
    * Scorers are pure functions of (truth, world, ledger events), built without a run, so rescore
    * and anytime curves can replay a ledger.

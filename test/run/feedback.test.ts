@@ -42,8 +42,22 @@ describe("the oracle channel releases only what has settled", () => {
         now: "2026-03-02T01:00:00.000Z",
         since: null,
         items: [
-          { settled_at: "2026-03-01T10:00:00.000Z", key: "a", status: "hit", credit: 1, day: "a" },
-          { settled_at: "2026-03-01T20:00:00.000Z", key: "b", status: "hit", credit: 1, day: "b" },
+          {
+            settled_at: "2026-03-01T10:00:00.000Z",
+            released_at: "2026-03-01T10:00:00.000Z",
+            key: "a",
+            status: "hit",
+            credit: 1,
+            day: "a",
+          },
+          {
+            settled_at: "2026-03-01T20:00:00.000Z",
+            released_at: "2026-03-01T20:00:00.000Z",
+            key: "b",
+            status: "hit",
+            credit: 1,
+            day: "b",
+          },
         ],
       },
     });
@@ -52,6 +66,27 @@ describe("the oracle channel releases only what has settled", () => {
     now = T(30);
     const later = await call({ since: "2026-03-01T20:00:00Z" });
     expect(later.ok && (later.value as { items: { key: string }[] }).items.map((i) => i.key)).toEqual(["c"]);
+  });
+
+  it("releases on released_at, not on the settlement time: in release order, since filters on it", async () => {
+    const late: LedgerEvent[] = [
+      { ...outcome(T(10), "early-settled"), released_at: T(40) } as LedgerEvent,
+      outcome(T(20), "plain"),
+      { ...outcome(T(30), "older-ledger") } as LedgerEvent,
+    ];
+    let t = T(35);
+    const channel = oracleFeedbackOf(late, () => t);
+    expect(channel.settled(null).map((o) => o.key)).toEqual(["plain", "older-ledger"]);
+    t = T(40);
+    expect(channel.settled(null).map((o) => [o.key, o.released_at])).toEqual([
+      ["plain", T(20)],
+      ["older-ledger", T(30)],
+      ["early-settled", T(40)],
+    ]);
+    // since filters on release: an outcome settled before `since` but released after it is new
+    expect(channel.settled(T(35)).map((o) => o.key)).toEqual(["early-settled"]);
+    const x = channel.settled(T(35))[0]!;
+    expect(x.t).toBe(T(10));
   });
 
   it("rejects a malformed since with a clear, free error", async () => {

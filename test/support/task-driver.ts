@@ -6,15 +6,16 @@ import type { LedgerEvent } from "../../src/ledger/events.js";
 import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
 import { Wallet } from "../../src/ledger/wallet.js";
 import { feedbackTool, oracleFeedbackOf } from "../../src/run/feedback-tool.js";
-import type {
-  AnyTask,
-  FeedbackCondition,
-  Outcome,
-  PolicyApi,
-  ReferencePolicy,
-  ScoreReport,
-  TaskRun,
-  TaskRunContext,
+import {
+  type AnyTask,
+  type FeedbackCondition,
+  type Outcome,
+  type PolicyApi,
+  type ReferencePolicy,
+  releasedAtOf,
+  type ScoreReport,
+  type TaskRun,
+  type TaskRunContext,
 } from "../../src/tasks/task.js";
 import { ToolRuntime } from "../../src/tools/tool-runtime.js";
 import type { TruthStore } from "../../src/world/truth-store.js";
@@ -98,7 +99,15 @@ export async function driveTask(o: {
   const settle = (t: number) => {
     for (const x of scorer.settle(t)) {
       outcomes.push(x);
-      ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
+      ledger.append({
+        type: "outcome",
+        t: x.t,
+        key: x.key,
+        status: x.status,
+        credit: x.credit,
+        released_at: releasedAtOf(x),
+        detail: x.detail,
+      });
     }
   };
   const policy = o.policy.start(api, o.policy.oracle ? { truth: o.truth, world: o.world, params } : null);

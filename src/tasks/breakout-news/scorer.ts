@@ -165,6 +165,8 @@ export class BreakoutNewsScorer extends ScorerBase {
       key: `bp:${bp.id}`,
       status,
       credit,
+      // `size` is the move to the end price: feedback waits until that price (and each gold article) is visible
+      released_at: this.truth.breakpointKnownAt(bp),
       detail: {
         kind: "breakpoint",
         market: bp.market,
@@ -226,11 +228,15 @@ export class BreakoutNewsScorer extends ScorerBase {
       why = {};
     }
     c.expired = { status, excused };
+    // the verdict rests on the market's prices through the window's end and on any breakpoint it names
+    let released_at = this.truth.pricesKnownAt(c.market, c.t + this.W);
+    for (const b of [staleOf, opposite]) if (b) released_at = Math.max(released_at, this.truth.breakpointKnownAt(b));
     return {
       t: c.t + this.W,
       key: c.key,
       status,
       credit: 0,
+      released_at,
       detail: {
         kind: "claim",
         market: c.market,

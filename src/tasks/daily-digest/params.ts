@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { REDDIT_DEFAULT_CALL_USD, REDDIT_DEFAULT_RATE_LIMIT, REDDIT_DEFAULT_RATE_WINDOW_MS } from "../reddit-tools.js";
 
+/** a hit is judged on the comments within this many hours of posting (the spec's fixed cascade) */
+export const CASCADE_HORIZON_HOURS = 24;
+
 /**
  * daily-digest parameters (run config `task_params`). Defaults are the spec's (tasks.md §4): the
  * delivery window opens at 12:00 UTC and lasts 1 h, candidates are the posts of the 24 h before
@@ -38,6 +41,15 @@ export const DailyDigestParams = z
   .refine((p) => p.max_ids >= p.digest_size, { message: "max_ids must be ≥ digest_size" })
   .refine((p) => p.settle_hours * 60 >= p.window_minutes, {
     message: "settlement must not precede the window's close",
+  })
+  // DESIGN.md invariant 5: a day's outcome (hit or not per post) is fed back at a + settle_hours
+  .refine((p) => p.settle_hours >= CASCADE_HORIZON_HOURS, {
+    path: ["settle_hours"],
+    message:
+      `settle_hours must be at least the cascade horizon (${CASCADE_HORIZON_HOURS} h): a hit is a post with ` +
+      `≥ hit_threshold comments within ${CASCADE_HORIZON_HOURS} h of posting, and a candidate posted just before ` +
+      "the window opens completes its cascade only that long after, so an earlier settlement would mark posts as hits " +
+      "before their cascades are complete",
   });
 
 export type DailyDigestParams = z.output<typeof DailyDigestParams>;

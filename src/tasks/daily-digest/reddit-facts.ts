@@ -10,6 +10,7 @@ import { DAY_MS } from "../../kernel/day.js";
 export class RedditFacts {
   private readonly postStmt: Database.Statement<[string], { id: string; created_utc: number }>;
   private readonly cascadeStmt: Database.Statement<[string, number], { n: number }>;
+  private readonly visibleStmt: Database.Statement<[string, number, string], { v: number | null }>;
   private readonly topStmt: Database.Statement<
     [number, number, number],
     { id: string; created_utc: number; n: number }
@@ -18,6 +19,10 @@ export class RedditFacts {
   constructor(db: Database.Database) {
     this.postStmt = db.prepare("SELECT id, created_utc FROM reddit_post WHERE id = ?");
     this.cascadeStmt = db.prepare("SELECT COUNT(*) AS n FROM reddit_comment WHERE root = ? AND created_utc < ?");
+    this.visibleStmt = db.prepare(
+      `SELECT MAX(v) AS v FROM (SELECT MAX(visible_at) AS v FROM reddit_comment WHERE root = ? AND created_utc < ?
+                               UNION ALL SELECT visible_at AS v FROM reddit_post WHERE id = ?)`,
+    );
     this.topStmt = db.prepare(
       `SELECT p.id AS id, p.created_utc AS created_utc,
               (SELECT COUNT(*) FROM reddit_comment c
@@ -37,6 +42,14 @@ export class RedditFacts {
   /** comments within 24 h of posting */
   cascade24h(id: string, createdUtc: number): number {
     return this.cascadeStmt.get(id, createdUtc + DAY_MS)?.n ?? 0;
+  }
+
+  /**
+   * When a post and the comments of its 24 h cascade are all visible in the world (null: not a post):
+   * the earliest instant its creation time and cascade are public.
+   */
+  visibleAt(id: string, createdUtc: number): number | null {
+    return this.visibleStmt.get(id, createdUtc + DAY_MS, id)?.v ?? null;
   }
 
   /** the posts created in [from, to) with the largest 24 h cascades (ties: older first, then id) */

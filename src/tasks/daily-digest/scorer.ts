@@ -83,11 +83,19 @@ export class DailyDigestScorer extends ScorerBase {
       const day = this.scored[this.emitted]!;
       if (day.settles > t) break;
       const r = this.result(day);
+      let released_at = day.settles;
+      // each verdict names a post's creation or cascade: released once that post and its cascade are visible
+      for (const v of r.verdicts) {
+        if (!v.hit && v.reason === "not_a_post") continue;
+        const c = this.facts.createdAt(v.id);
+        if (c !== null) released_at = Math.max(released_at, this.facts.visibleAt(v.id, c) ?? released_at);
+      }
       out.push({
         t: day.settles,
         key: day.key,
         status: r.delivery ? "delivered" : "missed",
         credit: r.credit,
+        released_at,
         detail: {
           hits: r.hits,
           digest_size: this.p.digest_size,

@@ -27,6 +27,19 @@ export const PopularityParams = z
     /** post ages (hours) at which feedback reports comment counts */
     feedback_ages_hours: z.array(z.number().positive()).min(1).max(8).default([1, 6, 24]),
   })
-  .strict();
+  .strict()
+  .superRefine((p, ctx) => {
+    // DESIGN.md invariant 5: a post's outcome is fed back at its reveal (created + horizon); a count at a later age is not visible then
+    p.feedback_ages_hours.forEach((h, i) => {
+      if (h > p.horizon_hours)
+        ctx.addIssue({
+          code: "custom",
+          path: ["feedback_ages_hours", i],
+          message:
+            `feedback age ${h} h is beyond horizon_hours (${p.horizon_hours} h): feedback is released at the post's ` +
+            `reveal (${p.horizon_hours} h after posting), when comments after that age are not visible yet`,
+        });
+    });
+  });
 
 export type PopularityParams = z.output<typeof PopularityParams>;

@@ -22,6 +22,7 @@ export class PostFacts {
   private readonly posts: PostFact[];
   private readonly byId: Map<string, PostFact>;
   private readonly countStmt: Database.Statement<[string, number], { n: number }>;
+  private readonly lastVisibleStmt: Database.Statement<[string, number], { v: number | null }>;
 
   private constructor(db: Database.Database, horizonMs: number) {
     this.posts = db
@@ -34,6 +35,9 @@ export class PostFacts {
       .all({ h: horizonMs }) as PostFact[];
     this.byId = new Map(this.posts.map((p) => [p.id, p]));
     this.countStmt = db.prepare("SELECT count(*) AS n FROM reddit_comment WHERE root = ? AND created_utc < ?");
+    this.lastVisibleStmt = db.prepare(
+      "SELECT MAX(visible_at) AS v FROM reddit_comment WHERE root = ? AND created_utc < ?",
+    );
   }
 
   static of(db: Database.Database, horizonMs: number): PostFacts {
@@ -69,6 +73,16 @@ export class PostFacts {
   /** comments of the post's tree created strictly before `t` */
   commentsBefore(id: string, t: number): number {
     return this.countStmt.get(id, t)?.n ?? 0;
+  }
+
+  /**
+   * When the comments of the post's tree created strictly before `t` are all visible (the post's
+   * own visibility when there is none): the earliest instant a count of them is public.
+   */
+  commentsVisibleAt(id: string, t: number): number {
+    const post = this.byId.get(id);
+    const v = this.lastVisibleStmt.get(id, t)?.v ?? null;
+    return Math.max(post?.visible_at ?? 0, v ?? 0);
   }
 
   private lowerBound(t: number): number {

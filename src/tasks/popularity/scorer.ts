@@ -194,11 +194,14 @@ export class PopularityScorer extends ScorerBase {
     const comments_at: Record<string, number> = {};
     for (const h of this.p.feedback_ages_hours)
       comments_at[`${h}h`] = this.facts.commentsBefore(post.id, post.created_utc + Math.round(h * HOUR_MS));
+    // every count in the payload is released once its comments are visible (a late comment row waits for it)
+    const counted = Math.max(this.H, ...this.p.feedback_ages_hours.map((h) => Math.round(h * HOUR_MS)));
     return {
       t: u.reveal,
       key: `post:${post.id}`,
       status,
       credit,
+      released_at: Math.max(u.reveal, this.facts.commentsVisibleAt(post.id, post.created_utc + counted)),
       detail: {
         post_id: post.id,
         subreddit: post.subreddit,

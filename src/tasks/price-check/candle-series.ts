@@ -17,6 +17,11 @@ export interface CandleKey {
   interval_ms: number;
 }
 
+/** A candle series and the instant its first candle becomes visible. */
+export interface SeriesVisibility extends CandleKey {
+  visible_at: number;
+}
+
 /**
  * Aggregates ascending bars of `baseMs` into bars of `targetMs` (a multiple of baseMs), aligned to
  * epoch multiples of targetMs: o = first, h = max, l = min, c = last, v = sum. Only complete
@@ -63,11 +68,33 @@ export class WorldCandles {
     );
   }
 
+  /**
+   * The distinct series of the world with the instant each first becomes visible (its earliest
+   * candle's visible_at), sorted: an as-of setup keeps the series with visible_at ≤ t.
+   */
+  series(): SeriesVisibility[] {
+    return this.db
+      .prepare(
+        "SELECT venue, symbol, interval_ms, MIN(visible_at) AS visible_at FROM candle GROUP BY venue, symbol, interval_ms ORDER BY venue, symbol, interval_ms",
+      )
+      .all() as SeriesVisibility[];
+  }
+
   /** the distinct series of the world, sorted */
   keys(): CandleKey[] {
     return this.db
       .prepare("SELECT DISTINCT venue, symbol, interval_ms FROM candle ORDER BY venue, symbol, interval_ms")
       .all() as CandleKey[];
+  }
+
+  /** the latest visible_at of a series' candles with open_time in [from, to) (null: none) */
+  visibleThrough(venue: string, symbol: string, intervalMs: number, from: number, to: number): number | null {
+    const r = this.db
+      .prepare(
+        "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?",
+      )
+      .get(venue, symbol, intervalMs, from, to) as { v: number | null };
+    return r.v;
   }
 
   /** up to `limit` bars with open_time ≤ maxOpen, ascending */

@@ -5,12 +5,14 @@ import { VENUE_TABLE } from "./incident-table.js";
 import { drawIncidentTrace, type Incident, IncidentIndex } from "./incidents.js";
 import type { PriceCheckParams } from "./params.js";
 import { VenueApi } from "./venue-api.js";
-import { type PriceCheckSetup, resolveSetup } from "./world-setup.js";
+import { type PriceCheckSetup, resolveSetup, setupAsOf } from "./world-setup.js";
 
 /** The environment side of one price-check run: setup, drawn incident trace, venue replay. */
 export interface PriceCheckEnv {
   params: PriceCheckParams;
   setup: PriceCheckSetup;
+  /** what of the setup is visible at `t` (every agent-facing list: instruction, docs, venue symbols, rejections) */
+  setupAt(t: number): PriceCheckSetup;
   /** environment-side state: never shown to the agent */
   trace: Incident[];
   api: VenueApi;
@@ -35,7 +37,9 @@ export interface PriceCheckEnvInput {
  * gives an empty trace (rate limits and bans still apply: they are the venues' rules, not incidents).
  */
 export function createPriceCheckEnv(i: PriceCheckEnvInput): PriceCheckEnv {
-  const setup = resolveSetup(new WorldCandles(i.world.db).keys(), i.params);
+  const series = new WorldCandles(i.world.db).series();
+  const setup = resolveSetup(series, i.params);
+  const setupAt = (t: number) => setupAsOf(setup, series, t);
   const trace = i.params.incidents
     ? drawIncidentTrace(
         VENUE_TABLE,
@@ -50,6 +54,7 @@ export function createPriceCheckEnv(i: PriceCheckEnvInput): PriceCheckEnv {
     table: VENUE_TABLE,
     incidents: i.params.incidents ? new IncidentIndex(trace) : null,
     envSeed: i.env_seed,
+    setupAt,
   });
-  return { params: i.params, setup, trace, api, sim_start: i.sim_start, sim_end: i.sim_end };
+  return { params: i.params, setup, setupAt, trace, api, sim_start: i.sim_start, sim_end: i.sim_end };
 }

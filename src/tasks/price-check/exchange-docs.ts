@@ -78,8 +78,9 @@ function intervals(style: ApiStyle, baseMs: number): string[] {
  * What `get_exchange_docs()` returns: venues, paths, params, symbol maps, limits, the pinned
  * incident parameters (never the drawn trace) and the truth rule.
  */
-export function exchangeDocs(env: PriceCheckEnv): Record<string, unknown> {
-  const { setup, params } = env;
+export function exchangeDocs(env: PriceCheckEnv, now: number): Record<string, unknown> {
+  const { params } = env;
+  const setup = env.setupAt(now);
   const venues: Record<string, unknown> = {};
   for (const v of setup.venues) {
     const spec = VENUE_TABLE[v]!;

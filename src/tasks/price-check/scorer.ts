@@ -138,6 +138,8 @@ export class PriceCheckScorer extends ScorerBase {
           key: k,
           status: c.status,
           credit: c.status === "ok" ? 1 : 0,
+          // the truth price is released once its candles are visible (a world may publish a candle after the hour)
+          released_at: Math.max(end, this.truth.visibleAt(symbol, truth)),
           detail: {
             ...base,
             action_t: a.t,

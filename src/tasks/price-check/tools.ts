@@ -22,10 +22,12 @@ export function isoHour(t: number): string {
  * venue's own 4xx/5xx/429 answers are normal responses, not rejections.
  */
 export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
-  const { params, setup } = env;
-  const venues = env.api.venues();
-  const docs = exchangeDocs(env);
-  const unknownSymbol = (s: string) => `unknown symbol "${s}"; scored symbols: ${setup.symbols.join(", ")}`;
+  const { params } = env;
+  // every list an agent sees is as of its time: a venue or symbol whose candles become visible later is unknown until then
+  const venuesAt = (t: number) => env.setupAt(t).venues;
+  const symbolsAt = (t: number) => env.setupAt(t).symbols;
+  const venues = venuesAt(env.sim_start);
+  const unknownSymbol = (s: string, t: number) => `unknown symbol "${s}"; scored symbols: ${symbolsAt(t).join(", ")}`;
 
   const getDocs = defineTool({
     name: "get_exchange_docs",
@@ -33,7 +35,7 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
       "Free. Documentation of the exchange APIs you can reach with http_fetch: venues, paths, parameters, symbol names per venue, rate limits and ban rules, the documented incident rates (outages, stale feeds, spikes), and the truth and scoring rules.",
     args: z.object({}).strict(),
     kind: "meta",
-    run: () => ok(docs),
+    run: (_a, ctx) => ok(exchangeDocs(env, ctx.now())),
   });
 
   const httpFetch = defineTool({
@@ -50,8 +52,9 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
     kind: "data",
     domain: "http",
     price: () => params.http_fetch_usd,
-    run: (a) => {
-      if (!venues.includes(a.venue)) return reject(`unknown venue "${a.venue}"; venues: ${venues.join(", ")}`);
+    run: (a, ctx) => {
+      const known = venuesAt(ctx.now());
+      if (!known.includes(a.venue)) return reject(`unknown venue "${a.venue}"; venues: ${known.join(", ")}`);
       if (!a.path.startsWith("/")) return reject(`path must start with "/" (e.g. "/api/v3/klines"), got "${a.path}"`);
       return ok(env.api.fetch({ venue: a.venue, path: a.path, params: a.params, timeout_s: a.timeout_s }));
     },
@@ -64,7 +67,7 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
     args: ReportArgs,
     kind: "commit",
     run: (a, ctx) => {
-      if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
+      if (!symbolsAt(ctx.now()).includes(a.symbol)) return reject(unknownSymbol(a.symbol, ctx.now()));
       if (!Number.isFinite(a.price) || a.price <= 0)
         return reject(`price must be a positive finite number, got ${a.price}`);
       book.record(a.symbol, { t: ctx.now(), kind: "report", price: a.price });
@@ -79,7 +82,7 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
     args: AbstainArgs,
     kind: "commit",
     run: (a, ctx) => {
-      if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
+      if (!symbolsAt(ctx.now()).includes(a.symbol)) return reject(unknownSymbol(a.symbol, ctx.now()));
       book.record(a.symbol, { t: ctx.now(), kind: "abstain" });
       return ok({ accepted: true, symbol: a.symbol, abstained: true, hour: isoHour(ctx.now()) });
     },

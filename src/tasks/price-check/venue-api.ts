@@ -107,6 +107,8 @@ export class VenueApi {
       table: Readonly<Record<string, VenueSpec>>;
       incidents: IncidentIndex | null;
       envSeed: number;
+      /** the setup visible at a time (a venue serves only the symbols whose series is visible now); absent: `setup` */
+      setupAt?: (t: number) => PriceCheckSetup;
     },
   ) {
     for (const v of o.setup.venues) {
@@ -198,7 +200,7 @@ export class VenueApi {
 
   /** the served candles of a venue at `now`: frozen at a stale episode's start, spikes applied */
   private feed(venue: string, now: number): CandleFeed {
-    const base = this.o.setup.baseInterval[venue] ?? {};
+    const base = (this.o.setupAt ? this.o.setupAt(now) : this.o.setup).baseInterval[venue] ?? {};
     const stale = this.o.incidents?.staleAt(venue, now) ?? null;
     const asOf = stale ? stale.start : now;
     const view = this.o.view;

@@ -1,4 +1,4 @@
-import type { CandleKey } from "./candle-series.js";
+import type { CandleKey, SeriesVisibility } from "./candle-series.js";
 import { VENUE_TABLE } from "./incident-table.js";
 import type { PriceCheckParams } from "./params.js";
 
@@ -69,4 +69,32 @@ export function resolveSetup(keys: readonly CandleKey[], params: PriceCheckParam
     else truthVenues[s]!.sort();
   }
   return { symbols, venues, truthIntervalMs, truthVenues, baseInterval };
+}
+
+/**
+ * The part of a run's setup an agent may know at `t` (instructions, venue docs, the venue replay's
+ * symbol lists): the served venues and symbols whose candle series is visible at `t`. A venue serves
+ * a symbol once its base-interval series is visible; a scored symbol is listed once one of its truth
+ * venues serves it. The scorer keeps the full setup.
+ */
+export function setupAsOf(setup: PriceCheckSetup, series: readonly SeriesVisibility[], t: number): PriceCheckSetup {
+  const visible = new Set(
+    series.filter((k) => k.visible_at <= t).map((k) => `${k.venue}\u0000${k.symbol}\u0000${k.interval_ms}`),
+  );
+  const baseInterval: Record<string, Record<string, number>> = {};
+  for (const v of setup.venues)
+    for (const [symbol, base] of Object.entries(setup.baseInterval[v] ?? {})) {
+      if (!visible.has(`${v}\u0000${symbol}\u0000${base}`)) continue;
+      const m = baseInterval[v] ?? {};
+      m[symbol] = base;
+      baseInterval[v] = m;
+    }
+  const venues = setup.venues.filter((v) => baseInterval[v] !== undefined);
+  const truthVenues: Record<string, string[]> = {};
+  for (const s of setup.symbols) {
+    const list = (setup.truthVenues[s] ?? []).filter((v) => baseInterval[v]?.[s] !== undefined);
+    if (list.length) truthVenues[s] = list;
+  }
+  const symbols = setup.symbols.filter((s) => truthVenues[s] !== undefined);
+  return { symbols, venues, truthIntervalMs: setup.truthIntervalMs, truthVenues, baseInterval };
 }

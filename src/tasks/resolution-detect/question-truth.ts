@@ -14,6 +14,8 @@ export interface QuestionTruth {
   /** the market's close and result (the `market_resolution` row, whenever it becomes visible) */
   closed_at: number | null;
   result: string | null;
+  /** when that resolution row becomes visible (null: the world holds no resolution) */
+  resolution_visible_at: number | null;
 }
 
 /**
@@ -32,11 +34,11 @@ export class ResolutionTruth {
       const outcome = l.value.outcome;
       if (l.t !== null && typeof outcome === "string" && !det.has(l.key)) det.set(l.key, { t: l.t, outcome });
     }
-    const res = new Map<string, { closed_at: number; result: string }>();
+    const res = new Map<string, { closed_at: number; result: string; visible_at: number }>();
     for (const r of world.db
-      .prepare("SELECT market, closed_at, result FROM market_resolution ORDER BY visible_at, rowid")
-      .all() as { market: string; closed_at: number; result: string }[])
-      if (!res.has(r.market)) res.set(r.market, { closed_at: r.closed_at, result: r.result });
+      .prepare("SELECT market, closed_at, result, visible_at FROM market_resolution ORDER BY visible_at, rowid")
+      .all() as { market: string; closed_at: number; result: string; visible_at: number }[])
+      if (!res.has(r.market)) res.set(r.market, { closed_at: r.closed_at, result: r.result, visible_at: r.visible_at });
     const rows = world.db.prepare("SELECT id, outcomes, visible_at FROM market ORDER BY id").all() as {
       id: string;
       outcomes: string;
@@ -55,6 +57,7 @@ export class ResolutionTruth {
           det_outcome: d?.outcome ?? null,
           closed_at: z?.closed_at ?? null,
           result: z?.result ?? null,
+          resolution_visible_at: z?.visible_at ?? null,
         };
       });
     for (const q of this.questions) this.byId.set(q.id, q);

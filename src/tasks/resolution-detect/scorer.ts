@@ -1,7 +1,7 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
 import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
-import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
+import { NEVER_RELEASED, type NotScorable, type Outcome, type ScoreReport, type ScorerContext } from "../task.js";
 import { ResolutionDetectParams } from "./params.js";
 import { type QuestionTruth, ResolutionTruth } from "./question-truth.js";
 import { MARK_OUTCOME_TOOL, MarkOutcomeArgs } from "./tools.js";
@@ -152,6 +152,7 @@ export class ResolutionDetectScorer extends ScorerBase {
             key: `q:${q.id}`,
             status: "miss",
             credit: 0,
+            released_at: this.releaseOf(q, this.sim_end),
             detail: {
               kind: "miss",
               question_id: q.id,
@@ -192,7 +193,17 @@ export class ResolutionDetectScorer extends ScorerBase {
         throw new Error(`unhandled status ${String(never)}`);
       }
     }
-    return { t: c.settles as number, key: `q:${q.id}`, status: c.status, credit: c.credit, detail };
+    const t = c.settles as number;
+    return { t, key: `q:${q.id}`, status: c.status, credit: c.credit, released_at: this.releaseOf(q, t), detail };
+  }
+
+  /**
+   * Every verdict on a question (a confirmation at t_det, a wrong or a missed determination) rests
+   * on its determination, defined with hindsight: feedback releases it only once the resolution is
+   * public (its `market_resolution` row visible), never when the world holds no resolution.
+   */
+  private releaseOf(q: QuestionTruth, t: number): number {
+    return Math.max(t, q.resolution_visible_at ?? NEVER_RELEASED);
   }
 
   report(): ScoreReport {

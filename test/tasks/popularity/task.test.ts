@@ -123,6 +123,8 @@ describe("popularity feedback conditions (hand-worked world)", () => {
     expect(last.map((i) => i.key)).toEqual(["post:a1", "post:a2", "post:a3", "post:a4", "post:b1"]);
     expect(last[0]).toEqual({
       settled_at: "2026-03-02T01:00:00.000Z",
+      // every comment of the tiny world is visible when created: released at the reveal
+      released_at: "2026-03-02T01:00:00.000Z",
       key: "post:a1",
       status: "hit",
       credit: 1 - 2.5 / 6,

@@ -24,6 +24,8 @@ export function buildCandleWorld(o: {
   from: number;
   to: number;
   close: (venue: string, symbol: string, openTime: number) => number;
+  /** a series' first candle opens here (default: `from`): a series that becomes visible later */
+  seriesFrom?: (venue: string, symbol: string) => number;
 }): { world: WorldStore; cleanup: () => void } {
   const root = mkdtempSync(join(tmpdir(), "price-check-"));
   const dir = join(root, "world");
@@ -37,7 +39,7 @@ export function buildCandleWorld(o: {
     for (const symbol of o.symbols) {
       const rows: CandleRow[] = [];
       let prev: number | null = null;
-      for (let t = o.from; t + o.intervalMs <= o.to; t += o.intervalMs) {
+      for (let t = o.seriesFrom?.(venue, symbol) ?? o.from; t + o.intervalMs <= o.to; t += o.intervalMs) {
         const c = o.close(venue, symbol, t);
         const open = prev ?? c;
         rows.push({

@@ -1,12 +1,13 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isoInstant } from "../../../src/kernel/day.js";
 import { resolutionDetectTask } from "../../../src/tasks/resolution-detect/index.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { driveTask } from "../../support/task-driver.js";
 import { schedulePolicy } from "../breakout-news/schedule-policy.js";
-import { buildResolutionTinyWorld, SIM_END, SIM_START, T } from "./tiny-world.js";
+import { buildResolutionTinyWorld, RESOLUTIONS, SIM_END, SIM_START, T } from "./tiny-world.js";
 
 let dir: string;
 let world: WorldStore;
@@ -64,7 +65,8 @@ describe("resolution-detect feedback conditions", () => {
             .value.items,
       );
     // a late claim settles at its own instant, ledgered when the clock next moves (as in the runner)
-    expect(items.map((list) => list.map((i) => i.key))).toEqual([[], [], ["q:ld-a"], ["q:ld-a", "q:ld-b", "q:ld-c"]]);
+    // in release order: a verdict waits for its question's resolution (ld-c's at 03-03, ld-b's at 03-04)
+    expect(items.map((list) => list.map((i) => i.key))).toEqual([[], [], ["q:ld-a"], ["q:ld-a", "q:ld-c", "q:ld-b"]]);
     for (const [k, list] of items.entries())
       for (const i of list) expect(Date.parse(i.settled_at)).toBeLessThanOrEqual(T(ASK_AT[k]!));
     expect(items[2]![0]).toMatchObject({
@@ -72,7 +74,13 @@ describe("resolution-detect feedback conditions", () => {
       credit: Math.exp(-1 / 8),
       t_det: "2026-03-02T12:00:00.000Z",
     });
-    expect(items[3]![2]).toMatchObject({ status: "wrong", credit: 0, resolved_outcome: "No" });
+    expect(items[3]![1]).toMatchObject({
+      key: "q:ld-c",
+      status: "wrong",
+      credit: 0,
+      resolved_outcome: "No",
+      released_at: isoInstant(RESOLUTIONS.find((x) => x.market === "ld-c")!.visible_at),
+    });
     // misses settle at sim_end as outcomes but are not claims: never in the payload
     expect(r.outcomes.filter((o) => o.status === "miss").map((o) => o.key)).toEqual(["q:ld-e", "q:ld-g"]);
   });

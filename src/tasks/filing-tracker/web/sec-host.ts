@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import type { AsOfView } from "../../../world/as-of-view.js";
 import type { CompanyRow } from "../../../world/types.js";
+import { companiesAsOf } from "./company-as-of.js";
 import {
   cikOfSegment,
   companyConceptPayload,
@@ -39,10 +40,12 @@ export function secHost(view: AsOfView): WebHost {
     new Response(JSON.stringify(body), { status: 200, headers: { "content-type": JSON_TYPE } });
   const notFound = () =>
     new Response(SEC_NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/xml" } });
+  // the ticker and name valid now: each CIK's latest row visible now
+  const companies = () => companiesAsOf(view.filings.companies());
   const company = (cik: string | null): CompanyRow | null =>
-    cik === null ? null : (view.filings.companies().find((c) => c.cik === cik) ?? null);
+    cik === null ? null : (companies().find((c) => c.cik === cik) ?? null);
 
-  app.get("/files/company_tickers.json", () => json(companyTickersPayload(view.filings.companies())));
+  app.get("/files/company_tickers.json", () => json(companyTickersPayload(companies())));
   app.get("/submissions/:file", (c) => {
     const co = company(cikOfSegment(c.req.param("file"), ".json"));
     if (!co) return notFound();
