@@ -23,7 +23,9 @@ const walk = (dir) =>
 const started = performance.now();
 const files = walk(src);
 const code = files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"));
-rmSync(out, { recursive: true, force: true });
+// a full build (--types, at pack time) starts clean; a plain build (npm install's prepare, which npm
+// also runs right after prepack) overwrites in place, so it never deletes the declarations
+if (process.argv.includes("--types")) rmSync(out, { recursive: true, force: true });
 await build({
   entryPoints: code,
   outdir: out,

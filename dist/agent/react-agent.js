@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { isoInstant, utcDayNumber } from "../kernel/day.js";
 import {
-  ModelError
+  isTruncated,
+  ModelError,
+  ProviderFailedError
 } from "../models/model.js";
 import { defineTool, ok } from "../tools/tool.js";
 import { renderSystemPrompt } from "./system-prompt.js";
@@ -10,6 +12,7 @@ import { Transcript } from "./transcript.js";
 const FINISH_TOOL = "finish";
 const RUNAWAY_TOOL_CALLS = 200;
 const DEGENERATE_WAKES = 5;
+const MAX_TRUNCATED_PER_WAKE = 3;
 function finishTool(slot) {
   return defineTool({
     name: FINISH_TOOL,
@@ -34,6 +37,7 @@ function wakeMarker(w, brief, note = null) {
     ...note !== null ? [note] : []
   ].join("\n");
 }
+const truncatedHint = (cap) => `(your last reply was cut off at the output limit of ${cap} tokens, so none of its tool calls ran: reply again with shorter text and complete tool calls)`;
 const attemptErrorText = (e) => e instanceof ModelError ? `${e.kind}: ${e.message}` : e instanceof Error ? e.message : String(e);
 function reactAgentBody(o) {
   return async (self) => {
@@ -42,6 +46,7 @@ function reactAgentBody(o) {
     const tools = o.runtime.docs().map((d) => ({ name: d.name, description: d.description, parameters: d.parameters }));
     const toolDocs = o.runtime.docs();
     const fixedTokens = toolSpecTokens(tools);
+    const waitTools = /* @__PURE__ */ new Set([o.trigger.waitToolName, FINISH_TOOL]);
     const transcript = new Transcript(o.onTranscript ? (m) => o.onTranscript?.(m, self.now()) : void 0);
     let tracked = null;
     if (!o.dailyBrief)
@@ -55,6 +60,7 @@ function reactAgentBody(o) {
     let sinceClockMove = 0;
     let lastClock = self.now();
     let lastWakeDay = null;
+    let serverLimit = Number.POSITIVE_INFINITY;
     const note = (kind, message) => o.ledger.append({ type: "note", t: self.now(), actor, kind, message });
     const system = () => renderSystemPrompt({
       instruction: o.instruction,
@@ -82,7 +88,8 @@ function reactAgentBody(o) {
             input_tokens: u.input_tokens,
             cached_input_tokens: u.cached_input_tokens,
             output_tokens: u.output_tokens,
-            cost_usd: o.cost(u)
+            cost_usd: o.cost(u),
+            ...a.response.provider_cost_usd !== void 0 ? { provider_cost_usd: a.response.provider_cost_usd } : {}
           });
         } else {
           o.ledger.append({
@@ -100,8 +107,44 @@ function reactAgentBody(o) {
         return await o.generate(req, ctx, onAttempt);
       } catch (err) {
         if (!(err instanceof ModelError)) throw err;
+        if (err.kind === "context_length") throw new ContextOverflow(err);
+        if (err.endpointBroken) {
+          const failure = new ProviderFailedError(o.modelName, o.endpoint, err, `model call ${ctx.callIndex}`);
+          note("provider_failed", failure.message);
+          throw failure;
+        }
         note("model_failed", `model call ${ctx.callIndex} failed after its retries: ${attemptErrorText(err)}`);
         return null;
+      }
+    };
+    const callFitted = async () => {
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) {
+          const why = o.wallet.refusal("llm");
+          if (why !== null) {
+            o.ledger.append({ type: "llm_rejected", t: self.now(), actor, reason: why });
+            return "no_llm";
+          }
+        }
+        const sys = system();
+        const budget = Math.max(0, Math.min(o.contextTokens, serverLimit) - fixedTokens - tokensOfSystem(sys));
+        transcript.fit(budget);
+        try {
+          return await callModel({ system: sys, messages: transcript.messages(), tools, settings: o.settings });
+        } catch (err) {
+          if (!(err instanceof ContextOverflow)) throw err;
+          const sent = transcript.tokens + fixedTokens + tokensOfSystem(sys);
+          if (transcript.segmentCount <= 1) {
+            note("model_failed", `the current wake alone exceeds the model's context: ${attemptErrorText(err.error)}`);
+            return null;
+          }
+          serverLimit = Math.min(serverLimit, Math.floor(sent * 0.9));
+          const dropped = transcript.dropOldest();
+          note(
+            "context_overflow",
+            `the server refused ${sent} tokens (cl100k count) as too long (${err.error.message}); dropped the oldest ${dropped} wake segment(s) and retried; context limit now ${serverLimit}`
+          );
+        }
       }
     };
     const runWake = async (w) => {
@@ -112,6 +155,7 @@ function reactAgentBody(o) {
       let calls = 0;
       let nudged = false;
       let okCall = false;
+      let truncated = 0;
       const end = (intent, crashed = false) => ({ intent, crashed, okCall });
       for (; ; ) {
         if (o.trigger.maxToolCallsPerWake !== null && calls >= o.trigger.maxToolCallsPerWake)
@@ -126,10 +170,26 @@ function reactAgentBody(o) {
           llmStopped = true;
           return end({ kind: "next_trigger", tool: "no_llm" });
         }
-        const sys = system();
-        transcript.fit(Math.max(0, o.contextTokens - fixedTokens - tokensOfSystem(sys)));
-        const res = await callModel({ system: sys, messages: transcript.messages(), tools, settings: o.settings });
+        const res = await callFitted();
+        if (res === "no_llm") {
+          llmStopped = true;
+          return end({ kind: "next_trigger", tool: "no_llm" });
+        }
         if (res === null) return end({ kind: "next_trigger", tool: "model_failed" }, true);
+        if (isTruncated(res)) {
+          if (++truncated > MAX_TRUNCATED_PER_WAKE) {
+            note("truncated_limit", `${truncated - 1} cut-off replies in a row: the wake ends`);
+            return end({ kind: "next_trigger", tool: "truncated" }, true);
+          }
+          transcript.push({ role: "assistant", content: res.content ?? "" });
+          note(
+            "truncated_reply",
+            `reply cut off (finish_reason ${res.finish_reason}) with ${res.tool_calls.length} tool call(s)${res.tool_calls.length ? ` (${res.tool_calls.map((c) => c.name).join(", ")})` : ""}, none run: protocol retry`
+          );
+          transcript.push({ role: "user", content: truncatedHint(o.settings.maxOutputTokens) });
+          continue;
+        }
+        truncated = 0;
         transcript.push({
           role: "assistant",
           content: res.content,
@@ -144,31 +204,73 @@ function reactAgentBody(o) {
           });
           continue;
         }
-        let intent = null;
-        let stop = null;
-        for (const c of res.tool_calls) {
-          if (intent === null && stop === null) {
-            if (o.trigger.maxToolCallsPerWake !== null && calls >= o.trigger.maxToolCallsPerWake)
-              stop = `the episode's ${o.trigger.maxToolCallsPerWake} tool calls are used up`;
-            else if (sinceClockMove >= runaway) stop = `${runaway} tool calls without a wait (runaway guard)`;
+        const { intent, results } = await runCalls(
+          res.tool_calls,
+          () => calls,
+          (n) => {
+            calls = n;
           }
-          if (intent !== null || stop !== null) {
-            const why2 = intent !== null ? `the wake ended with ${intent.kind === "finish" ? FINISH_TOOL : "a wait"}` : stop;
-            transcript.push({ role: "tool", tool_call_id: c.id, name: c.name, content: `ERROR: not run: ${why2}` });
-            continue;
-          }
-          calls++;
-          sinceClockMove++;
-          const r = await o.runtime.callJson(actor, c.name, c.arguments);
+        );
+        for (const r of results) {
           if (r.ok) okCall = true;
-          transcript.push({ role: "tool", tool_call_id: c.id, name: c.name, content: toolResultText(r) });
-          intent = o.slot.take();
+          transcript.push({ role: "tool", tool_call_id: r.call.id, name: r.call.name, content: r.text });
         }
         if (intent !== null) {
           if (intent.kind === "finish") return { intent, crashed: false, okCall };
           return end(intent);
         }
       }
+    };
+    const runCalls = async (list, getCalls, setCalls) => {
+      const results = list.map((call) => ({
+        call,
+        ok: false,
+        text: ""
+      }));
+      let intent = null;
+      let waitName = "";
+      const guard = () => {
+        if (o.trigger.maxToolCallsPerWake !== null && getCalls() >= o.trigger.maxToolCallsPerWake)
+          return `the episode's ${o.trigger.maxToolCallsPerWake} tool calls are used up`;
+        if (sinceClockMove >= runaway) return `${runaway} tool calls without a wait (runaway guard)`;
+        return null;
+      };
+      const run = async (i) => {
+        const c = list[i];
+        const stop = guard();
+        if (stop !== null) {
+          results[i].text = `ERROR: not run: ${stop}`;
+          return;
+        }
+        setCalls(getCalls() + 1);
+        sinceClockMove++;
+        const r = await o.runtime.callJson(actor, c.name, c.arguments);
+        results[i].ok = r.ok;
+        results[i].text = toolResultText(r);
+        const got = o.slot.take();
+        if (got !== null) {
+          waitTools.add(c.name);
+          if (intent === null) {
+            intent = got;
+            waitName = c.name;
+          } else {
+            results[i].text = `ERROR: a second wait in the same reply is ignored: the wake already ends with ${waitName}`;
+          }
+        }
+      };
+      const waits = [];
+      for (let i = 0; i < list.length; i++) {
+        if (waitTools.has(list[i].name)) waits.push(i);
+        else await run(i);
+      }
+      for (const i of waits) {
+        if (intent !== null) {
+          results[i].text = `ERROR: not run: a second wait in the same reply is rejected (the wake ends with ${waitName})`;
+          continue;
+        }
+        await run(i);
+      }
+      return { intent, results };
     };
     let wake = { at: self.now(), reason: "start" };
     o.trigger.install();
@@ -215,6 +317,13 @@ function reactAgentBody(o) {
     }
   };
 }
+class ContextOverflow extends Error {
+  constructor(error) {
+    super(error.message);
+    this.error = error;
+  }
+  error;
+}
 const systemTokenCache = /* @__PURE__ */ new Map();
 function tokensOfSystem(s) {
   let n = systemTokenCache.get(s);
@@ -228,11 +337,13 @@ function tokensOfSystem(s) {
 export {
   DEGENERATE_WAKES,
   FINISH_TOOL,
+  MAX_TRUNCATED_PER_WAKE,
   RUNAWAY_TOOL_CALLS,
   attemptErrorText,
   finishTool,
   reactAgentBody,
   toolResultText,
+  truncatedHint,
   wakeMarker
 };
 //# sourceMappingURL=react-agent.js.map

@@ -42,6 +42,14 @@ class Transcript {
     this.dropped += n;
     return n;
   }
+  /** Drops the oldest whole segment (never the current one); returns how many were dropped (0 or 1). */
+  dropOldest() {
+    if (this.segments.length <= 1) return 0;
+    const seg = this.segments.shift();
+    this.total -= seg.tokens;
+    this.dropped++;
+    return 1;
+  }
   /** The messages of every kept segment, oldest first (a fresh array; the messages are shared). */
   messages() {
     return this.segments.flatMap((s) => s.messages);

@@ -2,10 +2,20 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
-import { ConfigError } from "../run/config-error.js";
 import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
+import { ProviderFailedError } from "../models/model.js";
+import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
-import { progressLine, scoreTable } from "./format.js";
+import { progressLine, resultWarnings, scoreTable } from "./format.js";
+const EXIT_PROVIDER_FAILED = 3;
+const EXIT_BROKEN_MEASUREMENT = 4;
+async function finishWith(r) {
+  const { brokenFlags } = await import("../run/results.js");
+  for (const w of resultWarnings(r)) process.stderr.write(`${pc.yellow("warning")}: ${w}
+`);
+  if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
+}
+import { registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
 import { registerReportCommand } from "./report-command.js";
@@ -99,6 +109,7 @@ withCommon(
 ` : `${scoreTable(res.results, res.runDir)}
 `
   );
+  await finishWith(res.results);
 });
 withCommon(
   program.command("resume <rundir>").description("continue an interrupted run: re-run from sim_start, check every regenerated ledger line, then go on")
@@ -106,6 +117,7 @@ withCommon(
   const res = await (await runner()).resumeRun(resolve(dir), runOptions(o));
   process.stdout.write(`${scoreTable(res.results, res.runDir)}
 `);
+  await finishWith(res.results);
 });
 withCommon(
   program.command("rescore <rundir>").description("recompute results from the ledger with the current scorer; lists outcomes that differ")
@@ -218,6 +230,8 @@ else
     `fetch raw files from a public API, resumably (sources: ${PULL_SOURCE_NAMES.join(", ")}; \`relive data pull --help\` for each one's options)`
   );
 registerImportCommand(data);
+registerDataGcCommand(data);
+registerDataExportCommands(data);
 data.command("build <builder>").description(
   `build a real-data world: ${Object.entries(REAL_WORLD_DESCRIPTIONS).map(([k, v]) => `${k} (${v})`).join("; ")}; forecastbench-<due>[-human] (any ForecastBench set under <raw>/forecastbench/)`
 ).option("--raw <dir>", "raw source folder (default $RELIVE_RAW_DIR or ../shared/data/raw)").option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache").action(async (builder, o) => {
@@ -249,8 +263,19 @@ program.command("schema").description("write the JSON Schema of results.json").o
 registerReportCommand(program);
 registerGridCommands(program);
 registerServeCommand(program);
+(await import("./mcp-command.js")).registerMcpCommand(program);
 program.parseAsync(process.argv).catch((err) => {
   const e = err;
+  if (e instanceof ProviderFailedError) {
+    process.stderr.write(`${pc.red("error")}: ${e.message}
+`);
+    if (e.runDir)
+      process.stderr.write(
+        `the run stopped before it could score; its directory is kept: continue it with \`relive resume ${e.runDir}\` once the endpoint works
+`
+      );
+    process.exit(EXIT_PROVIDER_FAILED);
+  }
   process.stderr.write(`${pc.red("error")}: ${e instanceof ConfigError ? e.message : e.stack ?? e.message}
 `);
   process.exit(e instanceof ConfigError ? 2 : 1);

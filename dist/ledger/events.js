@@ -62,6 +62,11 @@ const OutcomeEvent = z.object({
   key: z.string(),
   status: z.string(),
   credit: z.number().nullable(),
+  /**
+   * when feedback may release it (≥ t): the later of settlement and the instant every fact of its
+   * payload is visible in the world. Absent in ledgers written before it existed (then: t).
+   */
+  released_at: z.number().optional(),
   detail: z.record(z.string(), z.unknown())
 });
 const DailyBriefEvent = z.object({
@@ -88,7 +93,9 @@ const LlmCallEvent = z.object({
   input_tokens: z.number().int().nonnegative(),
   cached_input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
-  cost_usd: z.number().nonnegative()
+  cost_usd: z.number().nonnegative(),
+  /** the provider's own reported charge (OpenRouter `usage.cost`): logged beside the booked cost, never booked */
+  provider_cost_usd: z.number().nonnegative().optional()
 });
 const LlmRejectedEvent = z.object({
   ...base,

@@ -58,15 +58,39 @@ function toAnthropicMessages(messages) {
   }
   return turns;
 }
+const EPHEMERAL = { type: "ephemeral" };
+function withConversationBreakpoints(turns) {
+  const out = turns.map((t) => ({ role: t.role, content: [...t.content] }));
+  const mark = (i) => {
+    const blocks = out[i]?.content;
+    if (blocks === void 0 || blocks.length === 0) return;
+    const b = blocks[blocks.length - 1];
+    if (b.type === "text" || b.type === "tool_result" || b.type === "tool_use")
+      blocks[blocks.length - 1] = { ...b, cache_control: EPHEMERAL };
+  };
+  const last = out.length - 1;
+  if (last < 0) return out;
+  mark(last);
+  for (let i = last - 1; i >= 0; i--) {
+    if (out[i].role === "user") {
+      mark(i);
+      break;
+    }
+  }
+  return out;
+}
 function mapAnthropicError(err, label) {
   return mapSdkError(err, label, Anthropic);
 }
+const ANTHROPIC_DEFAULT_BASE_URL = "https://api.anthropic.com";
 class AnthropicModel {
   constructor(name, o) {
     this.name = name;
     const { provider, model } = splitModelName(name);
     if (provider !== "anthropic") throw new Error(`"${name}" is not an anthropic: model`);
     this.wireModel = model;
+    this.endpoint = o.endpoint.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
+    this.label = `${name} at ${this.endpoint}`;
     this.client = new Anthropic({
       apiKey: o.endpoint.apiKey,
       ...o.endpoint.baseURL ? { baseURL: o.endpoint.baseURL } : {},
@@ -76,13 +100,15 @@ class AnthropicModel {
   }
   name;
   wireModel;
+  endpoint;
+  label;
   client;
   /** The request body sent for `req` (exposed for tests and logs). */
   buildBody(req) {
     const body = {
       model: this.wireModel,
       max_tokens: req.settings.maxOutputTokens,
-      messages: toAnthropicMessages(req.messages)
+      messages: withConversationBreakpoints(toAnthropicMessages(req.messages))
     };
     if (req.system !== "") {
       body.system = [{ type: "text", text: req.system, cache_control: { type: "ephemeral" } }];
@@ -101,16 +127,24 @@ class AnthropicModel {
     if (effort !== void 0 && effort !== "none") body.output_config = { effort };
     return body;
   }
+  /** GET /v1/models (one entry): a refused key or an unreachable endpoint fails here, before the episode. */
+  async preflight() {
+    try {
+      await this.client.models.list({ limit: 1 });
+    } catch (err) {
+      throw mapAnthropicError(err, this.label);
+    }
+  }
   async generate(req, _ctx) {
     let msg;
     try {
       msg = await this.client.messages.create(this.buildBody(req));
     } catch (err) {
-      throw mapAnthropicError(err, this.name);
+      throw mapAnthropicError(err, this.label);
     }
     const blocks = Array.isArray(msg.content) ? msg.content : [];
     if (blocks.length === 0 && msg.stop_reason !== "end_turn" && msg.stop_reason !== "max_tokens") {
-      throw new ModelError("empty", `${this.name}: the reply has no content (stop_reason ${String(msg.stop_reason)})`);
+      throw new ModelError("empty", `${this.label}: the reply has no content (stop_reason ${String(msg.stop_reason)})`);
     }
     const texts = [];
     const toolCalls = [];
@@ -135,8 +169,10 @@ class AnthropicModel {
   }
 }
 export {
+  ANTHROPIC_DEFAULT_BASE_URL,
   AnthropicModel,
   resolveAnthropicEndpoint,
-  toAnthropicMessages
+  toAnthropicMessages,
+  withConversationBreakpoints
 };
 //# sourceMappingURL=anthropic-provider.js.map

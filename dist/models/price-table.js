@@ -28,6 +28,7 @@ function wildcardRegex(pattern) {
   const escaped = pattern.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\/-]/g, "\\$&")).join(".*");
   return new RegExp(`^${escaped}$`);
 }
+const DATED_SNAPSHOT = /-(\d{4}-\d{2}-\d{2}|\d{8})$/;
 class PriceTable {
   /**
    * @param source where the rows came from (a file path, or a description such as "inline"); named in errors
@@ -54,8 +55,18 @@ class PriceTable {
     if (!parsed.success) throw new Error(`invalid price table (${source}): ${formatIssues(parsed.error)}`);
     return new PriceTable(parsed.data, source);
   }
-  /** Exact row first, then the most specific matching wildcard (most literal characters; file order on ties). */
+  /**
+   * Exact row first, then the most specific matching wildcard (most literal characters; file order on
+   * ties); a dated snapshot name (`gpt-4.1-mini-2025-04-14`, `claude-haiku-4-5-20251001`) with no row
+   * of its own is priced as its base row (`gpt-4.1-mini`).
+   */
   lookup(model) {
+    const own = this.lookupExactOrWildcard(model);
+    if (own) return own;
+    const base = model.replace(DATED_SNAPSHOT, "");
+    return base !== model ? this.lookupExactOrWildcard(base) : null;
+  }
+  lookupExactOrWildcard(model) {
     const hit = this.exact.get(model);
     if (hit) return hit;
     let best = null;

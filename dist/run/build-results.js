@@ -1,6 +1,9 @@
 import { DAY_MS, HOUR_MS } from "../kernel/day.js";
+import { EXTERNAL_IDLE_TIMEOUT } from "../mcp/external-actor.js";
 import { anytimeCurve } from "./anytime.js";
+import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
 import { HARNESS_VERSION } from "./resolve-run.js";
+import { PROVIDER_COST_TOLERANCE } from "./results.js";
 const TARGET_SCORE = 0.5;
 const iso = (t) => new Date(t).toISOString();
 const median = (xs) => {
@@ -54,6 +57,11 @@ function buildResults({ r, events, report, wallet, world, truth, commitTools }) 
   const reactions = outcomes.flatMap(
     (o) => typeof o.detail.reaction_h === "number" && Number.isFinite(o.detail.reaction_h) ? [o.detail.reaction_h] : []
   ).sort((a, b) => a - b);
+  const reporting = llm.filter((c) => c.status === "ok" && c.provider_cost_usd !== void 0);
+  const providerCost = reporting.length ? reporting.reduce((s, c) => s + (c.provider_cost_usd ?? 0), 0) : null;
+  const bookedOfReporting = reporting.length ? reporting.reduce((s, c) => s + c.cost_usd, 0) : null;
+  const costDiff = providerCost !== null && bookedOfReporting !== null && bookedOfReporting > 0 ? (providerCost - bookedOfReporting) / bookedOfReporting : null;
+  const costMismatch = costDiff !== null ? Math.abs(costDiff) > PROVIDER_COST_TOLERANCE : providerCost !== null && providerCost > 0 && bookedOfReporting === 0;
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
   return {
     schema_version: 1,
@@ -62,6 +70,7 @@ function buildResults({ r, events, report, wallet, world, truth, commitTools }) 
     task_version: task.version,
     scorer_version: task.scorer_version,
     harness_version: HARNESS_VERSION,
+    ...r.agent.kind === "external" ? { harness: r.agent.harness } : {},
     episode: r.episode.name,
     agent: r.agentName,
     trigger: r.config.agent.trigger,
@@ -86,17 +95,23 @@ function buildResults({ r, events, report, wallet, world, truth, commitTools }) 
       wakes: wakes.length,
       tool_calls: calls.length,
       rejected_calls: rejected.length,
-      protocol_retries: rejected.filter(
-        (c) => c.error?.startsWith("invalid arguments") || c.error?.startsWith("unknown tool")
-      ).length,
+      // rejected calls with bad arguments or unknown tools, and truncated replies retried with a hint
+      protocol_retries: rejected.filter((c) => c.error?.startsWith("invalid arguments") || c.error?.startsWith("unknown tool")).length + notes.filter((k) => k === "truncated_reply").length,
       llm_calls: llm.length,
-      llm_failed_attempts: llm.filter((c) => c.status === "error").length
+      llm_failed_attempts: llm.filter((c) => c.status === "error").length,
+      provider_cost_usd: providerCost,
+      provider_cost_booked_usd: bookedOfReporting,
+      provider_cost_diff: costDiff
     },
     flags: {
       budget_exhausted: wallet.spent >= r.budget_usd,
       llm_budget_exhausted: events.some((e) => e.type === "llm_rejected"),
       failed_degenerate: notes.includes("failed_degenerate"),
-      finished_early: notes.includes("finished_early")
+      finished_early: notes.includes("finished_early"),
+      provider_failed: notes.includes("provider_failed"),
+      provider_cost_mismatch: costMismatch,
+      before_knowledge_cutoff: checkKnowledgeCutoff(r.agent, sim_start).before,
+      ...r.agent.kind === "external" ? { external_idle_timeout: notes.includes(EXTERNAL_IDLE_TIMEOUT) } : {}
     },
     timing: {
       anytime,

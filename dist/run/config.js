@@ -29,6 +29,11 @@ const RunConfigSchema = z.object({
     trigger: z.enum(["sleep", "watcher", "cron"]).default("sleep"),
     cron_base: z.enum(["readonly", "editable"]).default("readonly"),
     deadline_guard: z.boolean().default(false),
+    /**
+     * the deadline guard wakes the agent this many minutes before each known deadline (absent: 60);
+     * refused when longer than the task's shortest deadline lead (`TaskSpec.deadlineLead`)
+     */
+    deadline_guard_margin_min: z.number().positive().max(7 * 24 * 60).optional(),
     /** LLM runs: the task's program shape (default; e.g. one agent per market plus a coordinator) or one agent */
     program: z.enum(["task", "single"]).optional(),
     context_tokens: z.number().int().positive().default(6e4),
@@ -37,6 +42,8 @@ const RunConfigSchema = z.object({
     temperature: z.number().min(0).max(2).optional(),
     /** default 4,096 */
     max_output_tokens: z.number().int().positive().optional(),
+    /** per-request timeout of the model client in seconds (default 120; slow local models need more) */
+    request_timeout_s: z.number().positive().max(3600).optional(),
     /** watcher sandbox caps (watcher trigger only): interrupt polls between waits (about 10,000
      * operations each; default 200) and the program's memory in MB (default 64) */
     watcher: z.object({

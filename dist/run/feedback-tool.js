@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { isoInstant, parseUtcInstant } from "../kernel/day.js";
+import {
+  releasedAtOf
+} from "../tasks/task.js";
 import { defineTool, ok, reject } from "../tools/tool.js";
 const FEEDBACK_TOOL = "get_feedback";
 function oracleFeedbackOf(events, now) {
@@ -7,15 +10,18 @@ function oracleFeedbackOf(events, now) {
     settled(since) {
       const t = now();
       const out = [];
-      for (const e of events)
-        if (e.type === "outcome" && e.t <= t && (since === null || e.t > since))
-          out.push({ t: e.t, key: e.key, status: e.status, credit: e.credit, detail: e.detail });
-      return out;
+      for (const e of events) {
+        if (e.type !== "outcome") continue;
+        const released_at = releasedAtOf(e);
+        if (released_at <= t && (since === null || released_at > since))
+          out.push({ t: e.t, key: e.key, status: e.status, credit: e.credit, released_at, detail: e.detail });
+      }
+      return out.sort((a, b) => a.released_at - b.released_at);
     }
   };
 }
 const sinceArg = z.object({
-  since: z.string().optional().describe("ISO date-time: only feedback settled after it (default: everything settled so far)")
+  since: z.string().optional().describe("ISO date-time: only feedback released after it (default: everything released so far)")
 }).strict();
 function feedbackTool(condition, task, run, ctx) {
   const parseSince = (s) => {
@@ -30,7 +36,7 @@ function feedbackTool(condition, task, run, ctx) {
       const shape = run.feedback.oracle;
       return defineTool({
         name: FEEDBACK_TOOL,
-        description: "Free: hindsight feedback on this run, the outcomes settled after `since` (ISO) and up to now, each with its settlement time, key, status and credit. Nothing is released before it settles.",
+        description: "Free: hindsight feedback on this run, the outcomes released after `since` (ISO) and up to now, each with its settlement time, release time, key, status and credit. An outcome is released once it has settled and every fact it reports is visible to you.",
         args: sinceArg,
         kind: "meta",
         run(a, c) {
@@ -38,7 +44,7 @@ function feedbackTool(condition, task, run, ctx) {
           if (typeof since === "string") return reject(since);
           const items = channel.settled(since).flatMap((o) => {
             const payload = shape(o);
-            return payload === null ? [] : [{ settled_at: isoInstant(o.t), ...payload }];
+            return payload === null ? [] : [{ settled_at: isoInstant(o.t), released_at: isoInstant(releasedAtOf(o)), ...payload }];
           });
           return ok({ now: isoInstant(c.now()), since: since === null ? null : isoInstant(since), items });
         }

@@ -1,17 +1,9 @@
 import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
 import { CassetteEntrySchema, requestHash } from "../models/cassette.js";
 import {
+  MODEL_ERROR_KINDS,
   ModelError
 } from "../models/model.js";
-const MODEL_ERROR_KINDS = [
-  "rate_limit",
-  "server",
-  "timeout",
-  "empty",
-  "auth",
-  "bad_request",
-  "network"
-];
 function attemptErrorText(e) {
   if (e instanceof ModelError) return `${e.kind}: ${e.message}`;
   return e instanceof Error ? e.message : String(e);
@@ -71,6 +63,7 @@ class LoggedModel {
     this.failures = failures;
     this.redactor = redactor;
     this.name = inner.name;
+    this.endpoint = inner.endpoint;
     for (const e of recorded)
       if (!this.logged.has(key(e.actor, e.call_index))) this.logged.set(key(e.actor, e.call_index), e);
   }
@@ -80,6 +73,7 @@ class LoggedModel {
   failures;
   redactor;
   name;
+  endpoint;
   logged = /* @__PURE__ */ new Map();
   attempts = /* @__PURE__ */ new Map();
   fd = null;

@@ -3,11 +3,12 @@ import { join } from "node:path";
 import { Kernel } from "../kernel/kernel.js";
 import { readLedger } from "../ledger/ledger-reader.js";
 import { Wallet } from "../ledger/wallet.js";
+import { releasedAtOf } from "../tasks/task.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
-import { resolveRun } from "./resolve-run.js";
+import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { loadConfigTaskModule } from "./task-module.js";
 async function rescoreRun(runDir, o) {
@@ -29,6 +30,7 @@ async function rescoreRun(runDir, o) {
           key: x.key,
           status: x.status,
           credit: x.credit,
+          released_at: releasedAtOf(x),
           detail: x.detail
         });
       }
@@ -75,7 +77,15 @@ async function loadFinishedRun(runDir, o) {
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
-  const r = { ...resolveRun(saved.config, { ...o, allowOracle: true, checkModel: false }), runDir };
+  const r = {
+    ...resolveRun(saved.config, {
+      ...o,
+      allowOracle: true,
+      checkModel: false,
+      endpoint: recordedEndpoint(saved)
+    }),
+    runDir
+  };
   assertSameTaskModule(saved, r, runDir);
   const events = readLedger(join(runDir, "ledger.jsonl"));
   if (!events.some((e) => e.type === "run_end"))

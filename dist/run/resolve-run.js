@@ -1,15 +1,20 @@
 import { isAbsolute, join, resolve as resolvePath } from "node:path";
 import { canonicalJson } from "../common/canonical-json.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable } from "../models/price-table.js";
-import { createModel } from "../models/resolve-model.js";
+import { createModel, modelEndpoint } from "../models/resolve-model.js";
 import { getTask } from "../tasks/registry.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, sha256 } from "./config.js";
+import { checkDeadlineGuardMargin } from "./deadline-lead.js";
+import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { taskModuleIdentity } from "./task-module.js";
+import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir } from "./world-resolver.js";
 const HARNESS_VERSION = "0.1.0";
 const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+const DEFAULT_REQUEST_TIMEOUT_S = 120;
+const EXTERNAL_MCP = "external:mcp";
 function priceTableOf(config) {
   const mp = config.model_prices;
   try {
@@ -34,7 +39,7 @@ function resolveRun(config, o) {
 ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.message}`).join("\n")}`
     );
   const episodeName = config.episode ?? task.defaultEpisode;
-  const episode = task.episodes.find((e) => e.name === episodeName);
+  const episode = worldDirEpisode(config) ?? task.episodes.find((e) => e.name === episodeName);
   if (!episode)
     throw new ConfigError(
       `episode: task ${task.id} has no episode "${episodeName}"; available: ${task.episodes.map((e) => e.name).join(", ")}`
@@ -49,6 +54,7 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
     throw new ConfigError(
       `feedback: task ${task.id} defines no "self" feedback (self labels exist only where a task lists them); use feedback: none or oracle`
     );
+  checkDeadlineGuardMargin(config, task, parsedParams.data);
   let agent;
   if (provider === "scripted") {
     const policy = task.referencePolicies.find((p) => p.name === name);
@@ -63,6 +69,14 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
         "agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent"
       );
     agent = { kind: "scripted", policy, trigger };
+  } else if (provider === "external") {
+    if (model !== EXTERNAL_MCP)
+      throw new ConfigError(`agent.model: unknown outside-agent harness "${model}"; available: ${EXTERNAL_MCP}`);
+    if (trigger !== "sleep")
+      throw new ConfigError(
+        `agent.trigger: an outside agent (${EXTERNAL_MCP}) moves the clock with its sleep tool; only trigger "sleep" is available`
+      );
+    agent = { kind: "external", harness: EXTERNAL_MCP, trigger };
   } else {
     if (!TRIGGERS_FOR_MODELS.includes(trigger))
       throw new ConfigError(
@@ -71,12 +85,14 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
     const prices = priceTableOf(config);
     let created = null;
     let priceKey = model;
+    const timeoutMs = o.modelTimeoutMs ?? (config.agent.request_timeout_s ?? DEFAULT_REQUEST_TIMEOUT_S) * 1e3;
     if (o.checkModel !== false) {
       try {
         created = createModel(model, {
           prices,
+          timeoutMs,
           ...o.env ? { env: o.env } : {},
-          ...o.modelTimeoutMs ? { timeoutMs: o.modelTimeoutMs } : {}
+          ...typeof o.endpoint === "string" ? { baseURL: o.endpoint } : {}
         });
       } catch (err) {
         throw new ConfigError(`agent.model: ${err.message}`);
@@ -96,13 +112,17 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
       settings,
       contextTokens: config.agent.context_tokens,
       trigger,
-      created
+      created,
+      endpoint: o.endpoint === null ? void 0 : o.endpoint ?? created?.model.endpoint ?? (provider === "cassette" ? void 0 : safeEndpoint(model, o.env))
     };
   }
+  const cutoffNote = knowledgeCutoffWarning(agent, sim_start);
+  if (cutoffNote !== null) o.log?.(cutoffNote);
   const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
   const ws = WorldStore.open(worldDir);
   const worldHash = ws.manifest.hash;
   ws.close();
+  if ("dir" in config.world) checkWorldFitsTask(task, worldDir, ws.manifest, { start: sim_start, end: sim_end });
   const budget_usd = config.budget_usd ?? task.budget_usd;
   const resolvedConfig = {
     config,
@@ -118,6 +138,7 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
       agent: model,
       world_hash: worldHash,
       ...config.task_module !== void 0 ? { task_module: taskModuleIdentity(config.task_module) } : {},
+      ...agent.kind === "external" ? { harness: agent.harness } : {},
       ...agent.kind === "model" ? {
         model: {
           name: model,
@@ -125,6 +146,8 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
           price: agent.prices.lookup(agent.priceKey),
           settings: agent.settings,
           context_tokens: agent.contextTokens,
+          // a different endpoint is a different run (a fixed server must not inherit a broken run's id)
+          ...agent.endpoint !== void 0 ? { endpoint: agent.endpoint } : {},
           deadline_guard: config.agent.deadline_guard,
           ...task.multiActor ? { program: config.agent.program ?? "task" } : {},
           ...trigger === "cron" ? { cron_base: config.agent.cron_base } : {}
@@ -152,6 +175,17 @@ ${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.m
     resolvedConfig
   };
 }
+const safeEndpoint = (model, env) => {
+  try {
+    return modelEndpoint(model, env);
+  } catch {
+    return void 0;
+  }
+};
+function recordedEndpoint(saved) {
+  const e = saved.resolved?.model?.endpoint;
+  return typeof e === "string" ? e : null;
+}
 const splitModel = (m) => {
   const i = m.indexOf(":");
   return i < 0 ? [m, void 0] : [m.slice(0, i), m.slice(i + 1)];
@@ -162,9 +196,12 @@ function defaultPolicy(task) {
 }
 export {
   DEFAULT_MAX_OUTPUT_TOKENS,
+  DEFAULT_REQUEST_TIMEOUT_S,
+  EXTERNAL_MCP,
   HARNESS_VERSION,
   defaultPolicy,
   priceTableOf,
+  recordedEndpoint,
   resolveRun,
   splitModel
 };

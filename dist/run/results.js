@@ -8,6 +8,8 @@ const ResultsSchema = z.object({
   task_version: z.string(),
   scorer_version: z.string(),
   harness_version: z.string(),
+  /** who acted: present for outside agent apps (`external:mcp`); absent means relive's own harness */
+  harness: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
   trigger: z.enum(["sleep", "watcher", "cron"]),
@@ -39,13 +41,35 @@ const ResultsSchema = z.object({
     protocol_retries: z.number().int(),
     llm_calls: z.number().int(),
     /** model attempts that failed (429, 5xx, timeouts, empty replies): retried, never billed */
-    llm_failed_attempts: z.number().int()
+    llm_failed_attempts: z.number().int(),
+    /**
+     * what the provider itself reported charging (OpenRouter `usage.cost`) for the calls that reported
+     * it, beside `llm_booked_usd` (the booked cost of those same calls); null when no call reported a
+     * cost. `provider_cost_diff` = (reported − booked) / booked (null when booked is 0). Optional so
+     * results written before it still load.
+     */
+    provider_cost_usd: z.number().nullable().optional(),
+    provider_cost_booked_usd: z.number().nullable().optional(),
+    provider_cost_diff: z.number().nullable().optional()
   }),
   flags: z.object({
     budget_exhausted: z.boolean(),
     llm_budget_exhausted: z.boolean(),
     failed_degenerate: z.boolean(),
-    finished_early: z.boolean()
+    finished_early: z.boolean(),
+    /** the provider failed for good (bad key, unknown model, unreachable): the measurement is broken */
+    provider_failed: z.boolean().optional(),
+    /** the provider-reported cost differs from the booked cost by more than 5% (a price-table warning) */
+    provider_cost_mismatch: z.boolean().optional(),
+    /** set by tasks that check the world they ran on (measurement broken when true) */
+    world_mismatch: z.boolean().optional(),
+    /**
+     * the episode starts before the model's knowledge cutoff (price table `cutoff`); null: an LLM whose
+     * cutoff is not listed; false for scripted agents. Optional so results written before it still load.
+     */
+    before_knowledge_cutoff: z.boolean().nullable().optional(),
+    /** outside-agent runs only: no MCP request for the idle timeout (wall clock), so the run was ended */
+    external_idle_timeout: z.boolean().optional()
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),
@@ -78,6 +102,9 @@ const ResultsSchema = z.object({
     }).optional()
   })
 });
+const BROKEN_FLAGS = ["provider_failed", "failed_degenerate", "world_mismatch"];
+const PROVIDER_COST_TOLERANCE = 0.05;
+const brokenFlags = (r) => BROKEN_FLAGS.filter((f) => r.flags[f] === true);
 const resultsJsonSchema = () => z.toJSONSchema(ResultsSchema, { target: "draft-2020-12" });
 function readResultsFile(path) {
   let raw;
@@ -95,7 +122,10 @@ ${parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message
   return parsed.data;
 }
 export {
+  BROKEN_FLAGS,
+  PROVIDER_COST_TOLERANCE,
   ResultsSchema,
+  brokenFlags,
   readResultsFile,
   resultsJsonSchema
 };

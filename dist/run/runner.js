@@ -27,13 +27,25 @@ import { Workspace } from "../triggers/watcher/workspace.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
+import { ConfigError } from "./config.js";
 import { FEEDBACK_TOOL, feedbackTool, oracleFeedbackOf } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
-import { resolveRun } from "./resolve-run.js";
+import { cutProviderFailureTail, preflight, providerFailureOf } from "./provider-failure.js";
+import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import { readResultsFile } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { loadConfigTaskModule } from "./task-module.js";
+async function executeStoppable(r, recorded, o) {
+  try {
+    return await executeRun(r, recorded, o);
+  } catch (err) {
+    const failure = providerFailureOf(err);
+    if (failure === null) throw err;
+    failure.runDir = r.runDir;
+    throw failure;
+  }
+}
 const writeJsonAtomic = (path, value) => {
   writeFileSync(`${path}.tmp`, `${JSON.stringify(value, null, 2)}
 `);
@@ -52,6 +64,7 @@ async function runFromConfig(cfg, o) {
     throw new Error(
       `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``
     );
+  if (o.preflight !== false) await preflight(r);
   mkdirSync(join(r.runDir, "workspace"), { recursive: true });
   try {
     writeJsonAtomic(join(r.runDir, "config.json"), r.resolvedConfig);
@@ -60,30 +73,35 @@ async function runFromConfig(cfg, o) {
     rmSync(r.runDir, { recursive: true, force: true });
     throw err;
   }
-  return { runDir: r.runDir, results: await executeRun(r, [], o), cached: false };
+  return { runDir: r.runDir, results: await executeStoppable(r, [], o), cached: false };
 }
 async function resumeRun(runDir, o) {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
-  const r = { ...resolveRun(saved.config, o), runDir };
+  const r = {
+    ...resolveRun(saved.config, { ...o, endpoint: recordedEndpoint(saved) }),
+    runDir
+  };
   assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
   const ledgerPath = join(runDir, "ledger.jsonl");
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
-  const recorded = readLedgerLines(ledgerPath, { repair: true });
+  const recorded = cutProviderFailureTail(runDir, readLedgerLines(ledgerPath, { repair: true }));
   readLlmLog(join(runDir, "llm.jsonl"), { repair: true });
-  return { runDir, results: await executeRun(r, recorded, o), cached: false };
+  return { runDir, results: await executeStoppable(r, recorded, o), cached: false };
 }
 async function executeRun(r, recorded, o) {
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
+  let openLedger = null;
   try {
     const { task, sim_start, sim_end } = r;
     const kernel = new Kernel({ start: sim_start, end: sim_end });
     const ledger = LedgerWriter.verifying(join(r.runDir, "ledger.jsonl"), recorded);
+    openLedger = ledger;
     const redactor = new Redactor();
     ledger.redactWith(redactor);
     const closers = [];
@@ -111,7 +129,7 @@ async function executeRun(r, recorded, o) {
     const slots = /* @__PURE__ */ new Map();
     ctx.agentClock = {
       trigger: r.config.agent.trigger,
-      sleepUntil: r.agent.kind === "model" && r.agent.trigger === "sleep" ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool }) : null
+      sleepUntil: r.agent.kind !== "scripted" && r.agent.trigger === "sleep" ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool }) : null
     };
     const run = task.open(ctx);
     try {
@@ -176,7 +194,15 @@ async function executeRun(r, recorded, o) {
       });
       const progress = (t, day) => o.onProgress?.({ day, days, t, spent_usd: wallet.spent, commitments, outcomes, replaying: ledger.replaying });
       let nextMidnight = nextUtcMidnight(sim_start);
-      const appendOutcome = (x) => ledger.append({ type: "outcome", t: x.t, key: x.key, status: x.status, credit: x.credit, detail: x.detail });
+      const appendOutcome = (x) => ledger.append({
+        type: "outcome",
+        t: x.t,
+        key: x.key,
+        status: x.status,
+        credit: x.credit,
+        released_at: Math.max(x.t, x.released_at ?? x.t),
+        detail: x.detail
+      });
       const settleThrough = (to) => {
         const due = scorer.settle(to);
         let i = 0;
@@ -224,6 +250,24 @@ async function executeRun(r, recorded, o) {
             oracleEnv: a.policy.oracle ? { truth, world, params: r.params } : null
           })
         );
+      } else if (a.kind === "external") {
+        if (!o.externalActor)
+          throw new ConfigError(
+            `agent.model: "${r.agentName}" is an outside agent: start its run with \`relive mcp\` (outside-agent runs cannot be resumed)`
+          );
+        const x = modelActor(program[0], a.trigger);
+        kernel.spawn(
+          x.actor.id,
+          o.externalActor({
+            runtime: x.runtime,
+            trigger: x.trigger,
+            slot: x.slot,
+            ledger,
+            instruction: x.actor.instruction,
+            dailyBrief: () => latestBrief,
+            wakeNote: (w) => run.wakeNote(w)
+          })
+        );
       } else {
         if (a.created === null) throw new Error("internal: a model run resolved without its model");
         const llmPath = join(r.runDir, "llm.jsonl");
@@ -245,7 +289,7 @@ async function executeRun(r, recorded, o) {
           onAttempt
         });
         const trigger = a.trigger;
-        const transcriptsDir = join(workspaceDir, "transcripts");
+        const transcriptsDir = join(r.runDir, "transcripts");
         rmSync(transcriptsDir, { recursive: true, force: true });
         mkdirSync(transcriptsDir, { recursive: true });
         for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, trigger))) {
@@ -261,9 +305,11 @@ async function executeRun(r, recorded, o) {
               slot,
               instruction: actor.instruction,
               modelName: a.priceKey,
+              ...a.endpoint !== void 0 ? { endpoint: a.endpoint } : {},
               generate,
               cost: (u) => a.prices.cost(a.priceKey, u),
-              settings: a.settings,
+              // the run seed goes to providers that accept one (never recorded in the settings: runs of every seed share an id)
+              settings: { ...a.settings, seed: r.config.seed },
               contextTokens: a.contextTokens,
               dailyBrief: () => latestBrief,
               onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}
@@ -275,7 +321,8 @@ async function executeRun(r, recorded, o) {
                   installDeadlineGuard({
                     kernel,
                     actorId: actor.id,
-                    deadlines: (until) => run.deadlines(ctx.view, until)
+                    deadlines: (until) => run.deadlines(ctx.view, until),
+                    marginMs: (r.config.agent.deadline_guard_margin_min ?? 60) * 6e4
                   });
               }
             })
@@ -301,6 +348,7 @@ async function executeRun(r, recorded, o) {
       });
     }
   } finally {
+    openLedger?.close();
     world.close();
     truth.close();
   }

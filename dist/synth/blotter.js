@@ -1,13 +1,13 @@
 import { SYNTH_COMPANIES } from "./filings.js";
 const HOUR = 36e5;
-function generateBlotter(from, start, end) {
+function generateBlotter(from, start, end, ids) {
   const at = (share) => {
     const t = start + share * (end - start);
     return t - t % (24 * HOUR) + 14 * HOUR;
   };
   const rows = [];
   const emit = (t, c, action) => rows.push({
-    id: `bl-${String(rows.length + 1).padStart(3, "0")}`,
+    id: `bl-${ids.hex("blotter", [t, c.cik, action], 8)}`,
     kind: "holding",
     t,
     payload: { cik: c.cik, ticker: c.ticker, action },

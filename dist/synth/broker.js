@@ -1,4 +1,4 @@
-import { DAY, HOUR, pad } from "./time.js";
+import { DAY, HOUR } from "./time.js";
 const BROKER_PARAMS = {
   venue: "coinbase",
   symbols: { BTC: "BTC-USD", ETH: "ETH-USD" },
@@ -26,7 +26,7 @@ function maintenanceAt(start, t) {
   for (const m of BROKER_PARAMS.maintenance) if (day >= m.fromDay) r = m.ratio;
   return r;
 }
-function generateBrokerEvents(candles, start, end) {
+function generateBrokerEvents(candles, start, end, ids) {
   const P = BROKER_PARAMS;
   const iv = P.marginCheckMs;
   const bySym = /* @__PURE__ */ new Map();
@@ -41,18 +41,20 @@ function generateBrokerEvents(candles, start, end) {
   }
   const candleAt = (a, openTime) => bySym.get(P.symbols[a])?.get(openTime);
   const events = [];
-  let seq = 0;
   const emit = (kind, t, payload) => {
-    seq++;
-    events.push({ id: `be-${pad(seq, 6)}`, kind, t, payload, visible_at: t });
+    events.push({
+      id: `be-${ids.hex("broker_event", [kind, t, JSON.stringify(payload)], 12)}`,
+      kind,
+      t,
+      payload,
+      visible_at: t
+    });
   };
   const pos = { BTC: P.startPositions.BTC, ETH: P.startPositions.ETH };
   let cash = P.startCash;
   const marks = { BTC: Number.NaN, ETH: Number.NaN };
   const nextSide = { BTC: "buy", ETH: "buy" };
   let open = [];
-  let orderSeq = 0;
-  let callSeq = 0;
   let lastCall = Number.NEGATIVE_INFINITY;
   const wires = [];
   const snapshot = () => ({ positions: { ...pos }, cash: cents(cash) });
@@ -116,9 +118,8 @@ function generateBrokerEvents(candles, start, end) {
     const ratio = gmv > 0 ? equity / gmv : Number.POSITIVE_INFINITY;
     if (ratio < maint && t >= lastCall + P.marginCooldownMs) {
       lastCall = t;
-      callSeq++;
-      const id = `mc-${pad(callSeq, 4)}`;
       const required = Math.ceil((maint * gmv - equity) * 100) / 100;
+      const id = `mc-${ids.hex("margin_call", [t, required], 8)}`;
       const deadline = t + P.fundingDeadlineMs;
       emit("margin_call", t, {
         call_id: id,
@@ -139,9 +140,8 @@ function generateBrokerEvents(candles, start, end) {
         const mark = marks[a];
         const tick = P.tick[a];
         const limit = Math.round((side === "buy" ? mark * (1 - P.offMark) : mark * (1 + P.offMark)) / tick) * tick;
-        orderSeq++;
         const o = {
-          id: `ord-${pad(orderSeq, 5)}`,
+          id: `ord-${ids.hex("order", [a, side, t, cents(limit)], 10)}`,
           asset: a,
           side,
           qty: P.quantities[a],

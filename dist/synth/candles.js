@@ -25,7 +25,7 @@ function roundTick(x, tick) {
   const d = tick >= 1 ? 0 : Math.round(-Math.log10(tick));
   return Number((Math.round(x / tick) * tick).toFixed(d));
 }
-function generateCandles(rng, from, to) {
+function generateCandles(rng, from, to, future = null) {
   const P = CANDLE_PARAMS;
   const iv = P.intervalMs;
   const t0 = Math.ceil(from / iv) * iv;
@@ -33,9 +33,17 @@ function generateCandles(rng, from, to) {
   const perDay = DAY / iv;
   const sub = P.substeps;
   const factorRng = rng.split("factor");
+  const iSwitch = future === null ? n : Math.max(0, Math.floor((future.from - t0) / iv));
+  const fut = (r, label) => future === null ? r : future.rng.split(label);
+  const futFactor = fut(factorRng, "factor");
+  const draw = (main, other, i) => {
+    const x = main.normal();
+    return i >= iSwitch ? other.normal() : x;
+  };
   const kappa = Math.log(2) / (P.meanReversionHalfLifeDays * perDay * sub);
   const truth = /* @__PURE__ */ new Map();
   const symRngs = CANDLE_SYMBOLS.map((s) => rng.split(`symbol-${s}`));
+  const futSyms = CANDLE_SYMBOLS.map((s, j) => fut(symRngs[j], `symbol-${s}`));
   const levelRng = rng.split("levels");
   const logs = CANDLE_SYMBOLS.map((s) => Math.log(P.levels[s] * (1 + 0.03 * levelRng.normal())));
   const arrays = CANDLE_SYMBOLS.map(() => ({ c: new Float64Array(n), h: new Float64Array(n), l: new Float64Array(n) }));
@@ -43,12 +51,12 @@ function generateCandles(rng, from, to) {
     const hi = logs.map((x) => x);
     const lo = logs.map((x) => x);
     for (let s = 0; s < sub; s++) {
-      const f = factorRng.normal();
+      const f = draw(factorRng, futFactor, i);
       for (let j = 0; j < CANDLE_SYMBOLS.length; j++) {
         const sym = CANDLE_SYMBOLS[j];
         const sigma = P.dailyVol[sym] / Math.sqrt(perDay * sub);
         const b = P.factorLoading[sym];
-        const eps = b * f + Math.sqrt(1 - b * b) * symRngs[j].normal();
+        const eps = b * f + Math.sqrt(1 - b * b) * draw(symRngs[j], futSyms[j], i);
         const anchor = Math.log(P.levels[sym]);
         const x = logs[j] + sigma * eps - kappa * (logs[j] - anchor);
         logs[j] = x;
@@ -72,17 +80,26 @@ function generateCandles(rng, from, to) {
     const noise = P.venueNoiseBps[venue] / 1e4;
     const basis = 1 + P.venueBasisBps[venue] / 1e4;
     for (const sym of CANDLE_SYMBOLS) {
+      const fr = fut(vr, `venue-${venue}-${sym}`);
       const tr = truth.get(sym);
       const tick = P.tick[sym];
       let open = roundTick(tr.c[0] * basis, tick);
       for (let i = 0; i < n; i++) {
         const openTime = t0 + i * iv;
-        const c = roundTick(tr.c[i] * basis * (1 + noise * vr.normal()), tick);
-        const h = Math.max(open, c, roundTick(tr.h[i] * basis * (1 + Math.abs(noise * vr.normal())), tick));
-        const l = Math.min(open, c, roundTick(tr.l[i] * basis * (1 - Math.abs(noise * vr.normal())), tick));
+        const c = roundTick(tr.c[i] * basis * (1 + noise * draw(vr, fr, i)), tick);
+        const h = Math.max(
+          open,
+          c,
+          roundTick(tr.h[i] * basis * (1 + Math.abs(noise * draw(vr, fr, i))), tick)
+        );
+        const l = Math.min(
+          open,
+          c,
+          roundTick(tr.l[i] * basis * (1 - Math.abs(noise * draw(vr, fr, i))), tick)
+        );
         const hour = openTime % DAY / HOUR;
         const diurnal = 1 + 0.35 * Math.cos(2 * Math.PI * (hour - 15) / 24);
-        const v = P.volume[sym] * P.venueVolume[venue] * diurnal * Math.exp(0.5 * vr.normal() - 0.125);
+        const v = P.volume[sym] * P.venueVolume[venue] * diurnal * Math.exp(0.5 * draw(vr, fr, i) - 0.125);
         rows.push({
           venue,
           symbol: sym,

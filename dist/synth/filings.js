@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import { composeBody, pickDomain } from "./news-draft.js";
-import { DAY, pad } from "./time.js";
+import { DAY } from "./time.js";
 const ET = "America/New_York";
 const SYNTH_COMPANIES = [
   {
@@ -128,7 +128,7 @@ function financials(rng, c, ends) {
   }
   return out;
 }
-function generateFilings(rng, from, start, end) {
+function generateFilings(rng, from, start, end, ids) {
   const out = { companies: [], filings: [], facts: [], labels: [], news: [] };
   const W = end - start;
   SYNTH_COMPANIES.forEach((c, ci) => {
@@ -145,13 +145,14 @@ function generateFilings(rng, from, start, end) {
     for (let k = 7; k >= 0; k--)
       ends.push(monthEnd(cur.end.minus({ months: 3 * k }).year, cur.end.minus({ months: 3 * k }).month));
     const fin = financials(r.split("financials"), c, ends);
-    let seq = 1 + r.int(40);
+    r.int(40);
     cycles.forEach((d0, cyc) => {
       let d = d0;
       while (d.weekday > 5) d = d.plus({ days: 1 });
       const period = latestQuarterEnd(c.fye, d, 25);
       const yy = String(d.year % 100).padStart(2, "0");
-      const accn8k = `${c.cik}-${yy}-${pad(seq++, 6)}`;
+      const accession = (form2, reportDate) => `${c.cik}-${yy}-${ids.decimal("accession", [c.cik, form2, reportDate], 6)}`;
+      const accn8k = accession("8-K", iso(d));
       const acc8k = c.preMarket ? atEt(d, 6 + r.int(2), r.int(60), r.int(60)) : atEt(d, 16, 1 + r.int(40), r.int(60));
       const isK = period.q === 4;
       const form = isK ? "10-K" : "10-Q";
@@ -165,7 +166,7 @@ function generateFilings(rng, from, start, end) {
         for (let i = 0; i < k; i++) dq = nextBusinessDay(dq);
         accQ = atEt(dq, 8 + r.int(13), r.int(60), r.int(60));
       }
-      const accnQ = `${c.cik}-${yy}-${pad(seq++, 6)}`;
+      const accnQ = accession(form, iso(period.end));
       out.filings.push({
         cik: c.cik,
         accession: accn8k,

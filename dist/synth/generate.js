@@ -3,22 +3,34 @@ import { generateBlotter } from "./blotter.js";
 import { generateBrokerEvents } from "./broker.js";
 import { generateCandles } from "./candles.js";
 import { generateFilings } from "./filings.js";
+import { futureSplit } from "./future.js";
+import { IdMinter } from "./ids.js";
 import { generateMarkets } from "./markets.js";
 import { generateBackgroundNews } from "./news-background.js";
 import { generateQuestions, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
 import { createRng } from "./rng.js";
-import { DAY, isoDate, pad } from "./time.js";
+import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
-const GENERATOR_VERSION = "v3";
+const GENERATOR_VERSION = "v4";
 const HISTORY_MS = 8 * DAY;
-const SynthOptionsSchema = z.object({ seed: z.number().int(), start: z.number().int(), end: z.number().int() }).refine((o) => o.end > o.start, { message: "end must be after start" });
-function finalizeNews(drafts, end) {
-  const kept = drafts.filter((d) => d.published_at < end);
-  kept.sort((a, b) => a.published_at - b.published_at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+const SynthOptionsSchema = z.object({
+  seed: z.number().int(),
+  start: z.number().int(),
+  end: z.number().int(),
+  future: z.object({ seed: z.number().int(), from: z.number().int() }).strict().optional()
+}).strict().refine((o) => o.end > o.start, { message: "end must be after start" }).refine((o) => o.future === void 0 || o.future.seed !== o.seed, {
+  message: "future.seed must differ from seed (the future would not be different)",
+  path: ["future", "seed"]
+}).refine((o) => o.future === void 0 || o.future.from > o.start - HISTORY_MS && o.future.from < o.end, {
+  message: "future.from must lie inside the generated span (start \u2212 8 days, end)",
+  path: ["future", "from"]
+});
+function finalizeNews(drafts, end, minter) {
+  const kept = drafts.filter((d) => d.published_at < end).map((d) => ({ d, id: `n${minter.hex("news", [d.published_at, d.domain, d.title, d.text], 12)}` }));
+  kept.sort((a, b) => a.d.published_at - b.d.published_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const ids = /* @__PURE__ */ new Map();
-  const rows = kept.map((d, i) => {
-    const id = `n${pad(i + 1, 6)}`;
+  const rows = kept.map(({ d, id }) => {
     ids.set(d.key, id);
     const day = isoDate(d.published_at).replaceAll("-", "/");
     return {
@@ -33,18 +45,36 @@ function finalizeNews(drafts, end) {
   });
   return { rows, ids };
 }
+function generateQuestionSet(o) {
+  const opts = SynthOptionsSchema.parse(o);
+  const root = createRng(opts.seed);
+  const from = opts.start - HISTORY_MS;
+  const ids = new IdMinter(opts.seed);
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  return generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end, ids);
+}
 function generateRows(o) {
   const opts = SynthOptionsSchema.parse(o);
   const root = createRng(opts.seed);
   const from = opts.start - HISTORY_MS;
-  const reddit = generateReddit(root.split("reddit"), from, opts.end);
-  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end);
-  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end);
-  const background = generateBackgroundNews(root.split("news"), from, opts.end);
-  const candles = generateCandles(root.split("candles"), from, opts.end);
-  const broker = generateBrokerEvents(candles, opts.start, opts.end);
-  const questions = generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end);
-  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end);
+  const future = opts.future ? { rng: createRng(opts.future.seed).split("future"), from: opts.future.from } : null;
+  const ids = new IdMinter(opts.seed);
+  const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
+  const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
+  const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
+  const questions = generateQuestions(
+    root.split("questions"),
+    markets.plans,
+    filings.labels,
+    opts.start,
+    opts.end,
+    ids
+  );
+  const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end, ids);
   const attribution = [];
   for (const a of markets.attributions) {
     const id = news.ids.get(a.news_id);
@@ -64,9 +94,10 @@ function generateRows(o) {
     company: filings.companies,
     question: questions.questions,
     question_resolution: questionResolutions(questions.questions, questions.answers),
-    broker_event: [...generateBlotter(from, opts.start, opts.end), ...broker].sort(
-      (a, b) => a.t - b.t || a.id.localeCompare(b.id)
-    ),
+    // by time; at one instant the PM book's events in the order they happen, then the blotter's
+    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids)].sort((a, b) => a.t - b.t),
+    event: [],
+    // imported event logs only (relive data import --events)
     truth: {
       breakpoint: markets.breakpoints,
       attribution,
@@ -79,6 +110,7 @@ export {
   GENERATOR_VERSION,
   HISTORY_MS,
   SynthOptionsSchema,
+  generateQuestionSet,
   generateRows
 };
 //# sourceMappingURL=generate.js.map

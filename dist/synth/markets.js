@@ -154,18 +154,22 @@ function chatter(rng, ctx, plan, until) {
     ctx.news.push(article(rng, `${plan.id}:chat${pad(k++, 3)}`, t, plan.subject, NEUTRAL, NEUTRAL_MIDDLE));
   }
 }
-function breakoutMarket(rng, ctx, idx, out) {
+function marketId(ctx, prefix, subject, open, scheduledEnd) {
+  return `${prefix}${ctx.ids.hex("market", [subject.clause, open, scheduledEnd], 8)}`;
+}
+function breakoutMarket(rng, ctx, subject, out) {
   const P = MARKET_PARAMS;
-  const id = `${BREAKOUT_MARKET_PREFIX}${pad(idx + 1, 2)}`;
-  const subject = BREAKOUT_SUBJECTS[idx];
   const W = ctx.end - ctx.start;
+  const open = utcDayStart(ctx.from) - (20 + rng.int(60)) * DAY;
+  const scheduled_end = utcDayStart(ctx.end) + (60 + rng.int(90)) * DAY;
+  const id = marketId(ctx, BREAKOUT_MARKET_PREFIX, subject, open, scheduled_end);
   const plan = {
     id,
     subject,
     role: "breakout",
     kind: "breakout",
-    open: utcDayStart(ctx.from) - (20 + rng.int(60)) * DAY,
-    scheduled_end: utcDayStart(ctx.end) + (60 + rng.int(90)) * DAY,
+    open,
+    scheduled_end,
     closed_at: null,
     result: null,
     yes: { t: [], p: [] }
@@ -211,8 +215,8 @@ function breakoutMarket(rng, ctx, idx, out) {
     if (Math.abs(size) < 0.05) continue;
     if (ts[iStart] >= ctx.end) continue;
     iStart = Math.max(iStart, 0);
-    const bpId = `${id}-bp${pad(b + 1, 2)}`;
     const tStart = ts[iStart];
+    const bpId = `${id}-bp-${ctx.ids.hex("breakpoint", [id, tStart], 6)}`;
     out.breakpoints.push({ id: bpId, market: id, t_start: tStart, t_end: ts[iEnd], size });
     const titles = size > 0 ? UP : DOWN;
     const middles = size > 0 ? UP_MIDDLE : DOWN_MIDDLE;
@@ -263,10 +267,9 @@ function longDatedKind(idx) {
   if (idx === 9) return "false_band";
   return "open";
 }
-function longDatedMarket(rng, ctx, idx, out) {
+function longDatedMarket(rng, ctx, idx, subject, out) {
   const P = MARKET_PARAMS;
-  const id = `${LONG_DATED_MARKET_PREFIX}${pad(idx + 1, 2)}`;
-  const subject = LONG_DATED_SUBJECTS[idx];
+  const key = `long-${idx}`;
   const kind = longDatedKind(idx);
   const W = ctx.end - ctx.start;
   const news = rng.split("news");
@@ -311,7 +314,7 @@ function longDatedMarket(rng, ctx, idx, out) {
           ctx,
           article(
             news,
-            `${id}:leak`,
+            `${key}:leak`,
             tLeak,
             sl,
             result === "Yes" ? LEAK_YES : LEAK_NO,
@@ -322,14 +325,14 @@ function longDatedMarket(rng, ctx, idx, out) {
         ctx,
         article(
           news,
-          `${id}:official`,
+          `${key}:official`,
           tDet - news.uniform(0.5, 3) * HOUR,
           sl,
           result === "Yes" ? OFFICIAL_YES : OFFICIAL_NO,
           result === "Yes" ? UP_MIDDLE : DOWN_MIDDLE
         )
       );
-      pushNews(ctx, article(news, `${id}:after`, tDet + news.uniform(2, 20) * HOUR, sl, REACTION, NEUTRAL_MIDDLE));
+      pushNews(ctx, article(news, `${key}:after`, tDet + news.uniform(2, 20) * HOUR, sl, REACTION, NEUTRAL_MIDDLE));
       break;
     }
     case "deadline": {
@@ -351,10 +354,10 @@ function longDatedMarket(rng, ctx, idx, out) {
         }
         return clampOpen(noise(x));
       };
-      pushNews(ctx, article(news, `${id}:fade`, tDet - news.uniform(1, 12) * HOUR, sl, DEADLINE_FADE, DOWN_MIDDLE));
+      pushNews(ctx, article(news, `${key}:fade`, tDet - news.uniform(1, 12) * HOUR, sl, DEADLINE_FADE, DOWN_MIDDLE));
       pushNews(
         ctx,
-        article(news, `${id}:passed`, scheduled_end + news.uniform(0.5, 6) * HOUR, sl, DEADLINE_PASS, DOWN_MIDDLE)
+        article(news, `${key}:passed`, scheduled_end + news.uniform(0.5, 6) * HOUR, sl, DEADLINE_PASS, DOWN_MIDDLE)
       );
       break;
     }
@@ -367,10 +370,10 @@ function longDatedMarket(rng, ctx, idx, out) {
         if (t >= tDrop && t < tDrop + P.stepMs) return after;
         return clampOpen(noise(x));
       };
-      pushNews(ctx, article(news, `${id}:rumor`, tSpike - news.uniform(0.2, 2) * HOUR, sl, SPIKE_RUMOR, UP_MIDDLE));
+      pushNews(ctx, article(news, `${key}:rumor`, tSpike - news.uniform(0.2, 2) * HOUR, sl, SPIKE_RUMOR, UP_MIDDLE));
       pushNews(
         ctx,
-        article(news, `${id}:denial`, tDrop - news.uniform(0, 0.5) * HOUR, sl, SPIKE_DENIAL, NEUTRAL_MIDDLE)
+        article(news, `${key}:denial`, tDrop - news.uniform(0, 0.5) * HOUR, sl, SPIKE_DENIAL, NEUTRAL_MIDDLE)
       );
       break;
     }
@@ -379,7 +382,7 @@ function longDatedMarket(rng, ctx, idx, out) {
       break;
   }
   const plan = {
-    id,
+    id: marketId(ctx, LONG_DATED_MARKET_PREFIX, subject, open, scheduled_end),
     subject,
     role: "long_dated",
     kind,
@@ -395,7 +398,15 @@ function longDatedMarket(rng, ctx, idx, out) {
 function pushNews(ctx, d) {
   ctx.news.push(d);
 }
-function generateMarkets(rng, from, start, end) {
+function shuffled(rng, items) {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+function generateMarkets(rng, from, start, end, ids) {
   const out = {
     markets: [],
     prices: [],
@@ -406,9 +417,12 @@ function generateMarkets(rng, from, start, end) {
     labels: [],
     plans: []
   };
-  const ctx = { from, start, end, news: out.news };
-  for (let i = 0; i < BREAKOUT_SUBJECTS.length; i++) breakoutMarket(rng.split(`breakout-${i}`), ctx, i, out);
-  for (let i = 0; i < LONG_DATED_SUBJECTS.length; i++) longDatedMarket(rng.split(`long-${i}`), ctx, i, out);
+  const ctx = { from, start, end, news: out.news, ids };
+  const subjects = rng.split("subjects");
+  const brk = shuffled(subjects, BREAKOUT_SUBJECTS);
+  const ld = shuffled(subjects, LONG_DATED_SUBJECTS);
+  for (let i = 0; i < brk.length; i++) breakoutMarket(rng.split(`breakout-${i}`), ctx, brk[i], out);
+  for (let i = 0; i < ld.length; i++) longDatedMarket(rng.split(`long-${i}`), ctx, i, ld[i], out);
   for (const plan of out.plans) {
     out.markets.push(marketRow(plan));
     const { t, p } = plan.yes;

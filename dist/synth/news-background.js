@@ -81,16 +81,24 @@ function slotsFor(rng) {
     name: rng.pick(STORM_NAMES)
   };
 }
-function generateBackgroundNews(rng, from, to) {
+function generateBackgroundNews(rng, from, to, future = null) {
   const P = NEWS_PARAMS;
   const out = [];
-  const arrivals = rng.split("arrivals");
-  const text = rng.split("text");
+  let arrivals = rng.split("arrivals");
+  let text = rng.split("text");
   const max = P.perHour * (1 + P.diurnalAmplitude);
   let t = from;
   let k = 0;
+  let switched = future === null;
   for (; ; ) {
     t += arrivals.exp(max / HOUR);
+    if (!switched && future !== null && t >= future.from) {
+      switched = true;
+      t = future.from;
+      arrivals = future.rng.split("arrivals");
+      text = future.rng.split("text");
+      continue;
+    }
     if (t >= to) break;
     const h = t % DAY / HOUR;
     const rate = P.perHour * (1 + P.diurnalAmplitude * Math.cos(2 * Math.PI * (h - 14) / 24));
@@ -105,25 +113,43 @@ function generateBackgroundNews(rng, from, to) {
       text: composeBody(text, `${title}.`, [fill(text.pick(MIDDLES), sl), fill(text.pick(MIDDLES), sl)])
     });
   }
-  const bursts = rng.split("bursts");
+  let bursts = rng.split("bursts");
   let b = from;
   let bi = 0;
+  let burstsSwitched = future === null;
   for (; ; ) {
     b += bursts.exp(P.burstsPerDay / DAY);
+    if (!burstsSwitched && future !== null && b >= future.from) {
+      burstsSwitched = true;
+      b = future.from;
+      bursts = future.rng.split("bursts");
+      continue;
+    }
     if (b >= to) break;
     const story = bursts.pick(BURST_STORIES);
     const sl = slotsFor(bursts);
     const n = P.burstMin + bursts.int(P.burstMax - P.burstMin + 1);
+    const late = burstsSwitched || future === null ? null : future.rng.split(`burst-${b}`);
     for (let j = 0; j < n; j++) {
       const tj = j === 0 ? b : b + bursts.uniform(0, P.burstSpanHours) * HOUR;
       if (tj >= to) continue;
-      const title = fill(j === 0 ? story.title : bursts.pick(story.follow), sl);
+      let title = fill(j === 0 ? story.title : bursts.pick(story.follow), sl);
+      let domain = pickDomain(bursts);
+      let body = composeBody(bursts, `${title}.`, [fill(bursts.pick(MIDDLES), sl)]);
+      let at = tj;
+      if (late !== null && future !== null && tj >= future.from) {
+        at = future.from + late.uniform(0, Math.max(0, b + P.burstSpanHours * HOUR - future.from));
+        title = fill(late.pick(story.follow), sl);
+        domain = pickDomain(late);
+        body = composeBody(late, `${title}.`, [fill(late.pick(MIDDLES), sl)]);
+        if (at >= to) continue;
+      }
       out.push({
         key: `burst:${pad(bi, 4)}:${pad(j, 3)}`,
-        published_at: Math.floor(tj / 1e3) * 1e3,
-        domain: pickDomain(bursts),
+        published_at: Math.floor(at / 1e3) * 1e3,
+        domain,
         title,
-        text: composeBody(bursts, `${title}.`, [fill(bursts.pick(MIDDLES), sl)])
+        text: body
       });
     }
     bi++;

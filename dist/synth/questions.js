@@ -1,5 +1,17 @@
-import { detectionTime } from "./markets.js";
-import { DAY, pad, utcDayStart } from "./time.js";
+import { DAY, utcDayStart } from "./time.js";
+const QUESTION_KINDS = ["market_level", "market_resolution", "revenue"];
+const QUESTION_PARAMS = {
+  /** questions opening per window day (Poisson mean) */
+  perDay: 4,
+  /** kind weights, in QUESTION_KINDS order */
+  kindWeights: [0.45, 0.3, 0.25],
+  /** a market question resolves this many whole days after it opens (uniform) */
+  minDays: 1,
+  maxDays: 7,
+  /** revenue thresholds: reported revenue × (1 ± U(lo, hi)) */
+  revenueBandLo: 5e-3,
+  revenueBandHi: 0.04
+};
 function capitalize(x) {
   return x.charAt(0).toUpperCase() + x.slice(1);
 }
@@ -11,74 +23,120 @@ function priceAt(plan, t) {
   for (let i = 0; i < plan.yes.t.length && plan.yes.t[i] <= t; i++) p = plan.yes.p[i];
   return p;
 }
-function generateQuestions(rng, plans, filingLabels, start, end) {
-  const drafts = [];
-  const firstDay = utcDayStart(start) + (start % DAY === 0 ? 0 : DAY);
-  const days = Math.max(1, Math.floor((end - firstDay) / DAY));
-  const openBefore = (known, r) => {
-    const latest = utcDayStart(known - 1);
-    const back = 1 + r.int(7);
-    return Math.max(firstDay, latest - back * DAY);
-  };
-  for (const plan of plans) {
-    const r = rng.split(plan.id);
-    if (plan.role === "long_dated" && plan.result !== null && plan.closed_at !== null) {
-      const tDet = detectionTime(plan.yes, plan.result) ?? plan.closed_at;
-      const open = Math.max(openBefore(tDet, r), utcDayStart(plan.open) + (plan.open % DAY === 0 ? 0 : DAY));
-      drafts.push({
-        title: `Will ${plan.subject.clause} by ${dateLabel(plan.scheduled_end)}?`,
-        background: `${capitalize(plan.subject.actor)} has been at the centre of discussion about ${plan.subject.noun}. ${plan.subject.person} is among the people involved; the story is followed closely in ${plan.subject.place}.`,
-        criteria: `Resolves Yes if ${plan.subject.clause} by ${dateLabel(plan.scheduled_end)} (UTC) as confirmed by official sources; resolves No if that becomes impossible or the date passes.`,
-        open,
-        resolve: plan.scheduled_end,
-        answer: plan.result,
-        resolved_at: plan.closed_at
-      });
-    }
-    if (plan.role === "breakout") {
-      const at = firstDay + Math.min(days, Math.max(1, Math.round(r.uniform(0.5, 1) * days))) * DAY;
-      if (at > end) continue;
-      const open = Math.max(firstDay, at - (3 + r.int(5)) * DAY);
-      const pOpen = priceAt(plan, open) ?? 0.5;
-      const thr = Math.min(90, Math.max(10, Math.round(pOpen * 100 / 5) * 5));
-      const pAt = priceAt(plan, at);
-      if (pAt === null || open >= at) continue;
-      drafts.push({
-        title: `Will the market probability that ${plan.subject.clause} be above ${thr}% on ${dateLabel(at)} at 00:00 UTC?`,
-        background: `A prediction market asks whether ${plan.subject.clause}. News about ${plan.subject.noun} moves it.`,
-        criteria: `Resolves Yes if the last traded Yes price of the market at or before ${dateLabel(at)} 00:00 UTC is above ${thr / 100}.`,
-        open,
-        resolve: at,
-        answer: pAt > thr / 100 ? "Yes" : "No",
-        resolved_at: at
-      });
-    }
-  }
-  for (const l of filingLabels) {
+const yesNo = (x) => x ? "Yes" : "No";
+function revenueFilings(labels) {
+  const out = [];
+  for (const l of labels) {
     const v = l.value;
-    if (v.form === "8-K" || v.revenue === void 0 || l.t === null) continue;
-    if (l.t < start || l.t >= end) continue;
-    const r = rng.split(l.key);
-    const open = openBefore(l.t, r);
-    if (open >= l.t) continue;
-    const thrB = Math.round(v.revenue / 1e9 * (1 + r.uniform(-0.04, 0.04)) * 100) / 100;
+    if (v.form === "8-K" || v.revenue === void 0) continue;
     const period = v.fp === "FY" ? `fiscal year ${v.fy}` : `${v.fp} of fiscal ${v.fy}`;
-    drafts.push({
-      title: `Will ${v.ticker} report revenue above $${thrB.toFixed(2)} billion for ${period}?`,
-      background: `${v.ticker} files its ${v.form} for ${period} with the SEC during this period.`,
-      criteria: `Resolves Yes if the revenue reported in ${v.ticker}'s ${v.form} for ${period} exceeds $${thrB.toFixed(2)} billion.`,
-      open,
-      resolve: utcDayStart(l.t) + DAY,
-      answer: v.revenue > thrB * 1e9 ? "Yes" : "No",
-      resolved_at: l.t
-    });
+    out.push({ ticker: v.ticker, form: v.form, revenue: v.revenue, period, accepted_at: v.accepted_at });
   }
-  drafts.sort((a, b) => a.open - b.open || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+  return out;
+}
+function marketLevel(r, plan, open, at, positive) {
+  const pOpen = priceAt(plan, open);
+  const pAt = priceAt(plan, at);
+  if (pOpen === null || pAt === null) return null;
+  const thr = Math.min(90, Math.max(10, Math.round(pOpen * 100 / 5) * 5 + 5 * (r.int(3) - 1)));
+  const rel = positive ? "at or above" : "below";
+  const hit = pAt >= thr / 100;
+  return {
+    kind: "market_level",
+    positive,
+    title: `Will the market probability that ${plan.subject.clause} be ${rel} ${thr}% on ${dateLabel(at)} at 00:00 UTC?`,
+    background: `A prediction market asks whether ${plan.subject.clause}. News about ${plan.subject.noun} moves it.`,
+    criteria: `Resolves Yes if the last traded Yes price of the market at or before ${dateLabel(at)} 00:00 UTC is ${rel} ${thr / 100}.`,
+    open,
+    resolve: at,
+    answer: yesNo(positive ? hit : !hit),
+    resolved_at: at
+  };
+}
+function marketResolution(plan, open, at, positive) {
+  const closed = plan.closed_at !== null && plan.closed_at <= at;
+  const title = positive ? `Will the prediction market on whether ${plan.subject.clause} by ${dateLabel(plan.scheduled_end)} be resolved by ${dateLabel(at)}?` : `Will the prediction market on whether ${plan.subject.clause} by ${dateLabel(plan.scheduled_end)} still be unresolved on ${dateLabel(at)}?`;
+  return {
+    kind: "market_resolution",
+    positive,
+    title,
+    background: `${capitalize(plan.subject.actor)} has been at the centre of discussion about ${plan.subject.noun}. ${plan.subject.person} is among the people involved; the story is followed closely in ${plan.subject.place}.`,
+    criteria: `Resolves Yes if the market ${positive ? "has" : "has not"} closed with a result (either way) at or before ${dateLabel(at)} 00:00 UTC.`,
+    open,
+    resolve: at,
+    answer: yesNo(positive ? closed : !closed),
+    resolved_at: closed ? plan.closed_at : at
+  };
+}
+function revenueQuestion(r, f, open, positive) {
+  const P = QUESTION_PARAMS;
+  const band = r.uniform(P.revenueBandLo, P.revenueBandHi) * (r.chance(0.5) ? 1 : -1);
+  const thrB = Math.round(f.revenue / 1e9 * (1 + band) * 100) / 100;
+  const rel = positive ? "above" : "at or below";
+  const hit = f.revenue > thrB * 1e9;
+  return {
+    kind: "revenue",
+    positive,
+    title: `Will ${f.ticker} report revenue ${rel} $${thrB.toFixed(2)} billion for ${f.period}?`,
+    background: `${f.ticker} files its ${f.form} for ${f.period} with the SEC during this period.`,
+    criteria: `Resolves Yes if the revenue reported in ${f.ticker}'s ${f.form} for ${f.period} is ${rel} $${thrB.toFixed(2)} billion.`,
+    open,
+    resolve: utcDayStart(f.accepted_at) + DAY,
+    answer: yesNo(positive ? hit : !hit),
+    resolved_at: f.accepted_at
+  };
+}
+function questionDrafts(rng, plans, filingLabels, start, end) {
+  const P = QUESTION_PARAMS;
+  const filings = revenueFilings(filingLabels);
+  const out = [];
+  const firstDay = utcDayStart(start) + (start % DAY === 0 ? 0 : DAY);
+  for (let open = firstDay; open < end; open += DAY) {
+    const r = rng.split(`day-${new Date(open).toISOString().slice(0, 10)}`);
+    const n = r.poisson(P.perDay);
+    for (let k = 0; k < n; k++) {
+      const kind = QUESTION_KINDS[r.weighted(P.kindWeights)];
+      const positive = r.chance(0.5);
+      const days = P.minDays + r.int(P.maxDays - P.minDays + 1);
+      const at = Math.min(open + days * DAY, utcDayStart(end));
+      let d = null;
+      switch (kind) {
+        case "market_level": {
+          const live = plans.filter((p) => p.open <= open && (p.closed_at === null || p.closed_at > open));
+          if (live.length > 0 && at > open) d = marketLevel(r, r.pick(live), open, at, positive);
+          break;
+        }
+        case "market_resolution": {
+          const live = plans.filter(
+            (p) => p.role === "long_dated" && p.open <= open && (p.closed_at === null || p.closed_at > open)
+          );
+          if (live.length > 0 && at > open) d = marketResolution(r.pick(live), open, at, positive);
+          break;
+        }
+        case "revenue": {
+          const due = filings.filter((f) => f.accepted_at > open && f.accepted_at < end);
+          if (due.length > 0) d = revenueQuestion(r, r.pick(due), open, positive);
+          break;
+        }
+        default: {
+          const never = kind;
+          throw new Error(`unknown question kind ${String(never)}`);
+        }
+      }
+      if (d !== null) out.push(d);
+    }
+  }
+  return out;
+}
+function generateQuestions(rng, plans, filingLabels, start, end, ids) {
   const questions = [];
   const answers = [];
-  drafts.forEach((d, i) => {
-    if (d.open >= end || d.open >= d.resolved_at) return;
-    const id = `q-${pad(i + 1, 4)}`;
+  const kinds = /* @__PURE__ */ new Map();
+  for (const d of questionDrafts(rng, plans, filingLabels, start, end)) {
+    if (d.open >= end || d.open >= d.resolved_at) continue;
+    const id = `q-${ids.hex("question", [d.title, d.open], 10)}`;
+    if (kinds.has(id)) continue;
+    kinds.set(id, d.kind);
     questions.push({
       id,
       title: d.title,
@@ -90,8 +148,9 @@ function generateQuestions(rng, plans, filingLabels, start, end) {
       visible_at: d.open
     });
     answers.push({ question: id, answer: d.answer, resolved_at: d.resolved_at });
-  });
-  return { questions, answers };
+  }
+  questions.sort((a, b) => a.open - b.open || (a.id < b.id ? -1 : 1));
+  return { questions, answers, kinds };
 }
 function questionResolutions(questions, answers) {
   const resolveOf = new Map(questions.map((q) => [q.id, q.resolve]));
@@ -107,7 +166,10 @@ function questionResolutions(questions, answers) {
   });
 }
 export {
+  QUESTION_KINDS,
+  QUESTION_PARAMS,
   generateQuestions,
+  questionDrafts,
   questionResolutions
 };
 //# sourceMappingURL=questions.js.map

@@ -1,4 +1,4 @@
-import { DAY, HOUR, pad } from "./time.js";
+import { DAY, HOUR } from "./time.js";
 import { CITIES, COUNTRIES, FILLER_COMPANIES, fill, SECTORS } from "./vocab.js";
 const REDDIT_PARAMS = {
   /** mean posts per hour across all subreddits */
@@ -200,35 +200,55 @@ function postRate(t) {
   const hour = t % DAY / HOUR;
   return p.postsPerHour * (1 + p.diurnalAmplitude * Math.cos(2 * Math.PI * (hour - p.diurnalPeakHour) / 24));
 }
-function generateReddit(rng, from, to) {
+function drawDelays(cascade, lambda) {
+  const p = REDDIT_PARAMS;
+  const maxDelay = p.maxDelayHours * HOUR;
+  const n = cascade.poisson(lambda);
+  const median = p.medianDelayHours * HOUR * Math.exp(p.postDelayLogSd * cascade.normal());
+  const delays = [];
+  for (let k = 0; k < n; k++) {
+    const d = median * Math.exp(p.commentDelayLogSd * cascade.normal());
+    if (d <= maxDelay) delays.push(Math.max(1e3, Math.round(d / 1e3) * 1e3));
+  }
+  delays.sort((x, y) => x - y);
+  return delays;
+}
+function generateReddit(rng, from, to, ids, future = null) {
   const p = REDDIT_PARAMS;
   const authors = authorPool(rng.split("authors"), 4e3);
   const bodies = commentPool(rng.split("comment-bodies"), 600);
-  const arrivals = rng.split("arrivals");
-  const content = rng.split("content");
-  const cascade = rng.split("cascade");
+  let arrivals = rng.split("arrivals");
+  let content = rng.split("content");
+  let cascade = rng.split("cascade");
   const posts = [];
   const comments = [];
   const reveals = [];
   const subWeights = SUBREDDITS.map((s) => s.weight);
   const rateMax = p.postsPerHour * (1 + p.diurnalAmplitude);
-  const maxDelay = p.maxDelayHours * HOUR;
   let t = from;
-  let commentSeq = 0;
-  const delays = [];
+  let switched = future === null;
   for (; ; ) {
     t += arrivals.exp(rateMax / HOUR);
+    if (!switched && future !== null && t >= future.from) {
+      switched = true;
+      t = future.from;
+      arrivals = future.rng.split("arrivals");
+      content = future.rng.split("content");
+      cascade = future.rng.split("cascade");
+      continue;
+    }
     if (t >= to) break;
     if (!arrivals.chance(postRate(t) / rateMax)) continue;
     const created = Math.floor(t / 1e3) * 1e3;
     const sub = SUBREDDITS[content.weighted(subWeights)];
-    const id = `p${pad(posts.length + 1, 6)}`;
     const title = postTitle(content, sub);
     const body = content.chance(0.45) ? `${content.pick(COMMENT_BODIES)} ${content.pick(COMMENT_BODIES)}` : "";
+    const author = content.pick(authors);
+    const id = `p${ids.hex("reddit_post", [sub.name, author, title, body, created], 12)}`;
     posts.push({
       id,
       subreddit: sub.name,
-      author: content.pick(authors),
+      author,
       title,
       body,
       created_utc: created,
@@ -237,36 +257,53 @@ function generateReddit(rng, from, to) {
     const contender = cascade.chance(p.contenderShare);
     const logLambda = contender ? p.contenderLogMean + p.contenderLogSd * cascade.normal() : p.quietLogMean + p.quietLogSd * cascade.normal();
     const lambda = Math.min(p.popularityCap, sub.heat * Math.exp(logLambda));
-    const n = cascade.poisson(lambda);
-    const median = p.medianDelayHours * HOUR * Math.exp(p.postDelayLogSd * cascade.normal());
-    delays.length = 0;
-    for (let k = 0; k < n; k++) {
-      const d = median * Math.exp(p.commentDelayLogSd * cascade.normal());
-      if (d <= maxDelay) delays.push(Math.max(1e3, Math.round(d / 1e3) * 1e3));
-    }
-    delays.sort((x, y) => x - y);
+    const delays = drawDelays(cascade, lambda);
     const first = comments.length;
     let within24 = 0;
     let prev = created;
-    for (let k = 0; k < delays.length; k++) {
-      const c = Math.max(created + delays[k], prev + 1e3);
-      prev = c;
+    const emit = (r, c, k2) => {
       let parent = id;
-      if (k > 0 && !cascade.chance(p.topLevelShare)) {
-        const back = Math.min(k - 1, Math.floor(cascade.exp(0.25)));
-        parent = comments[first + k - 1 - back].id;
+      if (k2 > 0 && !r.chance(p.topLevelShare)) {
+        const back = Math.min(k2 - 1, Math.floor(r.exp(0.25)));
+        parent = comments[first + k2 - 1 - back].id;
       }
-      commentSeq++;
+      const author2 = authors[r.int(authors.length)];
+      const text = bodies[r.int(bodies.length)];
       comments.push({
-        id: `c${pad(commentSeq, 8)}`,
+        id: `c${ids.hex("reddit_comment", [id, parent, c, author2, text], 14)}`,
         root: id,
         parent,
         created_utc: c,
-        author: authors[cascade.int(authors.length)],
-        body: bodies[cascade.int(bodies.length)],
+        author: author2,
+        body: text,
         visible_at: c
       });
       if (c <= created + p.revealDelayMs) within24++;
+    };
+    let k = 0;
+    const cut = switched || future === null ? Number.POSITIVE_INFINITY : future.from;
+    for (; k < delays.length; k++) {
+      const c = Math.max(created + delays[k], prev + 1e3);
+      if (c >= cut) break;
+      prev = c;
+      emit(cascade, c, k);
+    }
+    if (k < delays.length) {
+      for (let j = k; j < delays.length; j++) {
+        if (j > 0 && !cascade.chance(p.topLevelShare)) cascade.exp(0.25);
+        cascade.int(authors.length);
+        cascade.int(bodies.length);
+      }
+    }
+    if (future !== null && !switched) {
+      const tail = future.rng.split(`tail-${id}`);
+      const redrawn = drawDelays(tail, lambda);
+      for (const d of redrawn) {
+        const c = Math.max(created + d, prev + 1e3);
+        if (created + d < future.from) continue;
+        prev = c;
+        emit(tail, c, k++);
+      }
     }
     reveals.push({ post: id, descendants_24h: within24, visible_at: created + p.revealDelayMs });
   }

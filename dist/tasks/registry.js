@@ -1,6 +1,7 @@
 import { breakoutNewsTask } from "./breakout-news/index.js";
 import { brokerOpsTask } from "./broker-ops/index.js";
 import { dailyDigestTask } from "./daily-digest/index.js";
+import { eventResponseTask } from "./event-response/index.js";
 import { filingTrackerTask } from "./filing-tracker/index.js";
 import { forecastPortfolioTask } from "./forecast-portfolio/index.js";
 import { openForecastTask } from "./open-forecast/index.js";
@@ -18,7 +19,8 @@ const TASKS = [
   filingTrackerTask,
   brokerOpsTask,
   openForecastTask,
-  riskPortfolioTask
+  riskPortfolioTask,
+  eventResponseTask
 ];
 const registered = [...TASKS];
 function registerTask(task) {

@@ -1,3 +1,5 @@
+const NEVER_RELEASED = 864e13;
+const releasedAtOf = (o) => Math.max(o.t, o.released_at ?? o.t);
 const defaultOraclePayload = (o) => ({
   key: o.key,
   status: o.status,
@@ -31,6 +33,8 @@ function defineTask(spec) {
   };
 }
 export {
-  defineTask
+  NEVER_RELEASED,
+  defineTask,
+  releasedAtOf
 };
 //# sourceMappingURL=task.js.map

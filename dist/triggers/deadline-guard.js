@@ -7,7 +7,7 @@ function installDeadlineGuard(o) {
   const seen = /* @__PURE__ */ new Set();
   const poll = () => {
     const now = o.kernel.now();
-    for (const d of [...o.deadlines(now + margin + DEADLINE_GUARD_POLL_MS)].sort((a, b) => a - b)) {
+    for (const d of [...o.deadlines(now + margin + 2 * DEADLINE_GUARD_POLL_MS)].sort((a, b) => a - b)) {
       if (seen.has(d)) continue;
       seen.add(d);
       const at = d - margin;

@@ -9,7 +9,7 @@ const SleepArgs = z.object({
 function sleepTool(slot) {
   return defineTool({
     name: SLEEP_TOOL,
-    description: "Free. End this wake and sleep until `until` (ISO-8601 or epoch ms, after now). You are woken then, earlier if a scheduled trigger is due (the wake says why), or the experiment ends. Tool calls after sleep in the same reply are not run.",
+    description: "Free. End this wake and sleep until `until` (ISO-8601 or epoch ms, after now). You are woken then, earlier if a scheduled trigger is due (the wake says why), or the experiment ends. The other tool calls of the same reply run first; a second wait in it is rejected.",
     args: SleepArgs,
     kind: "meta",
     run(a, ctx) {

@@ -15,7 +15,7 @@ function transcriptPage(s, files, file, p, limit) {
     (f, i) => html`<a href="${qs({ file: i })}"${i === file ? html` class="badge"` : ""}>${f}</a> `
   );
   const link = (label, cursor) => cursor === null ? html`<span class="off">${label}</span>` : html`<a href="${qs({ file, cursor, limit })}">${label}</a>`;
-  const body = files.length === 0 ? html`<p class="note" id="no-transcript">No transcript files in this run's workspace (looked for <code>workspace/transcripts/*.jsonl</code> and <code>workspace/**/transcript*.jsonl</code>). Scripted agents keep none.</p>` : p === null ? html`<p class="err">No transcript file #${file}: this run has ${files.length}.</p>` : html`<p>files: ${fileLinks}</p>
+  const body = files.length === 0 ? html`<p class="note" id="no-transcript">No transcript files in this run (looked for <code>transcripts/*.jsonl</code>, and in older runs <code>workspace/transcripts/*.jsonl</code> and <code>workspace/**/transcript*.jsonl</code>). Scripted agents keep none.</p>` : p === null ? html`<p class="err">No transcript file #${file}: this run has ${files.length}.</p>` : html`<p>files: ${fileLinks}</p>
 <div class="pager">${link("\xAB first", p.prev === null ? null : 0)} ${link("\u2039 prev", p.prev)} ${link("next \u203A", p.next)} ${link("last \xBB", p.total > 0 ? Math.max(0, p.total - limit) : null)}
 <span class="muted">messages ${p.rows.length > 0 ? `${count(p.rows[0].line)}\u2013${count(p.rows.at(-1).line)}` : "none"} of ${count(p.total)}</span></div>
 <div id="transcript">${p.rows.map(messageHtml)}</div>`;

@@ -7,14 +7,17 @@ import { scanForward } from "./line-scan.js";
 function findTranscripts(runDir) {
   const ws = join(runDir, "workspace");
   const out = [];
-  const walk = (dir, depth) => {
-    let entries;
+  const list = (dir) => {
     try {
-      entries = readdirSync(dir, { withFileTypes: true });
+      return readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name));
     } catch {
-      return;
+      return [];
     }
-    for (const d of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  };
+  for (const d of list(join(runDir, "transcripts")))
+    if (d.isFile() && d.name.endsWith(".jsonl")) out.push(join("transcripts", d.name));
+  const walk = (dir, depth) => {
+    for (const d of list(dir)) {
       const p = join(dir, d.name);
       if (d.isDirectory() && depth < 3) walk(p, depth + 1);
       else if (d.isFile() && d.name.endsWith(".jsonl") && (d.name.startsWith("transcript") || relative(ws, dir) === "transcripts"))

@@ -13,7 +13,8 @@ const STREAM_KINDS = [
   "company",
   "question",
   "question_resolution",
-  "broker_event"
+  "broker_event",
+  "event"
 ];
 const TRUTH_KINDS = ["breakpoint", "attribution", "incident", "question_answer", "label"];
 const instant = z.number().int();
@@ -110,7 +111,8 @@ const STREAM_ROW_SCHEMAS = {
     visible_at: instant
   }),
   question_resolution: z.object({ question: id, answer: str, resolved_at: instant, visible_at: instant }),
-  broker_event: z.object({ id, kind: str, t: instant, payload: json, visible_at: instant })
+  broker_event: z.object({ id, kind: str, t: instant, payload: json, visible_at: instant }),
+  event: z.object({ id, kind: z.string().min(1), t: instant, payload: json, visible_at: instant })
 };
 const TRUTH_ROW_SCHEMAS = {
   breakpoint: z.object({ id, market: id, t_start: instant, t_end: instant, size: num }),

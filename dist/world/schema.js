@@ -121,6 +121,13 @@ CREATE TABLE broker_event (
   payload TEXT NOT NULL,
   visible_at INTEGER NOT NULL
 );
+CREATE TABLE event (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  t INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  visible_at INTEGER NOT NULL
+);
 CREATE TABLE world_meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -169,6 +176,9 @@ CREATE INDEX question_resolution_visible ON question_resolution (visible_at);
 CREATE INDEX broker_event_t ON broker_event (t, visible_at);
 CREATE INDEX broker_event_kind ON broker_event (kind, t);
 CREATE INDEX broker_event_visible ON broker_event (visible_at);
+CREATE INDEX event_t ON event (t, visible_at);
+CREATE INDEX event_kind ON event (kind, t);
+CREATE INDEX event_visible ON event (visible_at, id);
 
 -- One row per candle series; visible_at is the series' first candle's visible_at, so
 -- venues()/symbols() are index lookups instead of DISTINCT scans over every candle.

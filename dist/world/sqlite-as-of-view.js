@@ -369,6 +369,48 @@ class SqliteAsOfView {
       return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) }));
     }
   };
+  // ---------------------------------------------------------------- events (imported event logs)
+  events = {
+    list: (opts = {}) => {
+      const limit = checkInt("limit", opts.limit ?? 50, 1, PAGE_MAX_LIMIT);
+      const offset = checkInt("offset", opts.offset ?? 0, 0, Number.MAX_SAFE_INTEGER);
+      const params = { now: this.t() };
+      let where = "visible_at <= @now";
+      if (opts.since !== void 0) {
+        where += " AND t >= @since";
+        params.since = checkTime("since", opts.since);
+      }
+      if (opts.until !== void 0) {
+        where += " AND t <= @until";
+        params.until = checkTime("until", opts.until);
+      }
+      if (opts.kind !== void 0) {
+        where += " AND kind = @kind";
+        params.kind = opts.kind;
+      }
+      const rows = this.b.stmt(`SELECT ${EVENT_COLS} FROM event WHERE ${where} ORDER BY t, id LIMIT @limit OFFSET @offset`).all({ ...params, limit, offset });
+      const total = this.b.stmt(`SELECT count(*) AS n FROM event WHERE ${where}`).get(params).n;
+      return { events: rows.map(eventRow), total };
+    },
+    get: (id) => {
+      const r = this.b.stmt(`SELECT ${EVENT_COLS} FROM event WHERE id = @id AND visible_at <= @now`).get({ id, now: this.t() });
+      if (!r) throw new NotVisibleError("event", id);
+      return eventRow(r);
+    },
+    arrivals: (after, until) => this.b.stmt(
+      "SELECT id, kind, t, visible_at FROM event WHERE visible_at > @after AND visible_at <= @until AND visible_at <= @now ORDER BY visible_at, id"
+    ).all({ after: checkTime("after", after), until: checkTime("until", until), now: this.t() })
+  };
+}
+const EVENT_COLS = "id, kind, t, payload, visible_at";
+function eventRow(r) {
+  return {
+    id: r.id,
+    kind: r.kind,
+    t: r.t,
+    payload: JSON.parse(r.payload),
+    visible_at: r.visible_at
+  };
 }
 function marketRow(r) {
   return {

@@ -36,6 +36,12 @@ class TruthStore {
     const rows = this.db.prepare("SELECT kind, key, t, value FROM label WHERE kind = ? ORDER BY key, rowid").all(kind);
     return rows.map((r) => ({ ...r, value: JSON.parse(r.value) }));
   }
+  /** every label kind present, sorted */
+  labelKinds() {
+    return this.db.prepare("SELECT DISTINCT kind FROM label ORDER BY kind").all().map(
+      (r) => r.kind
+    );
+  }
   close() {
     if (this.db.open) this.db.close();
   }

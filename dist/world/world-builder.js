@@ -142,8 +142,15 @@ const STREAM_SPECS = {
     columns: ["id", "kind", "t", "payload", "visible_at"],
     params: (r) => [r.id, r.kind, r.t, JSON.stringify(r.payload), r.visible_at],
     key: (r) => r.id + S + r.visible_at
+  },
+  event: {
+    table: "event",
+    columns: ["id", "kind", "t", "payload", "visible_at"],
+    params: (r) => [r.id, r.kind, r.t, JSON.stringify(r.payload), r.visible_at],
+    key: (r) => r.id + S + r.kind + S + r.t + S + JSON.stringify(r.payload) + S + r.visible_at
   }
 };
+const HASHED_WHEN_PRESENT = /* @__PURE__ */ new Set(["event"]);
 const TRUTH_SPECS = {
   breakpoint: {
     table: "breakpoint",
@@ -351,13 +358,16 @@ class WorldBuilder {
       this.truth.pragma("journal_mode = DELETE");
       const streams = {};
       for (const k of STREAM_KINDS) streams[k] = this.digest(k).rows;
+      const hashed = (k) => !HASHED_WHEN_PRESENT.has(k) || this.digest(k).rows > 0;
+      const hashedStreams = {};
+      for (const k of STREAM_KINDS) if (hashed(k)) hashedStreams[k] = this.digest(k).rows;
       const truthCounts = {};
       const digests = {};
       for (const k of TRUTH_KINDS) truthCounts[k] = this.digest(`truth.${k}`).rows;
       for (const [k, d] of [...this.digests.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)) {
-        digests[k] = d.toString();
+        if (hashed(k)) digests[k] = d.toString();
       }
-      const hash = createHash("sha256").update(JSON.stringify({ window: this.meta.window, streams, truth: truthCounts, digests })).digest("hex");
+      const hash = createHash("sha256").update(JSON.stringify({ window: this.meta.window, streams: hashedStreams, truth: truthCounts, digests })).digest("hex");
       const manifest = {
         name: this.meta.name,
         window: { ...this.meta.window },

@@ -13,8 +13,13 @@ function chiSquareUpperTail(x, df) {
   if (x <= 0) return 1;
   return 1 - jStat.chisquare.cdf(x, df);
 }
+function logFactorial(n) {
+  if (!Number.isInteger(n) || n < 0) throw new Error(`log factorial needs a non-negative integer, got ${n}`);
+  return jStat.gammaln(n + 1);
+}
 export {
   chiSquareUpperTail,
-  fUpperTail
+  fUpperTail,
+  logFactorial
 };
 //# sourceMappingURL=jstat.js.map

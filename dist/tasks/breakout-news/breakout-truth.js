@@ -7,10 +7,16 @@ class BreakoutTruth {
   markets;
   newsStmt;
   marketStmt;
+  lastPriceVisibleStmt;
+  delayMs;
   constructor(truth, world, p) {
     const W = windowMs(p);
+    this.delayMs = p.price_delay_minutes * 6e4;
     this.newsStmt = world.db.prepare("SELECT published_at, visible_at FROM news WHERE id = ?");
     this.marketStmt = world.db.prepare("SELECT visible_at FROM market WHERE id = ?");
+    this.lastPriceVisibleStmt = world.db.prepare(
+      "SELECT MAX(visible_at) AS v FROM market_price WHERE market = ? AND t <= ?"
+    );
     this.markets = world.db.prepare("SELECT id FROM market ORDER BY id").all().map((r) => r.id).filter((id) => isMonitored(id, p));
     const attributions = truth.attributions();
     const byBp = /* @__PURE__ */ new Map();
@@ -63,6 +69,24 @@ class BreakoutTruth {
   }
   news(id) {
     return this.newsStmt.get(id) ?? null;
+  }
+  /**
+   * The first instant an agent can know a market's prices up to `t`: `get_prices` shows a point at
+   * t' once now ≥ t' + price_delay_minutes and its row is visible, so the level at `t` (and every
+   * move before it) is known at max(t + delay, the latest visible_at of the market's points ≤ t).
+   */
+  pricesKnownAt(market, t) {
+    const v = this.lastPriceVisibleStmt.get(market, t).v;
+    return Math.max(t + this.delayMs, v ?? t);
+  }
+  /**
+   * When a breakpoint's facts (its start, direction and `size` = the move to its END price) are
+   * visible: once the prices through `t_end` are, and every gold article of it is.
+   */
+  breakpointKnownAt(bp) {
+    let at = this.pricesKnownAt(bp.market, bp.t_end);
+    for (const id of bp.goldIds) at = Math.max(at, this.news(id)?.visible_at ?? at);
+    return at;
   }
   /** the instant a market row becomes visible, or null for an unknown market */
   marketVisibleAt(id) {

@@ -18,7 +18,7 @@ const BREAKOUT_NEWS_EPISODES = [
     sim_start: day("2026-03-01"),
     sim_end: day("2026-03-29"),
     world: { kind: "synth" },
-    description: "Synthetic world, 8 breakout markets (brk-01..08) with planted breakpoints and catalysts, 2026-03-01 \u2192 03-28."
+    description: "Synthetic world, 8 breakout markets (opaque ids `brk-<hex>`) with planted breakpoints and catalysts, 2026-03-01 \u2192 03-28."
   },
   {
     name: "synth-7d",

@@ -114,6 +114,8 @@ class BreakoutNewsScorer extends ScorerBase {
       key: `bp:${bp.id}`,
       status,
       credit,
+      // `size` is the move to the end price: feedback waits until that price (and each gold article) is visible
+      released_at: this.truth.breakpointKnownAt(bp),
       detail: {
         kind: "breakpoint",
         market: bp.market,
@@ -170,11 +172,14 @@ class BreakoutNewsScorer extends ScorerBase {
       why = {};
     }
     c.expired = { status, excused };
+    let released_at = this.truth.pricesKnownAt(c.market, c.t + this.W);
+    for (const b of [staleOf, opposite]) if (b) released_at = Math.max(released_at, this.truth.breakpointKnownAt(b));
     return {
       t: c.t + this.W,
       key: c.key,
       status,
       credit: 0,
+      released_at,
       detail: {
         kind: "claim",
         market: c.market,
@@ -185,6 +190,14 @@ class BreakoutNewsScorer extends ScorerBase {
         ...why
       }
     };
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): sim_end enters scoring only as the
+   * settle clamp and the breakpoint filter, and nothing after `end` has closed yet (settle(end) was
+   * the last call), so the state after the prefix is that scorer's state.
+   */
+  reportAt(_end) {
+    return this.report();
   }
   report() {
     const notScorable = [];

@@ -36,6 +36,8 @@ const brokerOpsTask = defineTask({
   budget_usd: 20,
   baseSchedule: "0 */2 * * *",
   streams: ["broker_event", "candle"],
+  // a duty is known from its fill or margin call, one duty window before its deadline
+  deadlineLead: (p) => p.stop_window_ms <= p.funding_window_ms ? { ms: p.stop_window_ms, param: "stop_window_ms" } : { ms: p.funding_window_ms, param: "funding_window_ms" },
   open(ctx) {
     const env = createBrokerOpsEnv(ctx);
     const p = ctx.params;

@@ -31,6 +31,16 @@ function stopProblem(s, fillSide) {
   return null;
 }
 class BrokerOpsScorer extends ScorerBase {
+  constructor(ctx) {
+    super();
+    this.ctx = ctx;
+    this.p = BrokerOpsParams.parse(ctx.params ?? {});
+    const roster = dutyRoster(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
+    this.scored = roster.filter((d) => d.deadline <= ctx.sim_end);
+    this.late = roster.filter((d) => d.deadline > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
+    this.view = ctx.world.at(() => this.clock);
+  }
+  ctx;
   watchedTools = /* @__PURE__ */ new Set();
   p;
   scored;
@@ -41,14 +51,6 @@ class BrokerOpsScorer extends ScorerBase {
   emitted = 0;
   clock = 0;
   view;
-  constructor(ctx) {
-    super();
-    this.p = BrokerOpsParams.parse(ctx.params ?? {});
-    const roster = dutyRoster(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
-    this.scored = roster.filter((d) => d.deadline <= ctx.sim_end);
-    this.late = roster.filter((d) => d.deadline > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
-    this.view = ctx.world.at(() => this.clock);
-  }
   markAt(symbol, t) {
     const s = this.p.symbols[symbol];
     if (s === void 0) return null;
@@ -162,7 +164,28 @@ class BrokerOpsScorer extends ScorerBase {
     return out;
   }
   report() {
-    const r = this.results;
+    return this.reportOver(this.results, this.late);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's roster; each duty due
+   * by `end` was settled at its deadline in deadline order (settle(end) was called), so its result
+   * is reused.
+   */
+  reportAt(end) {
+    const roster = dutyRoster(this.ctx.world, this.p, this.ctx.sim_start, end);
+    const byKey = new Map(this.results.map((x) => [x.duty.key, x]));
+    const results = roster.flatMap((d) => {
+      if (d.deadline > end) return [];
+      const x = byKey.get(d.key);
+      if (!x) throw new Error(`internal: broker-ops duty ${d.key} due by ${isoInstant(end)} was not settled`);
+      return [x];
+    });
+    return this.reportOver(
+      results,
+      roster.filter((d) => d.deadline > end).map((d) => ({ key: d.key, reason: "settles after window" }))
+    );
+  }
+  reportOver(r, late) {
     const count = (f) => r.filter(f).length;
     const share = (met, n) => n === 0 ? null : met / n;
     const stopN = count((x) => x.duty.kind === "stop");
@@ -171,7 +194,7 @@ class BrokerOpsScorer extends ScorerBase {
     const fundMet = count((x) => x.duty.kind === "funding" && x.status === "met");
     const lat = r.flatMap((x) => x.latency === null ? [] : [x.latency]).sort((a, b) => a - b);
     const median = lat.length === 0 ? null : minutes((lat[lat.length - 1 >> 1] + lat[lat.length >> 1]) / 2);
-    const notScorable = [...this.late];
+    const notScorable = [...late];
     if (r.length === 0) notScorable.push({ key: "routine_score", reason: "no duty settled inside the window" });
     return {
       primary: { name: "routine_score", value: share(stopMet + fundMet, r.length), direction: "higher" },

@@ -17,7 +17,7 @@ const PlaceStopArgs = z.object({
   trigger_price: z.number().describe("stop trigger price in USD (> 0)")
 }).strict();
 const SendFundingArgs = z.object({
-  call_id: z.string().describe('the margin call id, e.g. "mc-0003"'),
+  call_id: z.string().describe("the margin call id, as listed by the site (mc-<hex>)"),
   amount: z.number().describe("USD to wire (> 0)")
 }).strict();
 function siteApiTools(hosts, o) {

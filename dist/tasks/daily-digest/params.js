@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { REDDIT_DEFAULT_CALL_USD, REDDIT_DEFAULT_RATE_LIMIT, REDDIT_DEFAULT_RATE_WINDOW_MS } from "../reddit-tools.js";
+const CASCADE_HORIZON_HOURS = 24;
 const DailyDigestParams = z.object({
   /** USD per accepted Reddit data call */
   reddit_call_usd: z.number().nonnegative().default(REDDIT_DEFAULT_CALL_USD),
@@ -22,9 +23,13 @@ const DailyDigestParams = z.object({
   max_ids: z.number().int().positive().default(50)
 }).strict().refine((p) => p.max_ids >= p.digest_size, { message: "max_ids must be \u2265 digest_size" }).refine((p) => p.settle_hours * 60 >= p.window_minutes, {
   message: "settlement must not precede the window's close"
+}).refine((p) => p.settle_hours >= CASCADE_HORIZON_HOURS, {
+  path: ["settle_hours"],
+  message: `settle_hours must be at least the cascade horizon (${CASCADE_HORIZON_HOURS} h): a hit is a post with \u2265 hit_threshold comments within ${CASCADE_HORIZON_HOURS} h of posting, and a candidate posted just before the window opens completes its cascade only that long after, so an earlier settlement would mark posts as hits before their cascades are complete`
 });
 const defaultDailyDigestParams = () => DailyDigestParams.parse({});
 export {
+  CASCADE_HORIZON_HOURS,
   DailyDigestParams,
   defaultDailyDigestParams
 };

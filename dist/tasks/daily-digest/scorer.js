@@ -5,6 +5,17 @@ import { RedditFacts } from "./reddit-facts.js";
 import { daysOpeningIn, openWindowAt } from "./schedule.js";
 const DAILY_DIGEST_SCORER_VERSION = "daily-digest-scorer/1";
 class DailyDigestScorer extends ScorerBase {
+  constructor(ctx) {
+    super();
+    this.ctx = ctx;
+    this.p = DailyDigestParams.parse(ctx.params ?? {});
+    this.facts = new RedditFacts(ctx.world.db);
+    this.args = digestArgs(this.p.max_ids);
+    const days = daysOpeningIn(ctx.sim_start, ctx.sim_end, this.p);
+    this.scored = days.filter((d) => d.settles <= ctx.sim_end);
+    this.late = days.filter((d) => d.settles > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
+  }
+  ctx;
   p;
   facts;
   scored;
@@ -15,15 +26,7 @@ class DailyDigestScorer extends ScorerBase {
   emitted = 0;
   ignoredCommitments = 0;
   rejectedCalls = 0;
-  constructor(ctx) {
-    super();
-    this.p = DailyDigestParams.parse(ctx.params ?? {});
-    this.facts = new RedditFacts(ctx.world.db);
-    this.args = digestArgs(this.p.max_ids);
-    const days = daysOpeningIn(ctx.sim_start, ctx.sim_end, this.p);
-    this.scored = days.filter((d) => d.settles <= ctx.sim_end);
-    this.late = days.filter((d) => d.settles > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
-  }
+  verdicts = /* @__PURE__ */ new Map();
   onToolCall(e) {
     if (e.status !== "ok") this.rejectedCalls++;
   }
@@ -43,11 +46,18 @@ class DailyDigestScorer extends ScorerBase {
       const day = this.scored[this.emitted];
       if (day.settles > t) break;
       const r = this.result(day);
+      let released_at = day.settles;
+      for (const v of r.verdicts) {
+        if (!v.hit && v.reason === "not_a_post") continue;
+        const c = this.facts.createdAt(v.id);
+        if (c !== null) released_at = Math.max(released_at, this.facts.visibleAt(v.id, c) ?? released_at);
+      }
       out.push({
         t: day.settles,
         key: day.key,
         status: r.delivery ? "delivered" : "missed",
         credit: r.credit,
+        released_at,
         detail: {
           hits: r.hits,
           digest_size: this.p.digest_size,
@@ -64,11 +74,22 @@ class DailyDigestScorer extends ScorerBase {
     return out;
   }
   report() {
-    const all = this.scored.map((d) => this.result(d));
+    return this.reportOver(this.scored, this.late);
+  }
+  /** the report of a fresh scorer with window [sim_start, end): the days settling by `end` */
+  reportAt(end) {
+    const days = daysOpeningIn(this.ctx.sim_start, end, this.p);
+    return this.reportOver(
+      days.filter((d) => d.settles <= end),
+      days.filter((d) => d.settles > end).map((d) => ({ key: d.key, reason: "settles after window" }))
+    );
+  }
+  reportOver(scored, late) {
+    const all = scored.map((d) => this.result(d));
     const counted = all.filter((r) => r.counted);
     const mean = (rs) => rs.length === 0 ? null : rs.reduce((s, r) => s + r.credit, 0) / rs.length;
     const delivered = all.filter((r) => r.delivery !== null);
-    const notScorable = [...this.late];
+    const notScorable = [...late];
     const acc = mean(counted);
     if (all.length === 0) notScorable.push({ key: "digest_acc", reason: "no day settles inside the window" });
     else if (acc === null)
@@ -104,7 +125,16 @@ class DailyDigestScorer extends ScorerBase {
       verdicts
     };
   }
+  /** a pure function of the world: memoized so daily reports judge each (day, id) once */
   judge(id, day) {
+    const k = `${day.key}\0${id}`;
+    const done = this.verdicts.get(k);
+    if (done) return done;
+    const v = this.judgeOnce(id, day);
+    this.verdicts.set(k, v);
+    return v;
+  }
+  judgeOnce(id, day) {
     const created = this.facts.createdAt(id);
     if (created === null) return { id, hit: false, reason: "not_a_post" };
     if (created < day.candidatesFrom || created >= day.opens)

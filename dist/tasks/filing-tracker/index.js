@@ -44,6 +44,7 @@ const filingTrackerTask = defineTask({
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["company", "filing", "xbrl_fact", "broker_event"],
+  optionalStreams: ["xbrl_fact"],
   open(ctx) {
     const env = createFilingTrackerEnv(ctx);
     return {

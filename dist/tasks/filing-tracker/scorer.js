@@ -8,7 +8,8 @@ import { FilingTrackerParams } from "./params.js";
 import { RECORD_FILING_TOOL } from "./portal-tools.js";
 import { PORTAL_FORM_PATH, PORTAL_HOST } from "./web/portal-host.js";
 import { SEC_HOST } from "./web/sec-host.js";
-const FILING_TRACKER_SCORER_VERSION = "filing-tracker-scorer/1";
+const FILING_TRACKER_SCORER_VERSION = "filing-tracker-scorer/2";
+const XBRL_FACTS_UNAVAILABLE = "xbrl_facts_unavailable";
 const COMPANY_PATHS = [
   /^\/submissions\/CIK(\d{10})\.json$/,
   /^\/api\/xbrl\/companyfacts\/CIK(\d{10})\.json$/,
@@ -23,10 +24,26 @@ function cikOfSecPath(pathAndQuery) {
   return null;
 }
 class FilingTrackerScorer extends ScorerBase {
+  constructor(ctx) {
+    super();
+    this.ctx = ctx;
+    this.p = FilingTrackerParams.parse(ctx.params ?? {});
+    this.dutyBook = new FilingDuties(ctx.world.db, this.p);
+    const duties = this.dutyBook.duties(ctx.sim_start, ctx.sim_end);
+    this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
+    this.unscorable = duties.filter((d) => d.deadline > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
+    this.noFacts = new Map(
+      ctx.truth.labels(XBRL_FACTS_UNAVAILABLE).map((l) => [l.key, String(l.value.reason ?? "no XBRL facts")])
+    );
+    this.unscorable.push(...this.valuesUnscorable(this.scored));
+  }
+  ctx;
   watchedTools = /* @__PURE__ */ new Set([HTTP_GET_TOOL]);
   p;
   scored;
-  late;
+  unscorable;
+  /** CIK → why its 10-Q/10-K value fields have no gold (no companyfacts imported) */
+  noFacts;
   reads = /* @__PURE__ */ new Map();
   saves = /* @__PURE__ */ new Map();
   order = 0;
@@ -34,12 +51,13 @@ class FilingTrackerScorer extends ScorerBase {
   invalidSaves = 0;
   secReads = 0;
   results = [];
-  constructor(ctx) {
-    super();
-    this.p = FilingTrackerParams.parse(ctx.params ?? {});
-    const duties = new FilingDuties(ctx.world.db, this.p).duties(ctx.sim_start, ctx.sim_end);
-    this.scored = duties.filter((d) => d.deadline <= ctx.sim_end);
-    this.late = duties.filter((d) => d.deadline > ctx.sim_end).map((d) => ({ key: d.key, reason: "settles after window" }));
+  dutyBook;
+  /** a company without XBRL facts: the accession, form and acceptance of its 10-Q/10-K stay graded; its values cannot be */
+  valuesUnscorable(scored) {
+    return scored.flatMap((d) => {
+      const why = this.noFacts.get(d.cik);
+      return why !== void 0 && d.form !== "8-K" ? [{ key: `${d.key}:values`, reason: `fy, fp, revenue, eps_diluted not gradable: ${why}` }] : [];
+    });
   }
   /** an accepted `http_get` of a SEC company path is an evidence read */
   onToolCall(e) {
@@ -123,7 +141,7 @@ class FilingTrackerScorer extends ScorerBase {
     const eps = 1e-9;
     if (r.form !== d.form) bad.push("form");
     if (Math.abs(r.accepted_at - d.accepted_at) > this.p.accepted_tolerance_s * 1e3) bad.push("accepted_at");
-    if (d.form === "8-K") return bad;
+    if (d.form === "8-K" || this.noFacts.has(d.cik)) return bad;
     const g = d.gold;
     if (g.fy !== null && r.fy !== g.fy) bad.push("fy");
     if (g.fp !== null && r.fp !== g.fp) bad.push("fp");
@@ -138,13 +156,33 @@ class FilingTrackerScorer extends ScorerBase {
     return bad;
   }
   report() {
-    const n = this.results.length;
-    const count = (s) => this.results.filter((v) => v.status === s).length;
+    return this.reportOver(this.scored.slice(0, this.results.length), this.results, this.unscorable);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's duties; each one
+   * due by `end` was judged at its deadline (settle(end) was called), so its verdict is reused.
+   */
+  reportAt(end) {
+    const duties = this.dutyBook.duties(this.ctx.sim_start, end);
+    const verdicts = new Map(this.results.map((v, i) => [this.scored[i].key, v]));
+    const scored = duties.filter((d) => d.deadline <= end);
+    return this.reportOver(
+      scored,
+      scored.map((d) => verdicts.get(d.key) ?? this.judge(d)),
+      [
+        ...duties.filter((d) => d.deadline > end).map((d) => ({ key: d.key, reason: "settles after window" })),
+        ...this.valuesUnscorable(scored)
+      ]
+    );
+  }
+  reportOver(scored, results, unscorable) {
+    const n = results.length;
+    const count = (s) => results.filter((v) => v.status === s).length;
     const ok = count("ok");
-    const notScorable = [...this.late];
+    const notScorable = [...unscorable];
     const score = n === 0 ? null : ok / n;
     if (n === 0) notScorable.push({ key: "filing_score", reason: "no filing deadline falls inside the window" });
-    const done = this.results.map((v, i) => ({ form: this.scored[i].form, status: v.status }));
+    const done = results.map((v, i) => ({ form: scored[i].form, status: v.status }));
     const rate = (forms) => {
       const xs = done.filter((x) => forms.includes(x.form));
       return xs.length === 0 ? null : xs.filter((x) => x.status === "ok").length / xs.length;
@@ -172,6 +210,7 @@ class FilingTrackerScorer extends ScorerBase {
 export {
   FILING_TRACKER_SCORER_VERSION,
   FilingTrackerScorer,
+  XBRL_FACTS_UNAVAILABLE,
   cikOfSecPath
 };
 //# sourceMappingURL=scorer.js.map

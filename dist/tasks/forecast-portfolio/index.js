@@ -15,7 +15,7 @@ const FORECAST_PORTFOLIO_EPISODES = [
     sim_start: day("2026-03-01"),
     sim_end: day("2026-03-29"),
     world: { kind: "synth" },
-    description: "Synthetic long-dated markets ld-01..20 (ld-15..18 open mid-window), 2026-03-01 \u2192 03-28: 7 event and 2 deadline questions resolve inside."
+    description: "Synthetic long-dated markets (20, opaque ids `ld-<hex>`; 4 open mid-window), 2026-03-01 \u2192 03-28: 7 event and 2 deadline questions resolve inside."
   },
   {
     name: "synth-7d",

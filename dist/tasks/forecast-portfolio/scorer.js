@@ -34,8 +34,11 @@ class ForecastPortfolioScorer extends ScorerBase {
   watchedTools = /* @__PURE__ */ new Set([SUBMIT_FORECAST_TOOL]);
   p;
   facts;
-  scored = [];
-  excluded = [];
+  scored;
+  excluded;
+  sim_start;
+  /** market anchors by market id (a pure function of the world and the question) */
+  anchors = /* @__PURE__ */ new Map();
   changes = /* @__PURE__ */ new Map();
   emitted = 0;
   accepted = 0;
@@ -45,27 +48,35 @@ class ForecastPortfolioScorer extends ScorerBase {
     super();
     this.p = ForecastPortfolioParams.parse(ctx.params ?? {});
     this.facts = new MarketFacts(ctx.world.db, this.p.market_prefix);
+    this.sim_start = ctx.sim_start;
+    ({ scored: this.scored, excluded: this.excluded } = this.questionSet(ctx.sim_end));
+  }
+  /** the scored set and the exclusions of the window [sim_start, end) */
+  questionSet(end) {
+    const scored = [];
+    const excluded = [];
     for (const m of this.facts.markets) {
-      const activation = Math.max(m.open, ctx.sim_start);
-      if (activation >= ctx.sim_end) continue;
+      const activation = Math.max(m.open, this.sim_start);
+      if (activation >= end) continue;
       const r = this.facts.resolution(m.id);
       const key = `question:${m.id}`;
       if (r === null) {
-        if (m.scheduled_end >= ctx.sim_start) this.excluded.push({ key, reason: "settles after window" });
+        if (m.scheduled_end >= this.sim_start) excluded.push({ key, reason: "settles after window" });
         continue;
       }
       const t_res = Math.min(r.closed_at, m.scheduled_end);
-      if (t_res < ctx.sim_start) continue;
+      if (t_res < this.sim_start) continue;
       const settle_at = Math.max(t_res, r.visible_at);
-      if (settle_at > ctx.sim_end) this.excluded.push({ key, reason: "settles after window" });
+      if (settle_at > end) excluded.push({ key, reason: "settles after window" });
       else if (!m.outcomes.includes(r.result))
-        this.excluded.push({ key, reason: `unclean resolution (result ${JSON.stringify(r.result)})` });
-      else if (t_res <= activation) this.excluded.push({ key, reason: "resolved at or before its activation" });
-      else this.scored.push({ market: m, result: r.result, activation, t_res, settle_at });
+        excluded.push({ key, reason: `unclean resolution (result ${JSON.stringify(r.result)})` });
+      else if (t_res <= activation) excluded.push({ key, reason: "resolved at or before its activation" });
+      else scored.push({ market: m, result: r.result, activation, t_res, settle_at });
     }
-    this.scored.sort(
+    scored.sort(
       (a, b) => a.settle_at - b.settle_at || (a.market.id < b.market.id ? -1 : a.market.id > b.market.id ? 1 : 0)
     );
+    return { scored, excluded };
   }
   /** the scored set (tests and anchors) */
   questions() {
@@ -97,11 +108,22 @@ class ForecastPortfolioScorer extends ScorerBase {
     return out;
   }
   report() {
-    const notScorable = [...this.excluded];
-    const n = this.scored.length;
-    const scores = this.scored.map((q) => this.score(q));
-    const first = this.scored.map((q) => q.market.outcomes[0]);
-    const b = n === 0 ? null : this.scored.filter((q, i) => q.result === first[i]).length / n;
+    return this.reportOver(this.scored, this.excluded);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's question set; every
+   * scored question's forecasts before its t_res (≤ end) are already seen.
+   */
+  reportAt(end) {
+    const { scored, excluded } = this.questionSet(end);
+    return this.reportOver(scored, excluded);
+  }
+  reportOver(scored, excluded) {
+    const notScorable = [...excluded];
+    const n = scored.length;
+    const scores = scored.map((q) => this.score(q));
+    const first = scored.map((q) => q.market.outcomes[0]);
+    const b = n === 0 ? null : scored.filter((q, i) => q.result === first[i]).length / n;
     const bsRef = b === null ? null : referenceBrier(b);
     if (n === 0) notScorable.push({ key: "bss", reason: "no question resolves cleanly inside the window" });
     else if (bsRef === 0)
@@ -109,8 +131,8 @@ class ForecastPortfolioScorer extends ScorerBase {
     const usable = bsRef !== null && bsRef > 0;
     const tas = scores.map((s) => s.ta);
     const finals = scores.map((s) => s.final_bss);
-    const uniform = this.scored.map((q) => brierSkill(uniformForecast(q.market.outcomes), q.result));
-    const market = this.scored.map((q) => this.marketAnchor(q));
+    const uniform = scored.map((q) => brierSkill(uniformForecast(q.market.outcomes), q.result));
+    const market = scored.map((q) => this.anchorOf(q));
     let own = 0;
     let total = 0;
     for (const s of scores)
@@ -139,6 +161,13 @@ class ForecastPortfolioScorer extends ScorerBase {
       },
       not_scorable: notScorable
     };
+  }
+  anchorOf(q) {
+    const done = this.anchors.get(q.market.id);
+    if (done !== void 0) return done;
+    const a = this.marketAnchor(q);
+    this.anchors.set(q.market.id, a);
+    return a;
   }
   /** the market-price anchor of one question: {first: p, second: 1 − p} from the first outcome's visible price */
   marketAnchor(q) {

@@ -78,6 +78,7 @@ const openForecastTask = defineTask({
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["question", "question_resolution", "news", "market_price"],
+  optionalStreams: ["news", "market_price"],
   open(ctx) {
     const state = newRunState();
     return {

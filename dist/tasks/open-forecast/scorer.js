@@ -6,7 +6,7 @@ import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./for
 import { JudgeCache } from "./judge-cache.js";
 import { OpenForecastParams } from "./params.js";
 import { standingAt } from "./run-state.js";
-const OPEN_FORECAST_SCORER_VERSION = "open-forecast-scorer/1";
+const OPEN_FORECAST_SCORER_VERSION = "open-forecast-scorer/2";
 const UNSCORABLE_LABEL = "question_unscorable";
 function dayScore(outcomes, isTruth) {
   if (outcomes === null) return 0;
@@ -32,12 +32,21 @@ function top1Correct(outcomes, isTruth) {
   }
   return best !== null && !tie && isTruth(best);
 }
+function activeEnd(q, pub) {
+  return pub !== null && pub.visible_at < q.resolve ? Math.min(q.resolve, pub.resolved_at) : q.resolve;
+}
 class OpenForecastScorer extends ScorerBase {
   watchedTools = /* @__PURE__ */ new Set([SUBMIT_FORECASTS_TOOL]);
   p;
   plans;
-  notScorable = [];
+  notScorable;
+  sim_start;
+  qs;
+  answers;
+  why;
   questions = /* @__PURE__ */ new Map();
+  /** the public answer rows (question_resolution) by question */
+  pub;
   forecasts = /* @__PURE__ */ new Map();
   judge;
   matches = /* @__PURE__ */ new Map();
@@ -54,34 +63,48 @@ class OpenForecastScorer extends ScorerBase {
       "SELECT id, title, background, criteria, open, resolve, answer_type, visible_at FROM question ORDER BY id"
     ).all();
     const pub = new Map(
-      db.prepare("SELECT question, visible_at FROM question_resolution").all().map((r) => [r.question, r.visible_at])
+      db.prepare("SELECT question, resolved_at, visible_at FROM question_resolution").all().map((r) => [r.question, r])
     );
-    const answers = new Map(ctx.truth.answers().map((a) => [a.question, a]));
-    const why = new Map(ctx.truth.labels(UNSCORABLE_LABEL).map((l) => [l.key, String(l.value.reason ?? "no answer")]));
+    this.answers = new Map(ctx.truth.answers().map((a) => [a.question, a]));
+    this.why = new Map(ctx.truth.labels(UNSCORABLE_LABEL).map((l) => [l.key, String(l.value.reason ?? "no answer")]));
+    for (const q of qs) this.questions.set(q.id, { q, publicAt: pub.get(q.id)?.visible_at ?? null });
+    this.pub = pub;
+    this.qs = qs;
+    this.sim_start = ctx.sim_start;
+    ({ plans: this.plans, notScorable: this.notScorable } = this.plansFor(ctx.sim_end));
+  }
+  /** the scored questions' plans and the unscorable ones of the window [sim_start, simEnd) */
+  plansFor(simEnd) {
+    const notScorable = [];
     const plans = [];
-    const firstDay = startOfUtcDay(ctx.sim_start);
-    for (const q of qs) {
-      const publicAt = pub.get(q.id) ?? null;
-      this.questions.set(q.id, { q, publicAt });
-      const end = Math.min(q.resolve, publicAt ?? Number.POSITIVE_INFINITY, ctx.sim_end);
+    const firstDay = startOfUtcDay(this.sim_start);
+    for (const q of this.qs) {
+      const row = this.pub.get(q.id) ?? null;
+      const publicAt = row?.visible_at ?? null;
+      const end = Math.min(activeEnd(q, row), simEnd);
       const days = [];
       for (let d = Math.max(startOfUtcDay(q.open), firstDay); d < end; d += DAY_MS) days.push(d);
       if (days.length === 0) continue;
       const key = `q:${q.id}`;
-      const a = answers.get(q.id);
+      const a = this.answers.get(q.id);
       if (!a) {
-        this.notScorable.push({ key, reason: why.get(q.id) ?? "no answer in truth" });
+        notScorable.push({ key, reason: this.why.get(q.id) ?? "no answer in truth" });
         continue;
       }
-      if (a.resolved_at > ctx.sim_end) {
-        this.notScorable.push({ key, reason: "answer determined after the window" });
+      if (a.resolved_at > simEnd) {
+        notScorable.push({ key, reason: "answer determined after the window" });
         continue;
       }
-      const settle = Math.max(a.resolved_at, publicAt !== null && publicAt <= ctx.sim_end ? publicAt : ctx.sim_end);
+      const publicTime = publicAt ?? a.resolved_at;
+      if (publicTime > simEnd) {
+        notScorable.push({ key, reason: "answer public after window" });
+        continue;
+      }
+      const settle = Math.max(a.resolved_at, publicTime);
       plans.push({ q, answer: a.answer, resolvedAt: a.resolved_at, publicAt, days, end, settle });
     }
     plans.sort((x, y) => x.settle - y.settle || (x.q.id < y.q.id ? -1 : x.q.id > y.q.id ? 1 : 0));
-    this.plans = plans;
+    return { plans, notScorable };
   }
   onToolCall(e) {
     if (e.status !== "ok") this.rejected++;
@@ -130,10 +153,22 @@ class OpenForecastScorer extends ScorerBase {
     return out;
   }
   report() {
-    const rs = this.plans.map((p) => this.result(p));
+    return this.reportOver(this.plans, this.notScorable);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's plans (active days
+   * cut at `end`, settlement at `end` when the answer is public later), over the forecasts so far
+   * (all before `end`).
+   */
+  reportAt(end) {
+    const { plans, notScorable } = this.plansFor(end);
+    return this.reportOver(plans, notScorable);
+  }
+  reportOver(plans, unscorable) {
+    const rs = plans.map((p) => this.result(p));
     const n = rs.length;
     const mean = (f) => meanOf(rs.map(f));
-    const notScorable = [...this.notScorable];
+    const notScorable = [...unscorable];
     const tw = n === 0 ? null : 100 * sumOf(rs.map((r) => r.mean));
     if (n === 0) notScorable.push({ key: "tw_score", reason: "no question is scored in this window" });
     let judgeMatches = 0;
@@ -154,7 +189,7 @@ class OpenForecastScorer extends ScorerBase {
         forecasts_ignored: this.ignored,
         forecasts_rejected: this.rejected,
         judge_matches: judgeMatches,
-        judge_pending: this.judge === null ? null : this.pendingJudgeItems().length
+        judge_pending: this.judge === null ? null : this.pendingJudgeItems(plans).length
       },
       not_scorable: notScorable
     };
@@ -169,10 +204,10 @@ class OpenForecastScorer extends ScorerBase {
    * a model judge should rule on (`relive judge`). Empty when the judge is off. Call after the
    * ledger was replayed.
    */
-  pendingJudgeItems() {
+  pendingJudgeItems(plans = this.plans) {
     if (this.judge === null) return [];
     const out = [];
-    for (const plan of this.plans)
+    for (const plan of plans)
       for (const e of this.forecasts.get(plan.q.id) ?? [])
         for (const label of Object.keys(e.outcomes))
           if (this.match(plan, label) === null && !this.judge.has(plan.q.id, plan.answer, label))
@@ -215,6 +250,7 @@ export {
   OPEN_FORECAST_SCORER_VERSION,
   OpenForecastScorer,
   UNSCORABLE_LABEL,
+  activeEnd,
   dayScore,
   top1Correct
 };

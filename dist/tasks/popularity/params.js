@@ -19,7 +19,16 @@ const PopularityParams = z.object({
   history_days: z.number().int().nonnegative().default(7),
   /** post ages (hours) at which feedback reports comment counts */
   feedback_ages_hours: z.array(z.number().positive()).min(1).max(8).default([1, 6, 24])
-}).strict();
+}).strict().superRefine((p, ctx) => {
+  p.feedback_ages_hours.forEach((h, i) => {
+    if (h > p.horizon_hours)
+      ctx.addIssue({
+        code: "custom",
+        path: ["feedback_ages_hours", i],
+        message: `feedback age ${h} h is beyond horizon_hours (${p.horizon_hours} h): feedback is released at the post's reveal (${p.horizon_hours} h after posting), when comments after that age are not visible yet`
+      });
+  });
+});
 export {
   PopularityParams
 };

@@ -3,6 +3,7 @@ class PostFacts {
   posts;
   byId;
   countStmt;
+  lastVisibleStmt;
   constructor(db, horizonMs) {
     this.posts = db.prepare(
       `SELECT p.id AS id, p.subreddit AS subreddit, p.created_utc AS created_utc, p.visible_at AS visible_at,
@@ -12,6 +13,9 @@ class PostFacts {
     ).all({ h: horizonMs });
     this.byId = new Map(this.posts.map((p) => [p.id, p]));
     this.countStmt = db.prepare("SELECT count(*) AS n FROM reddit_comment WHERE root = ? AND created_utc < ?");
+    this.lastVisibleStmt = db.prepare(
+      "SELECT MAX(visible_at) AS v FROM reddit_comment WHERE root = ? AND created_utc < ?"
+    );
   }
   static of(db, horizonMs) {
     let m = cache.get(db);
@@ -43,6 +47,15 @@ class PostFacts {
   /** comments of the post's tree created strictly before `t` */
   commentsBefore(id, t) {
     return this.countStmt.get(id, t)?.n ?? 0;
+  }
+  /**
+   * When the comments of the post's tree created strictly before `t` are all visible (the post's
+   * own visibility when there is none): the earliest instant a count of them is public.
+   */
+  commentsVisibleAt(id, t) {
+    const post = this.byId.get(id);
+    const v = this.lastVisibleStmt.get(id, t)?.v ?? null;
+    return Math.max(post?.visible_at ?? 0, v ?? 0);
   }
   lowerBound(t) {
     let lo = 0;

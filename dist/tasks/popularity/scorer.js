@@ -89,16 +89,27 @@ class PopularityScorer extends ScorerBase {
     return out;
   }
   report() {
+    return this.reportOver(this.tails, this.sim_end);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): the tail posts revealed by `end`;
+   * everything settled so far revealed by `end` (settle(end) was called).
+   */
+  reportAt(end) {
+    const tails = this.facts.createdIn(this.sim_start, end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
+    return this.reportOver(tails, end);
+  }
+  reportOver(tails, end) {
     const settledRecs = this.settled.filter((o) => o.status !== "miss");
     const hits = this.settled.filter((o) => o.status === "hit");
     const misses = this.settled.filter((o) => o.status === "miss");
     const credits = hits.reduce((s, o) => s + (o.credit ?? 0), 0);
     const denom = recallDenominator(
-      this.tails.map((x) => x.created_utc),
+      tails.map((x) => x.created_utc),
       this.p.cap
     );
     const precision = settledRecs.length === 0 ? 0 : hits.length / settledRecs.length;
-    const notScorable = this.recs.filter((r) => r.created_utc + this.H > this.sim_end).map((r) => ({ key: `post:${r.id}`, reason: "settles after window" }));
+    const notScorable = this.recs.filter((r) => r.created_utc + this.H > end).map((r) => ({ key: `post:${r.id}`, reason: "settles after window" }));
     const recall = denom === 0 ? null : credits / denom;
     if (denom === 0)
       notScorable.push({ key: "tw_f1", reason: "no tail post was created in the scored part of the window" });
@@ -117,7 +128,7 @@ class PopularityScorer extends ScorerBase {
         false_alarms: settledRecs.length - hits.length,
         misses: misses.length,
         recommendations_settled: settledRecs.length,
-        tail_posts: this.tails.length,
+        tail_posts: tails.length,
         recall_denominator: denom,
         credit_sum: credits,
         mean_delay_hours: delays.length === 0 ? null : delays.reduce((s, d) => s + d, 0) / delays.length,
@@ -137,11 +148,13 @@ class PopularityScorer extends ScorerBase {
     const comments_at = {};
     for (const h of this.p.feedback_ages_hours)
       comments_at[`${h}h`] = this.facts.commentsBefore(post.id, post.created_utc + Math.round(h * HOUR_MS));
+    const counted = Math.max(this.H, ...this.p.feedback_ages_hours.map((h) => Math.round(h * HOUR_MS)));
     return {
       t: u.reveal,
       key: `post:${post.id}`,
       status,
       credit,
+      released_at: Math.max(u.reveal, this.facts.commentsVisibleAt(post.id, post.created_utc + counted)),
       detail: {
         post_id: post.id,
         subreddit: post.subreddit,

@@ -34,9 +34,25 @@ class WorldCandles {
   }
   db;
   latestStmt;
+  /**
+   * The distinct series of the world with the instant each first becomes visible (its earliest
+   * candle's visible_at), sorted: an as-of setup keeps the series with visible_at ≤ t.
+   */
+  series() {
+    return this.db.prepare(
+      "SELECT venue, symbol, interval_ms, MIN(visible_at) AS visible_at FROM candle GROUP BY venue, symbol, interval_ms ORDER BY venue, symbol, interval_ms"
+    ).all();
+  }
   /** the distinct series of the world, sorted */
   keys() {
     return this.db.prepare("SELECT DISTINCT venue, symbol, interval_ms FROM candle ORDER BY venue, symbol, interval_ms").all();
+  }
+  /** the latest visible_at of a series' candles with open_time in [from, to) (null: none) */
+  visibleThrough(venue, symbol, intervalMs, from, to) {
+    const r = this.db.prepare(
+      "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?"
+    ).get(venue, symbol, intervalMs, from, to);
+    return r.v;
   }
   /** up to `limit` bars with open_time ≤ maxOpen, ascending */
   latest(venue, symbol, intervalMs, maxOpen, limit) {

@@ -2,9 +2,11 @@ import { WorldCandles } from "./candle-series.js";
 import { VENUE_TABLE } from "./incident-table.js";
 import { drawIncidentTrace, IncidentIndex } from "./incidents.js";
 import { VenueApi } from "./venue-api.js";
-import { resolveSetup } from "./world-setup.js";
+import { resolveSetup, setupAsOf } from "./world-setup.js";
 function createPriceCheckEnv(i) {
-  const setup = resolveSetup(new WorldCandles(i.world.db).keys(), i.params);
+  const series = new WorldCandles(i.world.db).series();
+  const setup = resolveSetup(series, i.params);
+  const setupAt = (t) => setupAsOf(setup, series, t);
   const trace = i.params.incidents ? drawIncidentTrace(
     VENUE_TABLE,
     i.env_seed,
@@ -16,9 +18,10 @@ function createPriceCheckEnv(i) {
     setup,
     table: VENUE_TABLE,
     incidents: i.params.incidents ? new IncidentIndex(trace) : null,
-    envSeed: i.env_seed
+    envSeed: i.env_seed,
+    setupAt
   });
-  return { params: i.params, setup, trace, api, sim_start: i.sim_start, sim_end: i.sim_end };
+  return { params: i.params, setup, setupAt, trace, api, sim_start: i.sim_start, sim_end: i.sim_end };
 }
 export {
   createPriceCheckEnv

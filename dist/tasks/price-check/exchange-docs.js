@@ -63,8 +63,9 @@ function intervals(style, baseMs) {
     }
   }
 }
-function exchangeDocs(env) {
-  const { setup, params } = env;
+function exchangeDocs(env, now) {
+  const { params } = env;
+  const setup = env.setupAt(now);
   const venues = {};
   for (const v of setup.venues) {
     const spec = VENUE_TABLE[v];

@@ -56,7 +56,8 @@ const priceCheckTask = defineTask({
     return {
       instruction: () => renderInstruction({
         params: ctx.params,
-        setup: env.setup,
+        // as of the run's start: a series that becomes visible later is not named
+        setup: env.setupAt(ctx.sim_start),
         budget_usd: ctx.budget_usd,
         sim_start: ctx.sim_start,
         sim_end: ctx.sim_end

@@ -105,6 +105,8 @@ class PriceCheckScorer extends ScorerBase {
           key: k,
           status: c.status,
           credit: c.status === "ok" ? 1 : 0,
+          // the truth price is released once its candles are visible (a world may publish a candle after the hour)
+          released_at: Math.max(end, this.truth.visibleAt(symbol, truth)),
           detail: {
             ...base,
             action_t: a.t,
@@ -121,6 +123,22 @@ class PriceCheckScorer extends ScorerBase {
     return o;
   }
   report() {
+    return this.reportOver(this.hours, this.late);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): the hours ending by `end` (their
+   * outcomes are cached, so no truth is read twice), the partial hour at `end` not_scorable.
+   */
+  reportAt(end) {
+    const hours = [];
+    const late = [];
+    for (let h = Math.ceil(this.ctx.sim_start / HOUR_MS) * HOUR_MS; h < end; h += HOUR_MS) {
+      if (h + HOUR_MS <= end) hours.push(h);
+      else for (const s of this.setup.symbols) late.push({ key: key(s, h), reason: "settles after window" });
+    }
+    return this.reportOver(hours, late);
+  }
+  reportOver(hours, late) {
     const notScorable = [];
     const count = { ok: 0, priced: 0, abstain: 0, miss: 0 };
     let counted = 0;
@@ -128,7 +146,7 @@ class PriceCheckScorer extends ScorerBase {
     let excessSum = 0;
     let bpsSum = 0;
     let survivedHours = 0;
-    for (const h of this.hours) {
+    for (const h of hours) {
       const survived = this.budgetExhaustedAt === null || h < this.budgetExhaustedAt;
       if (survived) survivedHours++;
       for (const s of this.setup.symbols) {
@@ -163,7 +181,7 @@ class PriceCheckScorer extends ScorerBase {
       metrics: {
         price_acc: priceAcc,
         price_acc_raw: total > 0 ? count.ok / total : null,
-        window_survived: this.hours.length > 0 ? survivedHours / this.hours.length : null,
+        window_survived: hours.length > 0 ? survivedHours / hours.length : null,
         mean_excess_bps: reported > 0 ? excessSum / reported : null,
         mean_bps_error: reported > 0 ? bpsSum / reported : null,
         abstain_rate: abstainRate,
@@ -174,7 +192,7 @@ class PriceCheckScorer extends ScorerBase {
         abstained_hours: count.abstain,
         symbol_hours: total
       },
-      not_scorable: [...notScorable, ...this.late]
+      not_scorable: [...notScorable, ...late]
     };
   }
 }

@@ -9,16 +9,17 @@ function isoHour(t) {
   return new Date(Math.floor(t / 36e5) * 36e5).toISOString().slice(0, 13);
 }
 function priceCheckTools(env, book) {
-  const { params, setup } = env;
-  const venues = env.api.venues();
-  const docs = exchangeDocs(env);
-  const unknownSymbol = (s) => `unknown symbol "${s}"; scored symbols: ${setup.symbols.join(", ")}`;
+  const { params } = env;
+  const venuesAt = (t) => env.setupAt(t).venues;
+  const symbolsAt = (t) => env.setupAt(t).symbols;
+  const venues = venuesAt(env.sim_start);
+  const unknownSymbol = (s, t) => `unknown symbol "${s}"; scored symbols: ${symbolsAt(t).join(", ")}`;
   const getDocs = defineTool({
     name: "get_exchange_docs",
     description: "Free. Documentation of the exchange APIs you can reach with http_fetch: venues, paths, parameters, symbol names per venue, rate limits and ban rules, the documented incident rates (outages, stale feeds, spikes), and the truth and scoring rules.",
     args: z.object({}).strict(),
     kind: "meta",
-    run: () => ok(docs)
+    run: (_a, ctx) => ok(exchangeDocs(env, ctx.now()))
   });
   const httpFetch = defineTool({
     name: "http_fetch",
@@ -32,8 +33,9 @@ function priceCheckTools(env, book) {
     kind: "data",
     domain: "http",
     price: () => params.http_fetch_usd,
-    run: (a) => {
-      if (!venues.includes(a.venue)) return reject(`unknown venue "${a.venue}"; venues: ${venues.join(", ")}`);
+    run: (a, ctx) => {
+      const known = venuesAt(ctx.now());
+      if (!known.includes(a.venue)) return reject(`unknown venue "${a.venue}"; venues: ${known.join(", ")}`);
       if (!a.path.startsWith("/")) return reject(`path must start with "/" (e.g. "/api/v3/klines"), got "${a.path}"`);
       return ok(env.api.fetch({ venue: a.venue, path: a.path, params: a.params, timeout_s: a.timeout_s }));
     }
@@ -44,7 +46,7 @@ function priceCheckTools(env, book) {
     args: ReportArgs,
     kind: "commit",
     run: (a, ctx) => {
-      if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
+      if (!symbolsAt(ctx.now()).includes(a.symbol)) return reject(unknownSymbol(a.symbol, ctx.now()));
       if (!Number.isFinite(a.price) || a.price <= 0)
         return reject(`price must be a positive finite number, got ${a.price}`);
       book.record(a.symbol, { t: ctx.now(), kind: "report", price: a.price });
@@ -57,7 +59,7 @@ function priceCheckTools(env, book) {
     args: AbstainArgs,
     kind: "commit",
     run: (a, ctx) => {
-      if (!setup.symbols.includes(a.symbol)) return reject(unknownSymbol(a.symbol));
+      if (!symbolsAt(ctx.now()).includes(a.symbol)) return reject(unknownSymbol(a.symbol, ctx.now()));
       book.record(a.symbol, { t: ctx.now(), kind: "abstain" });
       return ok({ accepted: true, symbol: a.symbol, abstained: true, hour: isoHour(ctx.now()) });
     }

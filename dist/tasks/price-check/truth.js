@@ -27,6 +27,17 @@ class PriceTruth {
     if (venues.length === 0) return null;
     return { price: median(venues.map((v) => v.close)), venues };
   }
+  /** when every candle behind a truth point is visible in the world (its base candles, aggregated or not) */
+  visibleAt(symbol, p) {
+    const I = this.setup.truthIntervalMs;
+    let at = 0;
+    for (const v of p.venues) {
+      const base = this.setup.baseInterval[v.venue]?.[symbol];
+      if (base === void 0) continue;
+      at = Math.max(at, this.candles.visibleThrough(v.venue, symbol, base, v.open_time, v.open_time + I) ?? 0);
+    }
+    return at;
+  }
 }
 export {
   PriceTruth,

@@ -128,7 +128,7 @@ class VenueApi {
   }
   /** the served candles of a venue at `now`: frozen at a stale episode's start, spikes applied */
   feed(venue, now) {
-    const base = this.o.setup.baseInterval[venue] ?? {};
+    const base = (this.o.setupAt ? this.o.setupAt(now) : this.o.setup).baseInterval[venue] ?? {};
     const stale = this.o.incidents?.staleAt(venue, now) ?? null;
     const asOf = stale ? stale.start : now;
     const view = this.o.view;

@@ -46,7 +46,29 @@ function resolveSetup(keys, params) {
   }
   return { symbols, venues, truthIntervalMs, truthVenues, baseInterval };
 }
+function setupAsOf(setup, series, t) {
+  const visible = new Set(
+    series.filter((k) => k.visible_at <= t).map((k) => `${k.venue}\0${k.symbol}\0${k.interval_ms}`)
+  );
+  const baseInterval = {};
+  for (const v of setup.venues)
+    for (const [symbol, base] of Object.entries(setup.baseInterval[v] ?? {})) {
+      if (!visible.has(`${v}\0${symbol}\0${base}`)) continue;
+      const m = baseInterval[v] ?? {};
+      m[symbol] = base;
+      baseInterval[v] = m;
+    }
+  const venues = setup.venues.filter((v) => baseInterval[v] !== void 0);
+  const truthVenues = {};
+  for (const s of setup.symbols) {
+    const list = (setup.truthVenues[s] ?? []).filter((v) => baseInterval[v]?.[s] !== void 0);
+    if (list.length) truthVenues[s] = list;
+  }
+  const symbols = setup.symbols.filter((s) => truthVenues[s] !== void 0);
+  return { symbols, venues, truthIntervalMs: setup.truthIntervalMs, truthVenues, baseInterval };
+}
 export {
-  resolveSetup
+  resolveSetup,
+  setupAsOf
 };
 //# sourceMappingURL=world-setup.js.map

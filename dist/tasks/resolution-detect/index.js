@@ -15,7 +15,7 @@ const RESOLUTION_DETECT_EPISODES = [
     sim_start: day("2026-03-01"),
     sim_end: day("2026-03-29"),
     world: { kind: "synth" },
-    description: "Synthetic world, 20 long-dated questions (ld-01..20; 9 decided in the window, 4 added mid-window), 2026-03-01 \u2192 03-28."
+    description: "Synthetic world, 20 long-dated questions (opaque ids `ld-<hex>`; 9 decided in the window, 4 added mid-window), 2026-03-01 \u2192 03-28."
   },
   {
     name: "synth-7d",

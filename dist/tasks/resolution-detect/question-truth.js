@@ -10,8 +10,8 @@ class ResolutionTruth {
       if (l.t !== null && typeof outcome === "string" && !det.has(l.key)) det.set(l.key, { t: l.t, outcome });
     }
     const res = /* @__PURE__ */ new Map();
-    for (const r of world.db.prepare("SELECT market, closed_at, result FROM market_resolution ORDER BY visible_at, rowid").all())
-      if (!res.has(r.market)) res.set(r.market, { closed_at: r.closed_at, result: r.result });
+    for (const r of world.db.prepare("SELECT market, closed_at, result, visible_at FROM market_resolution ORDER BY visible_at, rowid").all())
+      if (!res.has(r.market)) res.set(r.market, { closed_at: r.closed_at, result: r.result, visible_at: r.visible_at });
     const rows = world.db.prepare("SELECT id, outcomes, visible_at FROM market ORDER BY id").all();
     this.questions = rows.filter((r) => isQuestion(r.id, p)).map((r) => {
       const d = det.get(r.id);
@@ -23,7 +23,8 @@ class ResolutionTruth {
         t_det: d?.t ?? null,
         det_outcome: d?.outcome ?? null,
         closed_at: z?.closed_at ?? null,
-        result: z?.result ?? null
+        result: z?.result ?? null,
+        resolution_visible_at: z?.visible_at ?? null
       };
     });
     for (const q of this.questions) this.byId.set(q.id, q);

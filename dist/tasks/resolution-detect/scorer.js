@@ -1,6 +1,7 @@
 import { HOUR_MS, isoInstant } from "../../kernel/day.js";
 import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
 import { ScorerBase } from "../scorer-base.js";
+import { NEVER_RELEASED } from "../task.js";
 import { ResolutionDetectParams } from "./params.js";
 import { ResolutionTruth } from "./question-truth.js";
 import { MARK_OUTCOME_TOOL, MarkOutcomeArgs } from "./tools.js";
@@ -26,8 +27,8 @@ class ResolutionDetectScorer extends ScorerBase {
     this.sim_end = ctx.sim_end;
     this.scored = this.truth.questions.filter((q) => q.visible_at < ctx.sim_end);
   }
-  winnable(q) {
-    return q.t_det !== null && q.t_det >= this.sim_start && q.t_det < this.sim_end;
+  winnable(q, end = this.sim_end) {
+    return q.t_det !== null && q.t_det >= this.sim_start && q.t_det < end;
   }
   determinedBefore(q) {
     return q.t_det !== null && q.t_det < this.sim_start;
@@ -56,10 +57,11 @@ class ResolutionDetectScorer extends ScorerBase {
     }
     return true;
   }
-  judge(q, outcome, news_id, t, actor) {
+  /** a claim judged for the window [sim_start, end) (the scorer's own window by default) */
+  judge(q, outcome, news_id, t, actor, end = this.sim_end) {
     const base = { q, outcome, news_id, t, actor, emitted: false };
-    const resolvedInWindow = q.closed_at !== null && q.closed_at <= this.sim_end;
-    if (this.winnable(q)) {
+    const resolvedInWindow = q.closed_at !== null && q.closed_at <= end;
+    if (this.winnable(q, end)) {
       const tDet = q.t_det;
       if (outcome === q.det_outcome) {
         const late = t >= tDet;
@@ -75,7 +77,7 @@ class ResolutionDetectScorer extends ScorerBase {
     }
     if (resolvedInWindow && q.result !== null && outcome !== q.result)
       return { ...base, settles: Math.max(t, q.closed_at), status: "wrong", credit: 0 };
-    return { ...base, settles: this.sim_end, status: "no_determination", credit: 0 };
+    return { ...base, settles: end, status: "no_determination", credit: 0 };
   }
   settle(t) {
     const until = Math.min(t, this.sim_end);
@@ -93,6 +95,7 @@ class ResolutionDetectScorer extends ScorerBase {
             key: `q:${q.id}`,
             status: "miss",
             credit: 0,
+            released_at: this.releaseOf(q, this.sim_end),
             detail: {
               kind: "miss",
               question_id: q.id,
@@ -131,16 +134,40 @@ class ResolutionDetectScorer extends ScorerBase {
         throw new Error(`unhandled status ${String(never)}`);
       }
     }
-    return { t: c.settles, key: `q:${q.id}`, status: c.status, credit: c.credit, detail };
+    const t = c.settles;
+    return { t, key: `q:${q.id}`, status: c.status, credit: c.credit, released_at: this.releaseOf(q, t), detail };
+  }
+  /**
+   * Every verdict on a question (a confirmation at t_det, a wrong or a missed determination) rests
+   * on its determination, defined with hindsight: feedback releases it only once the resolution is
+   * public (its `market_resolution` row visible), never when the world holds no resolution.
+   */
+  releaseOf(q, t) {
+    return Math.max(t, q.resolution_visible_at ?? NEVER_RELEASED);
   }
   report() {
+    return this.reportOver(this.sim_end, this.scored, this.claims);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): the questions visible before `end`
+   * and every claim so far (all made before `end`) judged again for that window, since a claim's
+   * status depends on whether its question is determined inside the window.
+   */
+  reportAt(end) {
+    return this.reportOver(
+      end,
+      this.truth.questions.filter((q) => q.visible_at < end),
+      this.claims.map((c) => this.judge(c.q, c.outcome, c.news_id, c.t, c.actor, end))
+    );
+  }
+  reportOver(end, scored, claims) {
     const notScorable = [];
-    for (const q of this.scored)
+    for (const q of scored)
       if (this.determinedBefore(q)) notScorable.push({ key: `q:${q.id}`, reason: "determined before the window" });
-    const settled = this.claims.filter((c) => c.settles !== null && c.settles <= this.sim_end);
-    for (const c of this.claims)
+    const settled = claims.filter((c) => c.settles !== null && c.settles <= end);
+    for (const c of claims)
       if (!settled.includes(c)) notScorable.push({ key: `q:${c.q.id}`, reason: "settles after window" });
-    const winnable = this.scored.filter((q) => this.winnable(q)).length;
+    const winnable = scored.filter((q) => this.winnable(q, end)).length;
     const credit = sumOf(settled.map((c) => c.credit));
     const hits = settled.filter((c) => c.status === "correct" || c.status === "early");
     const precision = precisionOf(credit, settled.length);
@@ -162,15 +189,15 @@ class ResolutionDetectScorer extends ScorerBase {
         cov_recall: covRecall,
         delay_h_p50: quantileOf(delays, 0.5),
         delay_h_p90: quantileOf(delays, 0.9),
-        questions: this.scored.length,
+        questions: scored.length,
         winnable,
-        claims: this.claims.length,
+        claims: claims.length,
         correct: count("correct"),
         early: count("early"),
         wrong: count("wrong"),
         no_determination: count("no_determination"),
-        miss: this.scored.filter((q) => this.winnable(q) && !this.claimed.has(q.id)).length,
-        claims_unsettled: this.claims.length - settled.length,
+        miss: scored.filter((q) => this.winnable(q, end) && !this.claimed.has(q.id)).length,
+        claims_unsettled: claims.length - settled.length,
         marks_rejected: this.rejectedCalls,
         commitments_ignored: this.ignored
       },

@@ -38,15 +38,8 @@ class RiskPortfolioScorer extends ScorerBase {
     this.ctx = ctx;
     this.params = RiskPortfolioParams.parse(ctx.params ?? {});
     this.universe = resolveUniverse(ctx.world.db, this.params, ctx.sim_start);
-    this.closes = worldCloseDays(ctx.world.db, this.universe, ctx.sim_end);
     this.startDay = startOfUtcDay(ctx.sim_start);
-    for (const c of this.closes) {
-      if (c.day < this.startDay) continue;
-      const date = new Date(c.day).toISOString().slice(0, 10);
-      const deadline = this.deadline(date);
-      if (deadline <= ctx.sim_end) this.required.push({ date, deadline });
-      else this.late.push({ key: `book:${date}`, reason: "settles after window" });
-    }
+    ({ closes: this.closes, required: this.required, late: this.late } = this.windowOf(ctx.sim_end));
   }
   ctx;
   watchedTools = /* @__PURE__ */ new Set();
@@ -55,12 +48,30 @@ class RiskPortfolioScorer extends ScorerBase {
   closes;
   startDay;
   /** required book days (ascending) with their deadlines */
-  required = [];
-  late = [];
+  required;
+  late;
   orders = [];
   filings = [];
   emitted = 0;
   finalEmitted = false;
+  /** the closes, the required book days and the late ones of the window [sim_start, end) */
+  windowOf(end) {
+    const closes = worldCloseDays(this.ctx.world.db, this.universe, end);
+    const required = [];
+    const late = [];
+    for (const c of closes) {
+      if (c.day < this.startDay) continue;
+      const date = new Date(c.day).toISOString().slice(0, 10);
+      const deadline = this.deadline(date);
+      if (deadline <= end) required.push({ date, deadline });
+      else late.push({ key: `book:${date}`, reason: "settles after window" });
+    }
+    return { end, closes, required, late };
+  }
+  /** this scorer's own window */
+  get window() {
+    return { end: this.ctx.sim_end, closes: this.closes, required: this.required, late: this.late };
+  }
   deadline(date) {
     return dayStart(date) + DAY_MS + this.params.filing_window_hours * HOUR_MS;
   }
@@ -79,14 +90,14 @@ class RiskPortfolioScorer extends ScorerBase {
     }
   }
   /** the account rebuilt from the world's closes and the orders seen, through `until` */
-  rebuild(until) {
+  rebuild(until, w = this.window) {
     return rebuildBooks({
-      closes: this.closes,
+      closes: w.closes,
       orders: this.orders,
       symbols: this.universe.symbols,
       rules: rulesOf(this.params),
       startDay: this.startDay,
-      until: Math.min(until, this.ctx.sim_end)
+      until: Math.min(until, w.end)
     });
   }
   reconcile(acc, required) {
@@ -151,19 +162,29 @@ class RiskPortfolioScorer extends ScorerBase {
     return out.sort((a, b) => a.t - b.t || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
   /** the final reconciliation and performance */
-  final() {
-    const acc = this.rebuild(this.ctx.sim_end);
+  final(w = this.window) {
+    const acc = this.rebuild(w.end, w);
     const errors = this.reconcile(
       acc,
-      this.required.map((r) => r.date)
+      w.required.map((r) => r.date)
     );
-    const perf = performanceOf(acc.days, this.closes, this.universe.symbols, this.params);
-    const gate = this.required.length > 0 && errors.length === 0 && acc.refused.length === 0;
-    const risk_score = this.required.length === 0 || !perf ? null : gate ? perf.performance_score : 0;
+    const perf = performanceOf(acc.days, w.closes, this.universe.symbols, this.params);
+    const gate = w.required.length > 0 && errors.length === 0 && acc.refused.length === 0;
+    const risk_score = w.required.length === 0 || !perf ? null : gate ? perf.performance_score : 0;
     return { gate, errors, perf, risk_score, acc };
   }
   report() {
-    const f = this.final();
+    return this.reportOver(this.window);
+  }
+  /**
+   * The report of a fresh scorer with window [sim_start, end): that window's closes and required
+   * books, the account rebuilt through `end` from the orders and filings so far (all before `end`).
+   */
+  reportAt(end) {
+    return this.reportOver(this.windowOf(end));
+  }
+  reportOver(w) {
+    const f = this.final(w);
     const notScorable = [];
     if (f.risk_score === null)
       notScorable.push({ key: "risk_score", reason: "no book's filing deadline falls inside the window" });
@@ -173,7 +194,7 @@ class RiskPortfolioScorer extends ScorerBase {
         reason: `no day with a non-zero position and at least ${this.params.var_min_obs} daily returns of history`
       });
     const counts = { reconciled: 0, mismatch: 0, missing: 0 };
-    for (const r of this.required) {
+    for (const r of w.required) {
       const own = f.errors.filter((x) => x.day === r.date);
       if (own.some((x) => x.code === "missing_day")) counts.missing++;
       else if (own.length === 0) counts.reconciled++;
@@ -186,8 +207,8 @@ class RiskPortfolioScorer extends ScorerBase {
       metrics: {
         risk_score: f.risk_score,
         performance_score: p ? p.performance_score : null,
-        books_gate: this.required.length ? f.gate ? 1 : 0 : null,
-        books_required: this.required.length,
+        books_gate: w.required.length ? f.gate ? 1 : 0 : null,
+        books_required: w.required.length,
         books_reconciled: counts.reconciled,
         books_mismatched: counts.mismatch,
         books_missing: counts.missing,
@@ -218,7 +239,7 @@ class RiskPortfolioScorer extends ScorerBase {
         fills: p ? p.fills : null,
         traded_notional: p ? p.traded_notional : null
       },
-      not_scorable: [...notScorable, ...this.late]
+      not_scorable: [...notScorable, ...w.late]
     };
   }
 }

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { companiesAsOf } from "./company-as-of.js";
 import {
   cikOfSegment,
   companyConceptPayload,
@@ -15,8 +16,9 @@ function secHost(view) {
   const app = new Hono();
   const json = (body) => new Response(JSON.stringify(body), { status: 200, headers: { "content-type": JSON_TYPE } });
   const notFound = () => new Response(SEC_NOT_FOUND_BODY, { status: 404, headers: { "content-type": "application/xml" } });
-  const company = (cik) => cik === null ? null : view.filings.companies().find((c) => c.cik === cik) ?? null;
-  app.get("/files/company_tickers.json", () => json(companyTickersPayload(view.filings.companies())));
+  const companies = () => companiesAsOf(view.filings.companies());
+  const company = (cik) => cik === null ? null : companies().find((c) => c.cik === cik) ?? null;
+  app.get("/files/company_tickers.json", () => json(companyTickersPayload(companies())));
   app.get("/submissions/:file", (c) => {
     const co = company(cikOfSegment(c.req.param("file"), ".json"));
     if (!co) return notFound();
