@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { canonicalJson } from "../common/canonical-json.js";
-import { parseUtcInstant } from "../kernel/day.js";
+import { DAY_MS, parseUtcInstant, startOfUtcDay } from "../kernel/day.js";
 import type { EventRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 import { type ImportReport, refuseIfEmpty } from "./import-report.js";
@@ -193,7 +193,8 @@ export async function importEventsJsonl(
       builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
     refuseIfEmpty(builder, "events", read, imported, rejected);
-    builder.setWindow({ start: minT, end: maxT });
+    // whole UTC days, so the last event lies inside the [start, end) window and day-based episodes fit it
+    builder.setWindow({ start: startOfUtcDay(minT), end: startOfUtcDay(maxT) + DAY_MS });
     const manifest = builder.finish();
     const counts: Record<string, number> = { events: imported, duplicates, kinds: kinds.size };
     for (const [k, n] of [...kinds].sort(([a], [b]) => (a < b ? -1 : 1))) counts[`kind:${k}`] = n;

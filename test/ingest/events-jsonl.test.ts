@@ -69,7 +69,8 @@ describe("importEventsJsonl", () => {
     expect(r.counts).toEqual({ events: 2, duplicates: 1, kinds: 2, "kind:alert": 1, "kind:page": 1 });
     const w = WorldStore.open(join(dir, "w"));
     expect(w.manifest.streams.event).toBe(2);
-    expect(w.manifest.window).toEqual({ start: 1772445600000, end: 1772445600000 });
+    // whole UTC days around the events (here one event day, 2026-03-02)
+    expect(w.manifest.window).toEqual({ start: 1772409600000, end: 1772409600000 + 86_400_000 });
     const v = w.at(() => 1772445600000);
     expect(v.events.list().events).toEqual([
       { id: "42", kind: "page", t: 1772445600000, payload: { nested: { a: [1, 2] } }, visible_at: 1772445600000 },

@@ -22,6 +22,9 @@ const prices = loadPriceTable();
 describe("relive judge (open-forecast answer judge)", () => {
   let judgeServer: OpenAITestServer;
   let question: string;
+  /** the day-0 question's answer ("Yes" or "No") and a free-text way of saying it */
+  let answer: string;
+  let paraphrase: string;
   let runsDir: string;
   const cachePath = join(mkdtempSync(join(tmpdir(), "relive-judge-run-")), "verdicts.json");
 
@@ -47,17 +50,21 @@ describe("relive judge (open-forecast answer judge)", () => {
   beforeAll(async () => {
     judgeServer = await startOpenAITestServer();
     runsDir = options().runsDir;
-    // a question open on day 0 whose answer is Yes, from the oracle run's outcomes
+    // a question open on day 0 with a Yes/No answer, from the oracle run's outcomes
     const oracle = await run({ task: "open-forecast", ...WINDOW, agent: { model: "scripted:oracle" } });
-    const yes = oracle.results.outcomes.find((o) => o.detail.answer === "Yes" && o.detail.first_day === "2026-03-01");
-    question = yes!.detail.question as string;
+    const q = oracle.results.outcomes.find(
+      (o) => (o.detail.answer === "Yes" || o.detail.answer === "No") && o.detail.first_day === "2026-03-01",
+    );
+    question = q!.detail.question as string;
+    answer = q!.detail.answer as string;
+    paraphrase = answer === "Yes" ? "It will happen" : "It will not happen";
   }, 120_000);
   afterAll(() => judgeServer?.close());
 
   it("rules on the unsettled pair once, and the rescore scores it as the named truth", async () => {
-    const free = await forecastRun("It will happen", { judge_cache: cachePath });
+    const free = await forecastRun(paraphrase, { judge_cache: cachePath });
     expect(free.results.performance).toMatchObject({ judge_pending: 1, judge_matches: 0 });
-    const named = await forecastRun("Yes", {});
+    const named = await forecastRun(answer, {});
 
     judgeServer.respond(() => ({ kind: "tool_calls", calls: [{ name: "verdict", arguments: { equivalent: true } }] }));
     const judge = judgeOf();
@@ -65,12 +72,12 @@ describe("relive judge (open-forecast answer judge)", () => {
     expect(out).toEqual({ cache: cachePath, pending: 1, judged: 1 });
     expect(judgeServer.requests).toHaveLength(1);
     const prompt = judgeServer.requests[0]!.body.messages.at(-1).content as string;
-    expect(prompt).toContain("Reference answer: Yes\nCandidate answer: It will happen");
+    expect(prompt).toContain(`Reference answer: ${answer}\nCandidate answer: ${paraphrase}`);
     expect(judge.spentUsd()).toBeGreaterThan(0);
     const file = JSON.parse(readFileSync(cachePath, "utf8"));
     expect(Object.values(file.entries)).toEqual([{ equivalent: true, judge: TEST_MODEL }]);
 
-    // the rescore reads the verdict: the run now scores exactly like the one that named "Yes"
+    // the rescore reads the verdict: the run now scores exactly like the one that named the answer
     const { results } = await rescoreRun(free.runDir, options(runsDir));
     expect(results.performance).toMatchObject({ judge_pending: 0, judge_matches: 1 });
     const { judge_pending: _p, judge_matches: _m, ...rest } = results.performance;

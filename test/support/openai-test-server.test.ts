@@ -149,7 +149,9 @@ describe("openai test server", () => {
       const r = await fetch(`${fresh.url}/chat/completions`, { method: "POST", body: JSON.stringify(body) });
       expect(r.status).toBe(500);
       expect(((await r.json()) as RequestBody).error.message).toContain("exhausted");
-      const nf = await fetch(`${fresh.url}/models`);
+      // GET /models answers the launch preflight; any other path is a 404
+      expect((await fetch(`${fresh.url}/models`)).status).toBe(200);
+      const nf = await fetch(`${fresh.url}/nothing-here`);
       expect(nf.status).toBe(404);
     } finally {
       await fresh.close();

@@ -4,7 +4,7 @@ import { brokerOpsTask } from "../../../src/tasks/broker-ops/index.js";
 import { openDutyState } from "../../../src/tasks/broker-ops/run-view.js";
 import { DeskRecords } from "../../../src/tasks/broker-ops/web/desk-records.js";
 import { brokerEnv } from "./env-harness.js";
-import { brokerWorldDir, END, START, T } from "./world.js";
+import { bookIds, brokerWorldDir, END, START, T } from "./world.js";
 
 let dir: string;
 const opened: ReturnType<typeof brokerEnv>[] = [];
@@ -31,7 +31,7 @@ describe("broker-ops run hooks (synthetic synth-5d world, seed 1)", () => {
     const lines = run.state()[0]!.lines;
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^stop:be-000005: fill (buy|sell) [\d.]+ [A-Z]+ @ [\d.]+ at 2026-03-01T01:20:00\.000Z; protective stop due before 2026-03-01T03:20:00\.000Z; stops on record since: none$/,
+      /^stop:be-[0-9a-f]+: fill (buy|sell) [\d.]+ [A-Z]+ @ [\d.]+ at 2026-03-01T01:20:00\.000Z; protective stop due before 2026-03-01T03:20:00\.000Z; stops on record since: none$/,
     );
     // at each hour: exactly the roster's duties whose event has happened and whose deadline has not passed
     const roster = dutyRoster(h.world, h.ctx.params, START, END);
@@ -70,7 +70,7 @@ describe("broker-ops run hooks (synthetic synth-5d world, seed 1)", () => {
     const run = brokerOpsTask.open(h.ctx);
     h.setNow(T("2026-03-01T01:20:00Z"));
     const obs = run.observations(START, T("2026-03-01T01:20:00Z"));
-    const fill = obs.find((o) => o.id === "be-000005")!;
+    const fill = obs.find((o) => o.id === bookIds().be(5))!;
     expect(fill).toMatchObject({ t: T("2026-03-01T01:20:00Z"), kind: "fill" });
     expect(fill.summary).toMatch(/^Fill: (BUY|SELL) [\d.]+ [A-Z]+ @ [\d.]+ \(/);
     expect(obs.every((o) => o.t > START && o.t <= T("2026-03-01T01:20:00Z"))).toBe(true);

@@ -19,6 +19,7 @@ describe("event-response through the runner", () => {
   it("poll-15m on the example: on_time_rate 0.8, 288 wakes, 4 missed deadlines, reaction times in diagnostics", async () => {
     const res = await run({
       task: "event-response",
+      episode: "example-oncall-3d",
       world: { dir: world },
       task_params: { task_file: EXAMPLE_TASK },
       agent: { model: "scripted:poll-15m" },
@@ -28,7 +29,9 @@ describe("event-response through the runner", () => {
     expect(r.resources.wakes).toBe(288);
     expect(r.diagnostics.missed).toBe(4);
     expect(r.diagnostics.reaction_h?.n).toBe(16);
-    expect(r.not_scorable).toEqual([{ key: "event:A-212", reason: "settles after window" }]);
+    expect(r.not_scorable, JSON.stringify(r.not_scorable)).toEqual([
+      { key: "event:A-212", reason: "settles after window" },
+    ]);
   }, 120_000);
 
   it("oracle → 1 and silent → 0 through the runner", async () => {
@@ -70,9 +73,7 @@ describe("event-response through the runner", () => {
     b.finish();
     await expect(
       run({ task: "event-response", world: { dir: empty }, task_params: { task_file: EXAMPLE_TASK } }),
-    ).rejects.toThrow(
-      /event-response needs a world with an event stream .* run with `--world DIR -p task_file=TASK\.yaml`/,
-    );
+    ).rejects.toThrow(/it has no event rows \(task event-response needs event/);
     const bad = join(mkdtempSync(join(tmpdir(), "relive-ev-bad-")), "task.yaml");
     writeFileSync(bad, "respond:\n  alert: soon\n");
     await expect(
