@@ -19,7 +19,7 @@ function resultWarnings(r) {
 function scoreTable(r, runDir) {
   const t = new Table({
     head: [pc.bold("metric"), pc.bold("value")],
-    style: { head: [], compact: true }
+    style: { head: [], border: [], compact: true }
   });
   const { primary, ...rest } = r.performance;
   t.push([pc.bold(`${primary.name} (primary, ${primary.direction} is better)`), pc.bold(fmt(primary.value))]);

@@ -43,7 +43,7 @@ const spend = (s) => s ? `$${s.spent_usd.toFixed(4)}` : "";
 function outcomeTable(outcomes) {
   const t = new Table({
     head: ["#", "cell", "status", "tries", "primary", "spent", "run"].map((h) => pc.bold(h)),
-    style: { head: [], compact: true }
+    style: { head: [], border: [], compact: true }
   });
   for (const x of outcomes) {
     const status = x.status === "failed" ? pc.red("failed") : x.summary?.resumed ? pc.green("done (resumed)") : x.status === "cached" ? pc.yellow("cached") : pc.green("done");
@@ -62,7 +62,7 @@ function outcomeTable(outcomes) {
 function statusTable(rows) {
   const t = new Table({
     head: ["#", "cell", "state", "tries", "primary", "spent", "run"].map((h) => pc.bold(h)),
-    style: { head: [], compact: true }
+    style: { head: [], border: [], compact: true }
   });
   const color = (s) => s === "done" ? pc.green(s) : s === "failed" ? pc.red(s) : s === "running" ? pc.cyan(s) : s;
   for (const r of rows)

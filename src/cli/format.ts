@@ -29,7 +29,7 @@ export function resultWarnings(r: Results): string[] {
 export function scoreTable(r: Results, runDir: string): string {
   const t = new Table({
     head: [pc.bold("metric"), pc.bold("value")],
-    style: { head: [], compact: true },
+    style: { head: [], border: [], compact: true },
   });
   const { primary, ...rest } = r.performance;
   t.push([pc.bold(`${primary.name} (primary, ${primary.direction} is better)`), pc.bold(fmt(primary.value))]);

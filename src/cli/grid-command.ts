@@ -78,7 +78,7 @@ const spend = (s?: GridJobSummary) => (s ? `$${s.spent_usd.toFixed(4)}` : "");
 function outcomeTable(outcomes: GridCellOutcome[]): string {
   const t = new Table({
     head: ["#", "cell", "status", "tries", "primary", "spent", "run"].map((h) => pc.bold(h)),
-    style: { head: [], compact: true },
+    style: { head: [], border: [], compact: true },
   });
   for (const x of outcomes) {
     const status =
@@ -105,7 +105,7 @@ function outcomeTable(outcomes: GridCellOutcome[]): string {
 function statusTable(rows: CellStatus[]): string {
   const t = new Table({
     head: ["#", "cell", "state", "tries", "primary", "spent", "run"].map((h) => pc.bold(h)),
-    style: { head: [], compact: true },
+    style: { head: [], border: [], compact: true },
   });
   const color = (s: CellStatus["state"]) =>
     s === "done" ? pc.green(s) : s === "failed" ? pc.red(s) : s === "running" ? pc.cyan(s) : s;
