@@ -1,2 +1,0 @@
-export * from "../../kernel/nyse-calendar.js";
-//# sourceMappingURL=nyse-calendar.js.map
