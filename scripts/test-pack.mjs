@@ -59,5 +59,13 @@ const out = JSON.parse(
   sh(join(app, "node_modules", ".bin", "relive"), ["run", "--task-module", "./post-counter.ts", "--task", "post-counter", "--json", "-q"], app, { env }),
 );
 if (out.performance.primary.value !== 1) fail(`CLI run: count_acc ${out.performance.primary.value} (want 1)`);
-step("ok: the packed relive runs a task defined outside it through the CLI and the library");
+
+step("CLI: relive run --task post-counter with the module listed in relive.config.json");
+rmSync(join(app, "runs"), { recursive: true, force: true });
+writeFileSync(join(app, "relive.config.json"), JSON.stringify({ task_modules: ["./post-counter.ts"] }));
+const listed = JSON.parse(
+  sh(join(app, "node_modules", ".bin", "relive"), ["run", "--task", "post-counter", "-m", "scripted:silent", "--json", "-q"], app, { env }),
+);
+if (listed.performance.primary.value !== 0) fail(`relive.config run: count_acc ${listed.performance.primary.value} (want 0)`);
+step("ok: the packed relive runs a task defined outside it through the CLI (flag and project config) and the library");
 rmSync(work, { recursive: true, force: true });

@@ -18,10 +18,12 @@ export {
 } from "./run/config.js";
 export { type GridConfig, loadGridConfig, parseGridConfig } from "./run/grid/grid-config.js";
 export { type RunGridOptions, runGrid } from "./run/grid/run-grid.js";
+export { loadProjectConfig, type ProjectConfig } from "./run/project-config.js";
 export { type OutcomeDiff, rescoreRun } from "./run/rescore.js";
 export { type Results, ResultsSchema } from "./run/results.js";
 export { type EpisodeOptions, runEpisode } from "./run/run-episode.js";
 export { type DayProgress, executeRun, type RunOptions, type RunOutcome, resumeRun } from "./run/runner.js";
+export { loadTaskModule } from "./run/task-module.js";
 export { ensureSynthWorld, synthWorldDir } from "./synth/synth-world.js";
 export { oracleStatelessPolicy, statelessPolicy } from "./tasks/reference-policy.js";
 export { allTasks, getTask, registerTask, TASKS } from "./tasks/registry.js";

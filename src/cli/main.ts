@@ -76,7 +76,18 @@ const program = new Command()
     "relive: a gym for long-lived agents. Replays timestamped worlds on a simulated clock and scores timed commitments.",
   )
   .version("0.1.0")
+  .option(
+    "--project-config <file>",
+    "project config listing task modules (default: relive.config.{json,yaml,yml,mjs,js,ts} in the working directory)",
+  )
   .showHelpAfterError();
+
+// every command knows the tasks of the project's task modules by id (one existsSync per name when there is no file)
+program.hook("preAction", async () => {
+  const { loadProjectConfig } = await import("../run/project-config.js");
+  const file = (program.opts() as { projectConfig?: string }).projectConfig;
+  await loadProjectConfig(file !== undefined ? { file } : {});
+});
 
 withCommon(
   program

@@ -14,14 +14,14 @@ import { loadConfigTaskModule } from "./task-module.js";
  * and the run starts from the beginning (logged); a finished one is refused (use another `--seed`).
  */
 export async function runExternal(
-  cfg: RunConfig,
+  given: RunConfig,
   o: RunOptions & { externalActor: ExternalActorFactory },
 ): Promise<RunOutcome> {
-  if (cfg.agent.model !== EXTERNAL_MCP)
+  if (given.agent.model !== EXTERNAL_MCP)
     throw new ConfigError(
-      `agent.model: an outside-agent run has agent.model "${EXTERNAL_MCP}", not "${cfg.agent.model}"`,
+      `agent.model: an outside-agent run has agent.model "${EXTERNAL_MCP}", not "${given.agent.model}"`,
     );
-  await loadConfigTaskModule(cfg);
+  const cfg = await loadConfigTaskModule(given);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     throw new ConfigError(

@@ -67,12 +67,31 @@ export async function loadTaskModule(path: string): Promise<AnyTask[]> {
   return tasks;
 }
 
-/** Loads the config's task module, if it names one, and checks that it defines the config's task. */
-export async function loadConfigTaskModule(config: { task: string; task_module?: string | undefined }): Promise<void> {
-  if (config.task_module === undefined) return;
+/**
+ * The config with `task_module` set when its task comes from a module loaded earlier (a project
+ * config's `task_modules`), so config.json records the module and resume, rescore and grid workers
+ * load it; a config naming its module, or a built-in task, is returned as it is.
+ */
+export function withTaskModule<C extends { task: string; task_module?: string | undefined }>(config: C): C {
+  if (config.task_module !== undefined) return config;
+  for (const [abs, tasks] of loaded)
+    if (tasks.some((t) => t.id === config.task)) return { ...config, task_module: abs };
+  return config;
+}
+
+/**
+ * Loads the config's task module, if it names one (or its task comes from a loaded project module),
+ * checks that it defines the config's task, and returns the config with `task_module` set.
+ */
+export async function loadConfigTaskModule<C extends { task: string; task_module?: string | undefined }>(
+  config0: C,
+): Promise<C> {
+  const config = withTaskModule(config0);
+  if (config.task_module === undefined) return config;
   const tasks = await loadTaskModule(config.task_module);
   if (!tasks.some((t) => t.id === config.task) && !allTasks().some((t) => t.id === config.task))
     throw new ConfigError(
       `task: "${config.task}" is not defined by task_module ${config.task_module} (it defines ${tasks.map((t) => t.id).join(", ")})`,
     );
+  return config;
 }

@@ -1,6 +1,7 @@
 import { basename } from "node:path";
 import { ConfigError } from "../config.js";
 import { defaultPolicy, type ResolveOptions, resolveRun, splitModel } from "../resolve-run.js";
+import { withTaskModule } from "../task-module.js";
 import type { WorldLocation } from "../world-resolver.js";
 import type { GridCell } from "./expand-grid.js";
 
@@ -26,7 +27,9 @@ export const providerOf = (model: string) => splitModel(model)[0];
 export function prepareGridCells(cells: GridCell[], o: WorldLocation & ResolveOptions): PreparedCell[] {
   const byDir = new Map<string, PreparedCell>();
   const out: PreparedCell[] = [];
-  for (const cell of cells) {
+  for (const given of cells) {
+    // a task from a project config's module: the cell records the module, so workers load it too
+    const cell = { ...given, config: withTaskModule(given.config) };
     let r: ReturnType<typeof resolveRun>;
     try {
       r = resolveRun(cell.config, o);
