@@ -5,6 +5,7 @@
 
 import { run as p1 } from "./p1-replay.js";
 import { run as p1r } from "./p1-results.js";
+import { run as p1t } from "./p1-tasks.js";
 import { run as p2 } from "./p2-search.js";
 import { run as p3 } from "./p3-ingest.js";
 import { run as p4 } from "./p4-tokens.js";
@@ -16,6 +17,7 @@ import { run as p8 } from "./p8-startup.js";
 const quick = process.argv.includes("--quick");
 await p1({ repeats: quick ? 3 : 5 });
 await p1r(quick ? { days: [28] } : {});
+await p1t(quick ? { days: [28], repeats: 1 } : {});
 await p2(quick ? { articles: 100_000, quick: true } : {});
 await p3(quick ? { articles: 100_000, smallArticles: 50_000 } : {});
 await p5({});
