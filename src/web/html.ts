@@ -21,7 +21,7 @@ th{background:var(--soft);font-weight:600;white-space:nowrap}td.num,th.num{text-
 tr:hover td{background:#fafbfc}.muted{color:var(--muted)}.mono,pre,code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12.5px}
 pre{white-space:pre-wrap;word-break:break-word;margin:4px 0;background:var(--soft);padding:6px 8px;border-radius:4px;max-height:420px;overflow:auto}
 .badge{display:inline-block;padding:0 6px;border-radius:10px;font-size:12px;background:var(--soft);border:1px solid var(--line);white-space:nowrap}
-.s-finished{color:var(--ok);border-color:var(--ok)}.s-running{color:var(--acc);border-color:var(--acc)}.s-paused,.s-incomplete{color:var(--warn);border-color:var(--warn)}.s-empty{color:var(--muted)}
+.s-finished{color:var(--ok);border-color:var(--ok)}.s-failed{color:var(--bad);border-color:var(--bad)}.s-running{color:var(--acc);border-color:var(--acc)}.s-paused,.s-incomplete{color:var(--warn);border-color:var(--warn)}.s-empty{color:var(--muted)}
 .flag{color:var(--bad);border-color:var(--bad)}.err{color:var(--bad)}
 nav.tabs{display:flex;gap:4px;margin:8px 0 12px;border-bottom:1px solid var(--line)}nav.tabs a{padding:6px 12px;text-decoration:none;border:1px solid transparent;border-bottom:none;border-radius:4px 4px 0 0}
 nav.tabs a.on{border-color:var(--line);background:var(--bg);color:var(--fg);font-weight:600;margin-bottom:-1px}

@@ -11,7 +11,7 @@ export interface LedgerTail {
   /** line 0 parsed (the run_start event), null when there is none */
   first: Record<string, unknown> | null;
   /** the last complete line: its seq and t (seq + 1 = events written when the ledger is intact) */
-  last: { seq: number; type: string; t: number } | null;
+  last: { seq: number; type: string; t: number; kind?: string } | null;
   /** the latest daily_brief within the last `briefWindowBytes`, parsed */
   brief: Record<string, unknown> | null;
 }
@@ -45,7 +45,14 @@ export async function readLedgerTail(path: string, briefWindowBytes = 4 * 1024 *
       0,
       (buf, s, e) => {
         const p = peekLine(buf, s, e);
-        if (last === null) last = p === null ? null : { seq: p.seq, type: p.type, t: p.t };
+        if (last === null) {
+          last = p === null ? null : { seq: p.seq, type: p.type, t: p.t };
+          // a note's kind says why a run stopped (e.g. provider_failed)
+          if (last !== null && p?.type === "note") {
+            const kind = (parseLine(buf, s, e) as { kind?: unknown } | null)?.kind;
+            if (typeof kind === "string") last.kind = kind;
+          }
+        }
         if (p?.type === "daily_brief") {
           brief = parseLine(buf, s, e) as Record<string, unknown> | null;
           return false;

@@ -1,16 +1,19 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { type Results, ResultsSchema } from "../run/results.js";
+import { brokenFlags, type Results, ResultsSchema } from "../run/results.js";
 import { type LedgerTail, readLedgerTail } from "./ledger-tail.js";
 import type { RunEntry } from "./run-catalog.js";
 
 /**
- * finished: results.json; paused: checkpoint.json or results.partial.json without results;
- * running: neither, and the ledger changed within `RUNNING_WINDOW_MS` (wall time); incomplete:
- * neither, and the ledger is older (interrupted: `relive resume` continues it); empty: no ledger.
+ * finished: results.json; failed: results.json with a flag saying the measurement is broken
+ * (`provider_failed`, `failed_degenerate`, `world_mismatch`), or a run stopped by a provider failure
+ * (its ledger ends with the `provider_failed` note): never badged finished; paused: checkpoint.json
+ * or results.partial.json without results; running: none of these, and the ledger changed within
+ * `RUNNING_WINDOW_MS` (wall time); incomplete: the ledger is older (interrupted: `relive resume`
+ * continues it); empty: no ledger.
  */
-export const RUN_STATUSES = ["finished", "paused", "running", "incomplete", "empty"] as const;
+export const RUN_STATUSES = ["finished", "failed", "paused", "running", "incomplete", "empty"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** A ledger written to within this window (wall time) counts as a running run. */
@@ -168,7 +171,9 @@ export async function readRunDetails(entry: RunEntry, now: number): Promise<RunD
   const start = first?.type === "run_start" ? first : null;
 
   let status: RunStatus;
-  if (results !== null || (existsSync(resultsPath) && resultsRaw !== undefined)) status = "finished";
+  if (results !== null && brokenFlags(results).length > 0) status = "failed";
+  else if (results !== null || (existsSync(resultsPath) && resultsRaw !== undefined)) status = "finished";
+  else if (tail?.last?.type === "note" && tail.last.kind === "provider_failed") status = "failed";
   else if (existsSync(join(dir, "checkpoint.json")) || existsSync(partialPath)) status = "paused";
   else if (tail === null) status = "empty";
   else status = now - ledgerMtime <= RUNNING_WINDOW_MS ? "running" : "incomplete";

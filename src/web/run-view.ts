@@ -133,7 +133,9 @@ function progressBody(d: RunDetails): Html {
         ? "This run is paused (checkpoint or partial results, no results.json yet)."
         : s.status === "empty"
           ? "This run directory has no ledger yet."
-          : html`This run has no results.json and its ledger has not changed for a while: it was interrupted. Continue it with <code>relive resume ${s.root}/${s.rel}</code>.`;
+          : s.status === "failed"
+            ? html`This run stopped before it could score: the model provider failed (the last ledger line says why). Fix the endpoint or key, then continue it with <code>relive resume ${s.root}/${s.rel}</code>.`
+            : html`This run has no results.json and its ledger has not changed for a while: it was interrupted. Continue it with <code>relive resume ${s.root}/${s.rel}</code>.`;
   return html`<p class="note" id="progress">${what}</p>
 <div class="cards">
 <div class="card"><div class="muted">ledger so far</div><div class="big">${count(s.events)}</div><div class="muted">events, last at ${s.last_t ?? "—"}</div></div>

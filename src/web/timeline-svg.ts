@@ -13,6 +13,45 @@ export function colorsFor(keys: readonly string[]): Map<string, string> {
   return new Map([...keys].sort().map((k, i) => [k, PALETTE[i % PALETTE.length]!]));
 }
 
+/** Outcome statuses that mean the agent earned the outcome (green), and those that mean it did not (red/orange). */
+const GOOD_STATUSES = new Set(["ok", "hit", "correct", "scored", "resolved", "priced", "covered", "done", "on_time"]);
+const BAD_STATUSES = new Set([
+  "miss",
+  "missed",
+  "wrong",
+  "fp",
+  "false_positive",
+  "premature",
+  "late",
+  "expired",
+  "failed",
+]);
+const GOOD = "#1a7f37";
+const BAD = ["#cf222e", "#bc4c00", "#a40e26", "#fb8f44"];
+/** colors for neither kind (no credit, open, abstained, unknown statuses): never green, never red */
+const NEUTRAL = ["#57606a", "#1f6feb", "#8250df", "#0a7ea4", "#9a6700", "#bf3989"];
+
+/**
+ * Outcome status colors that read right: earned statuses green, missed or wrong ones red or orange,
+ * anything else (not scorable, open, a task's own status) a neutral color, so a miss is never green.
+ */
+export function outcomeColors(statuses: readonly string[]): Map<string, string> {
+  let bad = 0;
+  let neutral = 0;
+  return new Map(
+    [...statuses]
+      .sort()
+      .map((k) => [
+        k,
+        GOOD_STATUSES.has(k)
+          ? GOOD
+          : BAD_STATUSES.has(k)
+            ? BAD[bad++ % BAD.length]!
+            : NEUTRAL[neutral++ % NEUTRAL.length]!,
+      ]),
+  );
+}
+
 const W = 1100;
 const L = 112;
 const R = 78;
@@ -41,7 +80,7 @@ export function timelineSvg(tl: TimelineData, ledgerHref: LedgerHref): Html {
   const x = (t: number) => f1(L + ((Math.min(Math.max(t, t0), t1) - t0) / (t1 - t0)) * (W - L - R));
   const binW = Math.max(1, f1(((W - L - R) * tl.bin_ms) / (t1 - t0)));
   const reasonColor = colorsFor(Object.keys(tl.wakes.by_reason));
-  const statusColor = colorsFor(Object.keys(tl.outcomes.by_status));
+  const statusColor = outcomeColors(Object.keys(tl.outcomes.by_status));
 
   // day grid and labels
   const days = (t1 - t0) / DAY;
@@ -159,7 +198,7 @@ export function binned(tl: TimelineData): boolean {
 /** When and how to read the timeline: a legend for the colors in use. */
 export function timelineLegend(tl: TimelineData): Html {
   const reasonColor = colorsFor(Object.keys(tl.wakes.by_reason));
-  const statusColor = colorsFor(Object.keys(tl.outcomes.by_status));
+  const statusColor = outcomeColors(Object.keys(tl.outcomes.by_status));
   const sw = (c: string) =>
     html`<span style="display:inline-block;width:10px;height:10px;background:${c};border-radius:2px"></span>`;
   return html`<p class="muted">
