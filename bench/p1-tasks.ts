@@ -73,7 +73,7 @@ export async function run(opts: { days?: number[]; repeats?: number } = {}) {
         if (LEFT_OUT[t.id]) continue;
         const loadBefore = load1();
         const runs: number[] = [];
-        let primary = 0;
+        let primary: number | null = null;
         for (let i = 0; i < repeats; i++) {
           const r = await timeRun(t.id, d, cacheDir);
           runs.push(r.ms);

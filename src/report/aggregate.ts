@@ -1,11 +1,12 @@
 import { join } from "node:path";
 import { anovaStrata } from "./anova-strata.js";
+import { capabilitySlices } from "./capability-slices.js";
 import { aggregateCell, groupCells, seriesLabel } from "./cells.js";
 import { displayAxisValue, shortAxisNames } from "./config-axes.js";
 import { groupExperiments, type PlacedRun } from "./experiments.js";
 import { type LedgerScan, scanLedger } from "./ledger-scan.js";
 import type { LoadedRuns } from "./load-runs.js";
-import { baselineOf, pairedDeltas } from "./paired-deltas.js";
+import { baselineOf, pairedDeltas, triggerDeltas } from "./paired-deltas.js";
 import { pooledSeedSd } from "./pooled-sd.js";
 import { rankConsistency } from "./rank-consistency.js";
 import type { CellData, ExperimentData, ReportData } from "./report-data.js";
@@ -106,6 +107,8 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       cells,
       anova: anovaStrata(facts),
       deltas: axes.flatMap((a) => pairedDeltas({ path: a.path, values: a.values }, a.baseline, facts)),
+      trigger_deltas: triggerDeltas(facts),
+      task_axes: e.runs[0]!.run.results.task_axes ?? null,
       pooled_seed_sd: pooledSeedSd(cells),
     });
     const sample = sampleTimelineRuns(grouped, timelineRuns);
@@ -148,7 +151,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       kendall_w:
         "Kendall's W with tie correction over each model's mean primary per task × episode (mean of its cell means, ranked best-first by the primary's direction); p from the chi-square approximation m (n − 1) W",
       window_survived:
-        "for runs that exhausted their budget: the scorer's window_survived metric when the LLM budget ran out, otherwise the share of anytime days that ended before the first llm_rejected event, unpaid call or empty daily brief in the ledger",
+        "averaged over every run of a cell, as the paper's Table 4 (a run that never exhausted its budget survived the whole window, 1); for runs that exhausted their budget: the scorer's window_survived metric when the LLM budget ran out, otherwise the share of anytime days that ended before the first llm_rejected event, unpaid call or empty daily brief in the ledger",
     },
     pooled_versions:
       Boolean(o.poolVersions) && experiments.some((e) => Object.values(e.versions).some((v) => v.length > 1)),
@@ -156,6 +159,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
     skipped: loaded.skipped,
     experiments: expData,
     rank_consistency: rankConsistency(expData),
+    capability_slices: capabilitySlices(expData),
     pooled_seed_sd_all: pooledSeedSd(expData.flatMap((e) => e.cells)),
     runs: allFacts.map((f) => ({
       dir: f.placed.run.dir,
@@ -164,8 +168,11 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       model: f.placed.model,
       trigger: f.placed.trigger,
       seed: f.placed.seed,
+      world_seed: f.placed.worldSeed,
       axes: Object.fromEntries(Object.entries(f.placed.axes).map(([k, v]) => [k, displayAxisValue(v)])),
       primary: f.primary,
+      wakes: f.placed.run.results.resources.wakes,
+      reaction_h_p50: f.placed.run.results.diagnostics.reaction_h?.p50 ?? null,
       spent_usd: f.spent,
       exhausted: f.exhausted,
       window_survived: f.survived,

@@ -25,10 +25,9 @@ export interface BuiltReport {
 export async function buildReport(o: ReportOptions): Promise<BuiltReport> {
   const loaded = loadRuns(o.inputs);
   const { data, timelines } = await aggregate(loaded, o);
-  const spendByDir = new Map(data.runs.map((r) => [r.dir, r.spent_usd]));
   const rendered: ExperimentCharts[] = [];
   for (const [i, e] of data.experiments.entries()) {
-    const { charts, missing } = experimentCharts(e, i, timelines.get(e.key) ?? [], spendByDir);
+    const { charts, missing } = experimentCharts(e, i, timelines.get(e.key) ?? [], data.runs);
     const out: ExperimentCharts = { charts: [], missing };
     for (const c of charts) out.charts.push({ ...c, svg: await renderSvg(c.spec, `${c.id}-`) });
     rendered.push(out);

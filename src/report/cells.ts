@@ -29,7 +29,12 @@ export function groupCells(e: Experiment, facts: readonly RunFacts[]): RunFacts[
   for (const f of facts) byKey.set(cellKey(f), [...(byKey.get(cellKey(f)) ?? []), f]);
   const order = (f: RunFacts) => f.placed;
   const cells = [...byKey.values()].map((c) =>
-    c.sort((x, y) => x.placed.seed - y.placed.seed || (x.placed.run.dir < y.placed.run.dir ? -1 : 1)),
+    c.sort(
+      (x, y) =>
+        x.placed.seed - y.placed.seed ||
+        (x.placed.worldSeed ?? -1) - (y.placed.worldSeed ?? -1) ||
+        (x.placed.run.dir < y.placed.run.dir ? -1 : 1),
+    ),
   );
   return cells.sort((x, y) => {
     const a = order(x[0]!);
@@ -77,6 +82,7 @@ export function aggregateCell(
     n: scores.length,
     not_scorable: runs.length - scores.length,
     seeds: runs.map((f) => f.placed.seed),
+    world_seeds: runs.map((f) => f.placed.worldSeed),
     mean: m,
     sd: sampleSd(scores),
     ci95: bootstrapMeanCi(scores),
@@ -87,7 +93,8 @@ export function aggregateCell(
     fees_mean_usd: meanOr0(results.map((r) => r.resources.fees_usd)),
     score_per_usd: o.direction === "higher" && m !== null && spendMean > 0 ? m / spendMean : null,
     exhausted: exhaustedRuns.length,
-    window_survived_mean: mean(nums(exhaustedRuns.map((f) => f.survived))),
+    // over every run, as the paper's Table 4: a run that never ran out survived the whole window
+    window_survived_mean: mean(nums(runs.map((f) => (f.exhausted ? f.survived : 1)))),
     auc_mean: mean(nums(results.map((r) => r.timing.auc))),
     anytime,
     diagnostics: {

@@ -1,6 +1,6 @@
 import type { TopLevelSpec } from "vega-lite";
 import type { TimelineRun } from "./aggregate.js";
-import type { ExperimentData } from "./report-data.js";
+import type { CellData, ExperimentData, ReportRun } from "./report-data.js";
 
 const DAY_MS = 86_400_000;
 
@@ -144,6 +144,107 @@ function scorePerDollarChart(e: ExperimentData): TopLevelSpec | null {
 }
 
 /**
+ * The cells on the score-versus-spend Pareto frontier: no other cell scores at least as well for
+ * at most the same mean spend and is strictly better in one of the two. Sorted by spend.
+ */
+export function paretoFrontier(cells: readonly CellData[], direction: "higher" | "lower"): CellData[] {
+  const scored = cells.filter((c) => c.mean !== null);
+  const better = (a: number, b: number) => (direction === "higher" ? a > b : a < b);
+  const atLeast = (a: number, b: number) => a === b || better(a, b);
+  return scored
+    .filter(
+      (c) =>
+        !scored.some(
+          (o) =>
+            o !== c &&
+            o.spend_mean_usd <= c.spend_mean_usd &&
+            atLeast(o.mean!, c.mean!) &&
+            (o.spend_mean_usd < c.spend_mean_usd || better(o.mean!, c.mean!)),
+        ),
+    )
+    .sort((a, b) => a.spend_mean_usd - b.spend_mean_usd || a.mean! - b.mean!);
+}
+
+/** Score against spend per cell (model × trigger × axes), with the Pareto frontier drawn through the cells no other dominates. */
+function frontierChart(e: ExperimentData): TopLevelSpec | null {
+  const frontier = new Set(paretoFrontier(e.cells, e.primary.direction));
+  const values = e.cells
+    .filter((c) => c.mean !== null)
+    .map((c) => ({
+      model: c.model,
+      series: c.series,
+      spend: c.spend_mean_usd,
+      mean: c.mean! * 100,
+      frontier: frontier.has(c) ? "on the frontier" : "dominated",
+    }));
+  if (values.length === 0) return null;
+  const line = [...frontier].map((c) => ({ spend: c.spend_mean_usd, mean: c.mean! * 100 }));
+  const y = {
+    field: "mean",
+    type: "quantitative" as const,
+    title: `${e.primary.name} ×100 (${e.primary.direction} is better)`,
+  };
+  const x = { field: "spend", type: "quantitative" as const, title: "mean spend per run (USD)" };
+  return {
+    $schema: SCHEMA,
+    width: 520,
+    height: 280,
+    layer: [
+      {
+        data: { values: line },
+        mark: { type: "line", color: "#57606a", strokeDash: [4, 3], interpolate: "step-after" },
+        encoding: { x, y },
+      },
+      {
+        data: { values },
+        mark: { type: "point", filled: true, size: 90 },
+        encoding: {
+          x,
+          y,
+          color: { field: "series", type: "nominal", title: "trigger · axes" },
+          shape: { field: "model", type: "nominal", title: "model" },
+          opacity: {
+            field: "frontier",
+            type: "nominal",
+            scale: { domain: ["on the frontier", "dominated"], range: [1, 0.45] },
+            title: null,
+          },
+        },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
+/** A per-run quantity's distribution by trigger: a box (min–max whiskers) over the runs, with the runs as points. */
+function byTriggerChart(
+  runs: readonly ReportRun[],
+  field: "wakes" | "reaction_h_p50",
+  title: string,
+): TopLevelSpec | null {
+  const values = runs
+    .filter((r) => r[field] !== null)
+    .map((r) => ({ trigger: r.trigger, model: r.model, value: r[field] as number }));
+  if (values.length === 0) return null;
+  const order = ["sleep", "watcher", "cron"].filter((t) => values.some((v) => v.trigger === t));
+  const sort = [...order, ...[...new Set(values.map((v) => v.trigger))].filter((t) => !order.includes(t)).sort()];
+  const x = { field: "trigger", type: "nominal" as const, title: "trigger", sort };
+  const y = { field: "value", type: "quantitative" as const, title };
+  return {
+    $schema: SCHEMA,
+    width: Math.max(240, sort.length * 110),
+    height: 240,
+    data: { values },
+    layer: [
+      { mark: { type: "boxplot", extent: "min-max", opacity: 0.35 }, encoding: { x, y } },
+      {
+        mark: { type: "point", filled: true, size: 30, opacity: 0.8 },
+        encoding: { x, y, xOffset: { field: "model", type: "nominal" }, color: { field: "model", type: "nominal" } },
+      },
+    ],
+  } as TopLevelSpec;
+}
+
+/**
  * The charts of one experiment, in report order. A chart with nothing to show is left out
  * (and the report says why): no scorable cell, no anytime point, no readable ledger, or no
  * cell that spent money.
@@ -152,8 +253,11 @@ export function experimentCharts(
   e: ExperimentData,
   idx: number,
   timeline: readonly TimelineRun[],
-  spendByDir: ReadonlyMap<string, number>,
+  runs: readonly ReportRun[],
 ): { charts: ChartSpec[]; missing: string[] } {
+  const dirs = new Set(e.cells.flatMap((c) => c.run_dirs));
+  const mine = runs.filter((r) => dirs.has(r.dir));
+  const spendByDir = new Map(mine.map((r) => [r.dir, r.spent_usd]));
   const charts: ChartSpec[] = [];
   const missing: string[] = [];
   const add = (id: string, title: string, spec: TopLevelSpec | null, why: string) => {
@@ -166,6 +270,12 @@ export function experimentCharts(
     scoreChart(e),
     "no cell has a scorable primary",
   );
+  add(
+    "frontier",
+    "Score against spend per cell, with the Pareto frontier (dashed; faded cells are dominated)",
+    frontierChart(e),
+    "no cell has a scorable primary",
+  );
   add("anytime", "Anytime curves (mean per cell)", anytimeChart(e), "no anytime point is scorable");
   const sampled = timeline.length;
   const thinned = timeline.some((t) => t.scan.stride > 1);
@@ -174,6 +284,18 @@ export function experimentCharts(
     `Wake timelines (${sampled} run${sampled === 1 ? "" : "s"} sampled${thinned ? "; long runs thinned to an even subset of their wakes" : ""})`,
     wakeChart(e, timeline),
     "no ledger with wakes found",
+  );
+  add(
+    "wake-count",
+    "Wakes per run by trigger (box: min–max and quartiles; points: runs)",
+    byTriggerChart(mine, "wakes", "wakes per run"),
+    "no run",
+  );
+  add(
+    "reaction",
+    "Median reaction time per run by trigger (hours from the event to the commitment)",
+    byTriggerChart(mine, "reaction_h_p50", "median reaction time (h)"),
+    "the task dates no events a commitment reacts to",
   );
   add("cost", "Cost per run (bar: cell mean; points: runs)", costChart(e, spendByDir), "");
   add(

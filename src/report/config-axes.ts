@@ -2,7 +2,9 @@ import type { LoadedRun } from "./load-runs.js";
 
 /**
  * Config paths that are not ablation axes: they identify the experiment (task, episode and its
- * window), the cell's main factors (model, trigger) or the replicate (seed).
+ * window), the cell's main factors (model, trigger) or the replicate (seed and world seed: a
+ * synthetic world's seed draws another world of the same distribution, so it replicates, never
+ * varies a treatment).
  */
 export const NON_AXIS_PATHS: ReadonlySet<string> = new Set([
   "task",
@@ -10,6 +12,7 @@ export const NON_AXIS_PATHS: ReadonlySet<string> = new Set([
   "sim_start",
   "sim_end",
   "seed",
+  "world.seed",
   "agent.model",
   "agent.trigger",
 ]);

@@ -8,6 +8,10 @@ export interface PlacedRun {
   model: string;
   trigger: string;
   seed: number;
+  /** the synthetic world's seed (null: the default world, or a world directory) */
+  worldSeed: number | null;
+  /** the replicate: seed and world seed (runs identical in everything else pair on it) */
+  replicate: string;
   /** values of the experiment's varying axes (canonical JSON, or "unset") */
   axes: Record<string, string>;
 }
@@ -24,6 +28,11 @@ export interface Experiment {
   axes: Axis[];
   runs: PlacedRun[];
 }
+
+const worldSeedOf = (run: LoadedRun): number | null => {
+  const seed = (run.config.config as { world?: { seed?: unknown } }).world?.seed;
+  return typeof seed === "number" ? seed : null;
+};
 
 const VERSION_FIELDS = ["task_version", "scorer_version", "harness_version"] as const;
 
@@ -88,6 +97,8 @@ export function groupExperiments(runs: readonly LoadedRun[], o: { poolVersions?:
         model: run.results.agent,
         trigger: run.results.trigger,
         seed: run.results.seed,
+        worldSeed: worldSeedOf(run),
+        replicate: JSON.stringify([run.results.seed, worldSeedOf(run)]),
         axes: Object.fromEntries(axes.map((a) => [a.path, paths[i]![a.path] ?? UNSET])),
       })),
     });

@@ -13,16 +13,29 @@ export const usd = (v: number | null | undefined) =>
 export const pct = (v: number | null | undefined) =>
   v === null || v === undefined ? DASH : `${(v * 100).toFixed(1)}%`;
 
+/**
+ * `v` to `digits` significant digits in plain positional notation, never scientific (1.2e-7 is
+ * "0.00000012", 3.4e21 is "3400000000000000000000"): ICU's standard notation, no grouping.
+ */
+export const sig = (v: number, digits: number) =>
+  v.toLocaleString("en-US", { maximumSignificantDigits: digits, useGrouping: false });
+
 export const num = (v: number | null | undefined, digits = 2) =>
-  v === null || v === undefined ? DASH : Number.isInteger(v) ? String(v) : v.toFixed(digits);
+  v === null || v === undefined
+    ? DASH
+    : v.toLocaleString("en-US", {
+        minimumFractionDigits: Number.isInteger(v) ? 0 : digits,
+        maximumFractionDigits: Number.isInteger(v) ? 0 : digits,
+        useGrouping: false,
+      });
 
 /** Sums of squares: up to 6 significant digits. */
-export const ss = (v: number) => (v === 0 ? "0" : Number(v.toPrecision(6)).toString());
+export const ss = (v: number) => (v === 0 ? "0" : sig(v, 6));
 
+/** p-values: four decimals; below 0.0001 as "< 0.0001" (never scientific notation). */
 export const pValue = (p: number | null | undefined) =>
-  p === null || p === undefined ? DASH : p === 0 ? "0" : p < 1e-4 ? p.toExponential(1) : p.toFixed(4);
+  p === null || p === undefined ? DASH : p === 0 ? "0" : p < 1e-4 ? "< 0.0001" : p.toFixed(4);
 
-export const fStat = (f: number | "inf" | null) =>
-  f === null ? DASH : f === "inf" ? "∞" : Number(f.toPrecision(4)).toString();
+export const fStat = (f: number | "inf" | null) => (f === null ? DASH : f === "inf" ? "∞" : sig(f, 4));
 
 export const interval = (ci: { lo: number; hi: number } | null) => (ci ? `[${x100(ci.lo)}, ${x100(ci.hi)}]` : DASH);

@@ -1,5 +1,5 @@
 import type { ChartSpec } from "./charts.js";
-import { esc, fStat, interval, num, pct, pValue, ss, usd, x100 } from "./format.js";
+import { esc, fStat, interval, num, pct, pValue, sig, ss, usd, x100 } from "./format.js";
 import type { AnovaData, CellData, ExperimentData, PooledSd, ReportData } from "./report-data.js";
 
 export interface RenderedChart extends ChartSpec {
@@ -97,14 +97,14 @@ function cellTable(e: ExperimentData): string {
     esc(c.model),
     esc(c.series),
     `${c.runs}${c.not_scorable ? ` (${c.not_scorable} n/s)` : ""}`,
-    esc(c.seeds.join(", ")),
+    esc(c.seeds.map((s, i) => (c.world_seeds[i] === null ? String(s) : `${s}·w${c.world_seeds[i]}`)).join(", ")),
     x100(c.mean),
     x100(c.sd),
     interval(c.ci95),
     ...(e.binary ? [passK(c)] : []),
     usd(c.spend_mean_usd),
     `${usd(c.llm_mean_usd)} / ${usd(c.fees_mean_usd)}`,
-    c.score_per_usd === null ? "—" : (c.score_per_usd * 100).toPrecision(4),
+    c.score_per_usd === null ? "—" : sig(c.score_per_usd * 100, 4),
     String(c.exhausted),
     c.exhausted ? pct(c.window_survived_mean) : "—",
     x100(c.auc_mean),
@@ -142,7 +142,7 @@ function deltaTable(e: ExperimentData): string {
     interval(d.ci95),
     usd(d.baseline_spend_mean_usd),
     usd(d.level_spend_mean_usd),
-    d.cost_multiplier === null ? "—" : `×${d.cost_multiplier.toPrecision(3)}`,
+    d.cost_multiplier === null ? "—" : `×${sig(d.cost_multiplier, 3)}`,
   ]);
   return table(
     [
@@ -159,6 +159,49 @@ function deltaTable(e: ExperimentData): string {
     rows,
     range(3, 9),
   );
+}
+
+const signed = (v: number | null) => (v === null ? "—" : `${v >= 0 ? "+" : ""}${x100(v)}`);
+
+/** The headline: per task · episode, each trigger against the baseline trigger, paired on model, replicate and axes. */
+function headlineSection(d: ReportData): string {
+  const rows = d.experiments.flatMap((e, i) =>
+    e.trigger_deltas.map((t) => [
+      `<a href="#exp-${i}">${esc(e.task)} · ${esc(e.episode)}</a>`,
+      `${esc(t.level)} vs ${esc(t.baseline)}`,
+      String(t.pairs),
+      signed(t.mean_delta),
+      interval(t.ci95),
+      t.cost_multiplier === null ? "—" : `×${sig(t.cost_multiplier, 3)}`,
+      esc(`${e.primary.direction} is better`),
+    ]),
+  );
+  if (rows.length === 0)
+    return '<p class="note">no experiment has runs under two triggers with the same model, replicate and axes: no trigger delta to show</p>';
+  return table(
+    ["task · episode", "trigger", "pairs", "mean Δ ×100", "95% CI ×100", "cost multiplier", "primary"],
+    rows,
+    range(2, 6),
+  );
+}
+
+/** Results sliced by the tasks' capability axes (tasks.md). */
+function capabilitySection(d: ReportData): string {
+  if (d.capability_slices.length === 0)
+    return '<p class="note">no run recorded its task\'s capability axes (results written before they were recorded)</p>';
+  const triggers = [...new Set(d.capability_slices.flatMap((s) => s.by_trigger.map((t) => t.trigger)))];
+  const rows = d.capability_slices.map((s) => [
+    `<code>${esc(s.axis)}</code> = ${esc(s.value)}`,
+    esc(s.tasks.join(", ")),
+    ...triggers.map((tr) => {
+      const t = s.by_trigger.find((x) => x.trigger === tr);
+      if (!t || t.experiments === 0) return "—";
+      return `${x100(t.mean_primary)}${t.mean_delta !== null ? ` <span class="sub">(Δ ${signed(t.mean_delta)})</span>` : ""}`;
+    }),
+    s.excluded.length ? esc(s.excluded.join(", ")) : "",
+  ]);
+  return `${table(["capability", "tasks", ...triggers.map(esc), "left out (lower is better)"], rows, range(2, 2 + triggers.length))}
+<p class="meta">Each cell: the mean over the slice's experiments of that trigger's mean primary ×100 (higher-is-better primaries only), and in brackets the mean headline Δ against the baseline trigger.</p>`;
 }
 
 const sdTable = (rows: readonly PooledSd[]) =>
@@ -238,6 +281,7 @@ function experimentSection(e: ExperimentData, i: number, charts: ExperimentChart
 <h3>${esc(e.primary.name)} ×100 ± 1 SD by model × trigger, with mean spend or share of window survived</h3>
 ${mainTable(e)}
 ${fig("score")}
+${fig("frontier")}
 <h3>Cells</h3>
 ${cellTable(e)}
 <h3>Variance decomposition (two-way ANOVA, Type II SS)</h3>
@@ -250,6 +294,8 @@ ${sdTable(e.pooled_seed_sd)}
 ${diagnosticsTable(e)}
 ${fig("anytime")}
 ${fig("wakes")}
+${fig("wake-count")}
+${fig("reaction")}
 ${fig("cost")}
 ${fig("per-dollar")}
 ${charts.missing.map((m) => `<p class="note">chart left out — ${esc(m)}</p>`).join("")}
@@ -297,13 +343,19 @@ export function renderHtml(d: ReportData, charts: readonly ExperimentCharts[], t
 <body>
 <main>
 <h1>${esc(title)}</h1>
-<p class="meta">${d.runs_total} runs in ${d.experiments.length} experiment(s)${d.skipped.length ? ` · ${d.skipped.length} unfinished run(s) skipped` : ""}${d.pooled_versions ? ' · <span class="warn">runs of different task/scorer/harness versions pooled (--pool-versions)</span>' : ""}. Scores are shown ×100; ± is one standard deviation over seeds.</p>
-<nav><ul>${toc}<li><a href="#across">Across tasks</a></li><li><a href="#methods">Methods</a></li></ul></nav>
+<p class="meta">${d.runs_total} runs in ${d.experiments.length} experiment(s)${d.skipped.length ? ` · ${d.skipped.length} unfinished run(s) skipped` : ""}${d.pooled_versions ? ' · <span class="warn">runs of different task/scorer/harness versions pooled (--pool-versions)</span>' : ""}. Scores are shown ×100; ± is one standard deviation over replicates (seeds and world seeds).</p>
+<nav><ul><li><a href="#headline">Headline: trigger deltas</a></li>${toc}<li><a href="#across">Across tasks</a></li><li><a href="#methods">Methods</a></li></ul></nav>
+<section id="headline">
+<h2>Headline: does the trigger matter?</h2>
+${headlineSection(d)}
+</section>
 ${d.experiments.map((e, i) => experimentSection(e, i, charts[i]!)).join("\n")}
 <section id="across">
 <h2>Across tasks</h2>
 <h3>Rank consistency of models (Kendall's W)</h3>
 ${rankSection(d)}
+<h3>By capability (time sensitivity, reasoning, recurrence)</h3>
+${capabilitySection(d)}
 <h3>Pooled within-cell seed SD by trigger (all experiments)</h3>
 ${sdTable(d.pooled_seed_sd_all)}
 ${skipped}
@@ -316,7 +368,8 @@ ${skipped}
 <li>pass^k: ${esc(m.pass_k)}.</li>
 <li>Rank consistency: ${esc(m.kendall_w)}.</li>
 <li>Window survived: ${esc(m.window_survived)}.</li>
-<li>Paired deltas: pairs are runs identical in model, trigger, seed and every other varying axis; Δ = level − baseline; cost multiplier = mean level spend / mean baseline spend over the pairs.</li>
+<li>Paired deltas: pairs are runs identical in model, trigger, replicate (seed and world seed) and every other varying axis; Δ = level − baseline; cost multiplier = mean level spend / mean baseline spend over the pairs. Headline trigger deltas pair runs identical in model, replicate and every axis; the baseline trigger is sleep when present, else the trigger with most runs.</li>
+<li>Replicates: world seeds are replicates like seeds (never axes); a cell's n counts every seed × world seed.</li>
 <li>Pooled seed SD: √(Σ (nᵢ − 1) sᵢ² / Σ (nᵢ − 1)) over cells with at least two scorable seeds.</li>
 </ul>
 </section>

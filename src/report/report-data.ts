@@ -46,6 +46,8 @@ export const CellSchema = z.object({
   n: z.number().int(),
   not_scorable: z.number().int(),
   seeds: z.array(z.number().int()),
+  /** the synthetic world seed of each run (null: default world or a world directory), beside `seeds` */
+  world_seeds: z.array(z.number().int().nullable()),
   mean: z.number().nullable(),
   sd: z.number().nullable(),
   ci95: Interval,
@@ -59,7 +61,7 @@ export const CellSchema = z.object({
   score_per_usd: z.number().nullable(),
   /** runs that exhausted their budget (wallet or LLM domain) */
   exhausted: z.number().int(),
-  /** mean share of the window survived by the exhausted runs */
+  /** mean share of the window survived over every run (1 for a run that never exhausted its budget); null when no run's share is known */
   window_survived_mean: z.number().nullable(),
   auc_mean: z.number().nullable(),
   anytime: z.array(z.object({ day: z.number().int(), mean: z.number().nullable(), n: z.number().int() })),
@@ -131,6 +133,10 @@ export const ExperimentSchema = z.object({
   cells: z.array(CellSchema),
   anova: z.array(AnovaSchema),
   deltas: z.array(DeltaSchema),
+  /** the headline: each trigger against the baseline trigger (sleep when present), paired on model, replicate and every axis */
+  trigger_deltas: z.array(DeltaSchema),
+  /** the task's capability axes (tasks.md), from results.json; null for runs written before they were recorded */
+  task_axes: z.record(z.string(), z.string()).nullable(),
   pooled_seed_sd: z.array(PooledSdSchema),
 });
 
@@ -159,12 +165,37 @@ export const ReportRunSchema = z.object({
   model: z.string(),
   trigger: z.string(),
   seed: z.number().int(),
+  world_seed: z.number().int().nullable(),
   axes: z.record(z.string(), z.string()),
   primary: z.number().nullable(),
+  wakes: z.number().int(),
+  /** the run's median reaction time in hours (tasks with dated events), else null */
+  reaction_h_p50: z.number().nullable(),
   spent_usd: z.number(),
   exhausted: z.boolean(),
   window_survived: z.number().nullable(),
   window_survived_source: z.enum(["performance", "ledger", "unknown"]).nullable(),
+});
+
+/**
+ * Results sliced by one capability axis value (tasks.md): per trigger, the mean over the slice's
+ * experiments whose primary is higher-is-better of that trigger's mean primary, and the mean of
+ * the experiments' headline trigger deltas. Lower-is-better experiments are listed, not averaged.
+ */
+export const CapabilitySliceSchema = z.object({
+  axis: z.string(),
+  value: z.string(),
+  tasks: z.array(z.string()),
+  /** experiments in the slice left out of the means (lower-is-better primaries) */
+  excluded: z.array(z.string()),
+  by_trigger: z.array(
+    z.object({
+      trigger: z.string(),
+      experiments: z.number().int(),
+      mean_primary: z.number().nullable(),
+      mean_delta: z.number().nullable(),
+    }),
+  ),
 });
 
 /** What `relive report --json` writes: every aggregate of the HTML report. */
@@ -189,6 +220,7 @@ export const ReportDataSchema = z.object({
   skipped: z.array(z.object({ dir: z.string(), reason: z.string() })),
   experiments: z.array(ExperimentSchema),
   rank_consistency: RankConsistencySchema,
+  capability_slices: z.array(CapabilitySliceSchema),
   /** pooled within-cell seed SD by trigger across every experiment */
   pooled_seed_sd_all: z.array(PooledSdSchema),
   runs: z.array(ReportRunSchema),
@@ -202,3 +234,4 @@ export type DeltaData = z.infer<typeof DeltaSchema>;
 export type PooledSd = z.infer<typeof PooledSdSchema>;
 export type RankConsistency = z.infer<typeof RankConsistencySchema>;
 export type ReportRun = z.infer<typeof ReportRunSchema>;
+export type CapabilitySlice = z.infer<typeof CapabilitySliceSchema>;

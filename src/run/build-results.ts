@@ -111,6 +111,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
     scorer_version: task.scorer_version,
     harness_version: HARNESS_VERSION,
     ...(r.agent.kind === "external" ? { harness: r.agent.harness } : {}),
+    task_axes: task.axes,
     episode: r.episode.name,
     agent: r.agentName,
     trigger: r.config.agent.trigger,

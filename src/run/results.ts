@@ -13,6 +13,8 @@ export const ResultsSchema = z.object({
   harness_version: z.string(),
   /** who acted: present for outside agent apps (`external:mcp`); absent means relive's own harness */
   harness: z.string().optional(),
+  /** the task's capability axes (tasks.md): reports slice results by them */
+  task_axes: z.object({ time_sensitivity: z.string(), reasoning: z.string(), recurrence: z.string() }).optional(),
   episode: z.string(),
   agent: z.string(),
   trigger: z.enum(["sleep", "watcher", "cron"]),

@@ -185,6 +185,24 @@ describe("relive report on a real grid of runs", () => {
     expect(pa.terms.find((t) => t.source === "model×trigger")!.df).toBe(0);
 
     expect(data.pooled_seed_sd_all.map((p) => p.trigger).sort()).toEqual(["cron", "sleep"]);
+
+    // the headline: cron against sleep, paired on model, replicate and axes
+    const [dt] = digest.trigger_deltas;
+    expect(dt).toMatchObject({ axis: "trigger", baseline: "sleep", level: "cron", pairs: 9 });
+    const byTrigger = (t: string) =>
+      primaries((m) => m.results.task === "daily-digest" && m.results.trigger === t && !guarded(m));
+    expect(dt!.mean_delta).toBeCloseTo(mean(byTrigger("cron")) - mean(byTrigger("sleep")), 12);
+    const [pt] = price.trigger_deltas;
+    expect(pt).toMatchObject({ baseline: "sleep", level: "cron", pairs: 2 });
+    // window survived over every run: cells that never ran dry survived the whole window
+    expect(price.cells.filter((c) => c.exhausted === 0).every((c) => c.window_survived_mean === 1)).toBe(true);
+    // capability slices from the tasks' axes recorded in results.json
+    expect(digest.task_axes).toEqual({ time_sensitivity: "high (deadline)", reasoning: "low", recurrence: "daily" });
+    const low = data.capability_slices.find((c) => c.axis === "reasoning" && c.value === "low")!;
+    expect(low.tasks).toEqual(["daily-digest", "price-check"]);
+    expect(low.by_trigger.map((t) => t.trigger)).toEqual(["sleep", "cron"]);
+    expect(built.html).toContain("Headline: does the trigger matter?");
+    expect(built.html).not.toMatch(/\d\.?\d*e[+-]\d/);
   });
 
   it("is deterministic: the same runs give byte-identical HTML and JSON", async () => {
@@ -205,8 +223,9 @@ describe("relive report on a real grid of runs", () => {
     expect(html).not.toMatch(/(src|href)\s*=\s*"(https?:)?\/\//i);
     expect(html).not.toMatch(/url\(\s*["']?https?:/i);
     const expectedCharts = res.charts.reduce((s, c) => s + c.ids.length, 0);
-    // 2 experiments × (score, anytime, wakes, cost, score per dollar)
-    expect(expectedCharts).toBe(10);
+    // 2 experiments × (score, frontier, anytime, wakes, wake count, cost, score per dollar); neither task dates reactions
+    expect(expectedCharts).toBe(14);
+    expect(res.charts.every((c) => c.missing.some((m) => m.startsWith("Median reaction time")))).toBe(true);
 
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
@@ -286,7 +305,7 @@ describe("relive report on a real grid of runs", () => {
     const html = join(out, "cli.html");
     const json = join(out, "cli.json");
     const said = await cli(runsDir, "--out", html, "--json", json, "--baseline", "budget_usd=20");
-    expect(said).toContain(`wrote ${html} (31 runs, 2 experiment(s), 12 cells, 10 charts)`);
+    expect(said).toContain(`wrote ${html} (31 runs, 2 experiment(s), 12 cells, 14 charts)`);
     const data = ReportDataSchema.parse(JSON.parse(readFileSync(json, "utf8")));
     expect(data.experiments[1]!.axes[0]).toMatchObject({ path: "budget_usd", baseline: "20" });
 
