@@ -231,7 +231,16 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     },
   };
   const { seed: _seed, ...withoutSeed } = config;
-  const runId = sha256(canonicalJson({ ...withoutSeed, resolved: { ...resolvedConfig.resolved } })).slice(0, 12);
+  // identity of the resolved run: defaults written out and left out hash alike (an unset model is
+  // the task's default policy, an unset episode the default episode, unset params their defaults)
+  const identity = {
+    ...withoutSeed,
+    episode: episode.name,
+    task_params: parsedParams.data,
+    budget_usd,
+    agent: { ...config.agent, model },
+  };
+  const runId = sha256(canonicalJson({ ...identity, resolved: { ...resolvedConfig.resolved } })).slice(0, 12);
   return {
     config,
     task,
