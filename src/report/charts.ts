@@ -205,7 +205,8 @@ function frontierChart(e: ExperimentData): TopLevelSpec | null {
           shape: { field: "model", type: "nominal", title: "model" },
           opacity: {
             field: "frontier",
-            type: "nominal",
+            type: "ordinal",
+            sort: ["on the frontier", "dominated"],
             scale: { domain: ["on the frontier", "dominated"], range: [1, 0.45] },
             title: null,
           },
