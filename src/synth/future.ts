@@ -1,4 +1,4 @@
-import type { Rng } from "./rng.js";
+import type { Rng } from "../common/random.js";
 
 /**
  * The second stream of the different-futures option (generate.ts `SynthOptions.future`): draws

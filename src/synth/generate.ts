@@ -12,7 +12,7 @@ import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
 import { generateQuestions, type QuestionStreams, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
-import { createRng } from "./rng.js";
+import { createRng } from "../common/random.js";
 import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 

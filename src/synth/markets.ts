@@ -9,7 +9,7 @@ import type {
 import type { IdMinter } from "./ids.js";
 import { BREAKOUT_SUBJECTS, LONG_DATED_SUBJECTS, type MarketSubject } from "./market-subjects.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
-import type { Rng } from "./rng.js";
+import type { Rng } from "../common/random.js";
 import { DAY, HOUR, MINUTE, pad, utcDayStart } from "./time.js";
 import { fill } from "./vocab.js";
 

@@ -1,4 +1,4 @@
-import type { Rng } from "./rng.js";
+import type { Rng } from "../common/random.js";
 import { CITIES, fill, LAST_NAMES, NEWS_DOMAINS, personName } from "./vocab.js";
 
 /**

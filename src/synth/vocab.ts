@@ -1,4 +1,4 @@
-import type { Rng } from "./rng.js";
+import type { Rng } from "../common/random.js";
 
 /**
  * Word lists for templated text. The world is fictional on purpose (countries, politicians,

@@ -8,7 +8,7 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import { aggregateBars, type Bar } from "./candle-series.js";
 import type { VenueLimit, VenueSpec } from "./incident-table.js";
 import type { IncidentIndex } from "./incidents.js";
-import { keyedUniform } from "./prng.js";
+import { keyedUniform } from "../../common/random.js";
 import {
   binanceLimitBody,
   type CandleFeed,

@@ -7,7 +7,7 @@ import {
   oraclePolicy,
   silentPolicy,
 } from "../../../src/tasks/price-check/policies.js";
-import { SplitMix32 } from "../../../src/tasks/price-check/prng.js";
+import { SplitMix32 } from "../../../src/common/random.js";
 import type { WorldStore } from "../../../src/world/world-store.js";
 import { buildCandleWorld, HOUR, MIN, runPolicy, T0 } from "./fixtures.js";
 

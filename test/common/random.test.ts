@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRng } from "../../src/synth/rng.js";
+import { createRng } from "../../src/common/random.js";
 
 describe("rng", () => {
   it("next() is in [0,1), int(n) in [0,n), uniform in [a,b)", () => {

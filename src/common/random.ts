@@ -1,7 +1,43 @@
+/**
+ * The one module of seeded randomness (simulation code never calls Math.random). Two generators,
+ * each pinned by the anchors that use it, over one hash:
+ * - `hash32(key)`: FNV-1a over the key's UTF-16 code units, finalized with murmur3's fmix32;
+ * - `createRng(seed)` / `Rng.split(label)`: splittable xoroshiro128+ streams keyed by a seed path
+ *   (the synthetic generator: adding rows to one sub-stream never shifts another);
+ * - `SplitMix32` and `keyedUniform(...parts)`: a tiny 32-bit generator seeded by a key's hash, and
+ *   a stateless uniform that depends only on its key (task-side environment randomness such as
+ *   price-check's incidents and latency jitter, keyed like `${env_seed}:${venue}:outage`).
+ */
 import { type RandomGenerator, xoroshiro128plus } from "pure-rand";
 
+const TWO_POW_32 = 4294967296;
+
+/** murmur3's 32-bit finalizer; unsigned. */
+export function fmix32(h0: number): number {
+  let h = h0 | 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** FNV-1a (32-bit) over UTF-16 code units from `basis` (the FNV offset basis by default), finalized by fmix32; unsigned. */
+export function hash32(key: string, basis = 0x811c9dc5): number {
+  let h = basis | 0;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return fmix32(h);
+}
+
+/** a seed path's 32-bit word for one salt (signed, as xoroshiro's state words are) */
+const hashString = (s: string, salt: number): number => hash32(s, 0x811c9dc5 ^ salt) | 0;
+
 /**
- * Splittable seeded random source for the synthetic generator.
+ * The splittable stream (`createRng`, the synthetic generator's).
  *
  * Each `Rng` wraps a pure-rand xoroshiro128plus generator. `split(label)` derives an independent
  * child whose 128-bit state is a murmur3-style hash of the parent's *seed path* (root seed plus
@@ -31,28 +67,6 @@ export interface Rng {
   /** independent child stream for a label */
   split(label: string): Rng;
 }
-
-function fmix32(h0: number): number {
-  let h = h0 | 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h | 0;
-}
-
-/** FNV-1a over UTF-16 code units, then finalized */
-function hashString(s: string, salt: number): number {
-  let h = (0x811c9dc5 ^ salt) | 0;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return fmix32(h);
-}
-
-const TWO_POW_32 = 4294967296;
 
 class SplitRng implements Rng {
   private readonly gen: RandomGenerator;
@@ -122,4 +136,45 @@ class SplitRng implements Rng {
 export function createRng(seed: number): Rng {
   if (!Number.isFinite(seed)) throw new Error(`synth seed must be a finite number, got ${seed}`);
   return new SplitRng(`seed:${seed}`);
+}
+
+/** SplitMix32: a tiny, well-mixed 32-bit generator seeded by one unsigned 32-bit integer. */
+export class SplitMix32 {
+  private state: number;
+
+  constructor(seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  static fromKey(key: string): SplitMix32 {
+    return new SplitMix32(hash32(key));
+  }
+
+  nextU32(): number {
+    this.state = (this.state + 0x9e3779b9) | 0;
+    let z = this.state;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+    return (z ^ (z >>> 16)) >>> 0;
+  }
+
+  /** uniform in [0, 1) */
+  next(): number {
+    return this.nextU32() / TWO_POW_32;
+  }
+
+  /** exponential with the given mean */
+  exp(mean: number): number {
+    return -Math.log(1 - this.next()) * mean;
+  }
+
+  /** uniform integer in [0, n) */
+  int(n: number): number {
+    return Math.floor(this.next() * n);
+  }
+}
+
+/** A uniform in [0, 1) determined by the key parts alone. */
+export function keyedUniform(...parts: (string | number)[]): number {
+  return new SplitMix32(hash32(parts.join(":"))).next();
 }
