@@ -4,7 +4,7 @@ import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
 import { isoInstant } from "../kernel/day.js";
 import type { ExternalActorFactory } from "../mcp/external-actor.js";
-import type { CallContext, GenerateRequest } from "../models/model.js";
+import type { CallContext, GenerateRequest, ModelSettings } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
 import type { ProgramActor, TaskRun } from "../tasks/task.js";
 import type { ToolDef } from "../tools/tool.js";
@@ -37,6 +37,8 @@ export interface ActorWiring {
 /** the actors' per-run resources (model log, transcript files), released by `close` after the kernel stops */
 export interface SpawnedActors {
   close(): void;
+  /** changes the model settings of every LLM actor from its next call on (a restart's switch; no-op for other agents) */
+  switchSettings(patch: Partial<ModelSettings>): void;
 }
 
 /**
@@ -117,7 +119,7 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
           oracleEnv: a.policy.oracle ? { truth: s.truth, world: s.world, params: r.params } : null,
         }),
       );
-      return { close: () => {} };
+      return { close: () => {}, switchSettings: () => {} };
     case "external": {
       if (!w.externalActor)
         throw new ConfigError(
@@ -137,7 +139,7 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
           wakeNote: (wake) => run.wakeNote(wake),
         }),
       );
-      return { close: () => {} };
+      return { close: () => {}, switchSettings: () => {} };
     }
     case "model":
       return spawnModelActors(w, a, program, modelActor);
@@ -196,6 +198,9 @@ function spawnModelActors(
   const close = () => {
     for (const c of closers) c();
   };
+  // one settings object shared by the actors: the run seed goes to providers that accept one (never recorded
+  // in the settings: runs of every seed share an id); a restart's switch changes it in place
+  const settings: ModelSettings = { ...a.settings, seed: r.config.seed };
   try {
     for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, a.trigger))) {
       const fd = openSync(join(transcriptsDir, `${actor.id}.jsonl`), "w");
@@ -213,8 +218,7 @@ function spawnModelActors(
           ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
           generate,
           cost: (u) => a.prices.cost(a.priceKey, u),
-          // the run seed goes to providers that accept one (never recorded in the settings: runs of every seed share an id)
-          settings: { ...a.settings, seed: r.config.seed },
+          settings,
           contextTokens: a.contextTokens,
           dailyBrief: w.latestBrief,
           onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
@@ -236,7 +240,7 @@ function spawnModelActors(
     close();
     throw err;
   }
-  return { close };
+  return { close, switchSettings: (patch) => Object.assign(settings, patch) };
 }
 
 /**

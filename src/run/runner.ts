@@ -5,13 +5,15 @@ import { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { ExternalActorFactory } from "../mcp/external-actor.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
 import { buildResults } from "./build-results.js";
-import type { RunConfig } from "./config.js";
+import { type Checkpoint, clearCheckpoint, pauseInstant, RunPaused, writeCheckpoint } from "./checkpoint.js";
+import { ConfigError, type RunConfig } from "./config.js";
 import { feedbackTool } from "./feedback-tool.js";
 import { readLlmLog } from "./llm-log.js";
 import { cutProviderFailureTail, preflight, providerFailureOf } from "./provider-failure.js";
 import { type ResolvedRun, type ResolveOptions, recordedEndpoint, resolveRun } from "./resolve-run.js";
+import { planOfRestart, readRestartRecord, type SettingsSwitch } from "./restart-record.js";
 import { type Results, readResultsFile } from "./results.js";
-import { spawnActors } from "./run-actors.js";
+import { type SpawnedActors, spawnActors } from "./run-actors.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { withOpenRun } from "./run-teardown.js";
 import { appendRunEnd, appendRunStart, type DayProgress, openSettlement } from "./settlement.js";
@@ -34,12 +36,22 @@ export interface RunOptions extends WorldLocation, ResolveOptions {
   preflight?: boolean;
   /** the body of the outside agent (`relive mcp`): required by, and only used for, `external:*` runs */
   externalActor?: ExternalActorFactory;
+  /**
+   * pause the run at the end of this simulated day (1-based): the directory keeps `checkpoint.json`
+   * and `results.partial.json` instead of results.json, and `relive resume` continues it
+   */
+  stopAfterDay?: number;
 }
 
 /** Runs the episode; a provider failure names the run directory `relive resume` continues. */
-async function executeStoppable(r: ResolvedRun, recorded: readonly string[], o: RunOptions): Promise<Results> {
+export async function executeStoppable(
+  r: ResolvedRun,
+  recorded: readonly string[],
+  o: RunOptions,
+  plan: RunPlan = {},
+): Promise<Omit<RunOutcome, "cached">> {
   try {
-    return await executeRun(r, recorded, o);
+    return await executeEpisode(r, recorded, o, plan);
   } catch (err) {
     const failure = providerFailureOf(err);
     if (failure === null) throw err;
@@ -50,9 +62,18 @@ async function executeStoppable(r: ResolvedRun, recorded: readonly string[], o: 
 
 export interface RunOutcome {
   runDir: string;
+  /** results.json, or the partial results (results.partial.json) of a paused run */
   results: Results;
   /** true when the run directory already held finished results */
   cached: boolean;
+  /** set when the run paused (`stopAfterDay`): `relive resume` continues it */
+  paused?: Checkpoint;
+}
+
+/** What a (re-)run does beyond its config: a restart's settings switch at the start of its day. */
+export interface RunPlan {
+  /** in time order */
+  switches?: readonly SettingsSwitch[];
 }
 
 const writeJsonAtomic = (path: string, value: unknown) => {
@@ -74,6 +95,7 @@ export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunO
     throw new Error(
       `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``,
     );
+  if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);
   if (o.preflight !== false) await preflight(r);
   mkdirSync(join(r.runDir, "workspace"), { recursive: true });
   try {
@@ -83,7 +105,7 @@ export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunO
     rmSync(r.runDir, { recursive: true, force: true });
     throw err;
   }
-  return { runDir: r.runDir, results: await executeStoppable(r, [], o), cached: false };
+  return { ...(await executeStoppable(r, [], o)), cached: false };
 }
 
 /** `relive resume RUNDIR`: re-run from sim_start checking every regenerated line, then continue. */
@@ -91,15 +113,19 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
+  const restart = readRestartRecord(cfgPath);
   await loadConfigTaskModule(saved.config);
   // the recorded endpoint, not the environment's: a different endpoint would be a different run
-  const r = {
-    ...resolveRun(saved.config, { ...o, endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]) }),
-    runDir,
-  };
+  const resolved = resolveRun(saved.config, {
+    ...o,
+    endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]),
+  });
+  // a restarted run (`relive restart`) keeps its own id and switches its settings at its day again
+  const r = { ...resolved, runDir, ...(restart ? { runId: restart.run_id } : {}) };
   assertSameTaskModule(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
+  if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);
   const ledgerPath = join(runDir, "ledger.jsonl");
   // killed between creating the directory and the ledger: nothing was acknowledged yet
   if (!existsSync(ledgerPath)) LedgerWriter.create(ledgerPath).close();
@@ -108,18 +134,48 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const recorded = cutProviderFailureTail(runDir, readLedgerLines(ledgerPath, { repair: true }));
   // llm.jsonl is written before the ledger acknowledges a call: cut a torn tail, keep the rest for replay
   readLlmLog(join(runDir, "llm.jsonl"), { repair: true });
-  return { runDir, results: await executeStoppable(r, recorded, o), cached: false };
+  const plan = restart ? planOfRestart(restart, r) : {};
+  return { ...(await executeStoppable(r, recorded, o, plan)), cached: false };
 }
 
-/** Runs (or re-runs against `recorded`) one episode and writes results.json. */
+/**
+ * Runs (or re-runs against `recorded`) one episode and writes results.json; a run paused by
+ * `o.stopAfterDay` writes checkpoint.json and results.partial.json instead and returns the partial results.
+ */
 export async function executeRun(r: ResolvedRun, recorded: readonly string[], o: RunOptions): Promise<Results> {
+  return (await executeEpisode(r, recorded, o, {})).results;
+}
+
+/** `executeRun` with a plan (a restart's settings switch); says whether the run paused. */
+export async function executeEpisode(
+  r: ResolvedRun,
+  recorded: readonly string[],
+  o: RunOptions,
+  plan: RunPlan,
+): Promise<Omit<RunOutcome, "cached">> {
+  const stopAt = o.stopAfterDay !== undefined ? pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay) : null;
   // every exit path, a thrown kernel included, leaves the acknowledged lines fsynced and closed (withOpenRun)
   return withOpenRun(r, recorded, async (s, run) => {
     const taskTools = run.tools();
     if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, r.task, run, s.ctx));
     const settlement = openSettlement(r, s, o.onProgress);
+    let actors: SpawnedActors | null = null;
+    const switches = [...(plan.switches ?? [])];
+    // settlement and day boundaries whenever the clock moves; a restart's switch and a pause happen at a day start
+    s.kernel.onAdvance((_from, to) => {
+      while (switches.length && to >= switches[0]!.at) actors?.switchSettings(switches.shift()!.settings);
+      if (stopAt !== null && to >= stopAt) {
+        settlement.settleThrough(stopAt);
+        if (s.ledger.replaying)
+          throw new ConfigError(
+            `${r.runDir}: the run's record already goes past day ${o.stopAfterDay}: it cannot pause there (resume it without --stop-after-day)`,
+          );
+        throw new RunPaused(stopAt);
+      }
+      settlement.settleThrough(to);
+    });
     appendRunStart(r, s, settlement.days);
-    const actors = spawnActors({
+    actors = spawnActors({
       r,
       s,
       run,
@@ -130,25 +186,42 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       ...(o.onModelRequest ? { onModelRequest: o.onModelRequest } : {}),
       ...(o.externalActor ? { externalActor: o.externalActor } : {}),
     });
+    let paused: RunPaused | null = null;
     try {
       await s.kernel.run();
+    } catch (err) {
+      if (!(err instanceof RunPaused)) throw err;
+      paused = err;
     } finally {
       actors.close();
     }
+    const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
+    const build = (window: ResolvedRun) =>
+      buildResults({
+        r: window,
+        events: s.events,
+        report: s.scorer.report(),
+        wallet: s.wallet,
+        world: s.world,
+        truth: s.truth,
+        commitTools,
+      });
+    if (paused !== null) {
+      s.ledger.close();
+      // the partial results cover the episode so far: [sim_start, pause)
+      const partial = build({ ...r, sim_end: paused.at });
+      const checkpoint = writeCheckpoint(
+        r.runDir,
+        { day: o.stopAfterDay as number, at: paused.at, ledgerLines: s.ledger.length },
+        partial,
+      );
+      return { runDir: r.runDir, results: partial, paused: checkpoint };
+    }
     appendRunEnd(r, s, settlement);
     s.ledger.close();
-
-    const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
-    const results = buildResults({
-      r,
-      events: s.events,
-      report: s.scorer.report(),
-      wallet: s.wallet,
-      world: s.world,
-      truth: s.truth,
-      commitTools,
-    });
+    const results = build(r);
     writeJsonAtomic(join(r.runDir, "results.json"), results);
-    return results;
+    clearCheckpoint(r.runDir);
+    return { runDir: r.runDir, results };
   });
 }

@@ -27,7 +27,7 @@ export interface Settlement {
 /**
  * Settlement and day boundaries: whenever the clock moves to `to`, outcomes with settlement time ≤
  * `to` are appended (with their own times) before the daily brief of each midnight crossed, all
- * before any actor wakes at `to`. Installs itself as a kernel advance hook.
+ * before any actor wakes at `to`. The runner calls `settleThrough` from its kernel advance hook.
  */
 export function openSettlement(
   r: ResolvedRun,
@@ -72,7 +72,6 @@ export function openSettlement(
     while (i < due.length) appendOutcome(due[i++]!);
     if (due.length) ledger.sync();
   };
-  s.kernel.onAdvance((_from, to) => settleThrough(to));
   return { days, settleThrough, progress, latestBrief: () => latestBrief };
 }
 
