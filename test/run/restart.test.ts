@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseRunConfig, type RunConfigInput } from "../../src/run/config.js";
@@ -93,8 +93,7 @@ describe("pause (--stop-after-day) and restart (--from-day): scripted policy", (
   }, 300_000);
 });
 
-describe("pause and restart: model run against a loopback model", () => {
-  const modelCfg = { ...cfg, agent: { model: TEST_MODEL, trigger: "sleep" as const } };
+describe("pause and restart: model runs (a cassette, and a loopback model)", () => {
   // no wall-clock dependence: the loopback model never times out here
   const llmOpts = (server: OpenAITestServer): RunOptions => ({
     ...options(),
@@ -102,71 +101,66 @@ describe("pause and restart: model run against a loopback model", () => {
     modelTimeoutMs: 600_000,
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
   });
-  const withServer = async <T>(fn: (s: OpenAITestServer) => Promise<T>) => {
+  const day3 = Date.parse("2026-03-03T00:00:00Z");
+  const lines = (text: string) =>
+    text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; t: number });
+
+  it("pause + restart with nothing changed equals the continuous run; a changed setting applies from its day only", async () => {
     const server = await startOpenAITestServer();
     server.respond(policyResponder(topCommentsScript(), "sleep"));
     try {
-      return await fn(server);
+      const liveCfg = { ...cfg, agent: { model: TEST_MODEL, trigger: "sleep" as const } };
+      const live = await start(liveCfg, llmOpts(server));
+      const liveCalls = lines(read(live.runDir, "ledger.jsonl")).filter((e) => e.type === "llm_call");
+      const after = liveCalls.filter((e) => e.t >= day3).length;
+      expect(after).toBeGreaterThan(0);
+      expect(after).toBeLessThan(liveCalls.length);
+
+      // 1. a cassette model (offline): continuous vs pause after day 2 + restart from day 3
+      const cas = { ...cfg, agent: { model: `cassette:${join(live.runDir, "llm.jsonl")}`, trigger: "sleep" as const } };
+      const continuous = await start(cas, options());
+      const refLedger = read(continuous.runDir, "ledger.jsonl");
+      const paused = await start(cas, { ...options(), stopAfterDay: 2 });
+      expect(paused.paused?.paused_after_day).toBe(2);
+      const same = await restartRun(paused.runDir, { fromDay: 3 }, options());
+      expect(masked(read(same.runDir, "ledger.jsonl"))).toBe(masked(refLedger));
+      expect(masked(read(same.runDir, "results.json"))).toBe(masked(read(continuous.runDir, "results.json")));
+      // the restart's llm.jsonl holds the re-run part's replies (copied) then its own live ones: the whole log
+      expect(read(same.runDir, "llm.jsonl")).toBe(read(continuous.runDir, "llm.jsonl"));
+
+      // 2. the loopback model, one server throughout (a run's endpoint is part of its identity)
+      const p2 = await start(liveCfg, { ...llmOpts(server), stopAfterDay: 2 });
+      const before = server.requests.length;
+      const hot = await restartRun(p2.runDir, { fromDay: 3, set: ["agent.temperature=0.25"] }, llmOpts(server));
+      // the re-run part came from p2's llm.jsonl: only the calls from day 3 on reached the server, all with the new setting
+      const temps = server.requests.slice(before).map((q) => (q.body as { temperature?: number }).temperature);
+      expect(temps.length).toBe(after);
+      expect(new Set(temps)).toEqual(new Set([0.25]));
+      const hotLedger = read(hot.runDir, "ledger.jsonl");
+      const prefix = read(p2.runDir, "ledger.jsonl")
+        .trimEnd()
+        .split("\n")
+        .filter((l) => JSON.parse(l).t < day3);
+      expect(masked(hotLedger).startsWith(masked(`${prefix.join("\n")}\n`))).toBe(true);
+      const record = JSON.parse(read(hot.runDir, "config.json")).restart;
+      expect(record).toMatchObject({
+        from_day: 3,
+        switches: [{ from_day: 3, switch_at: "2026-03-03T00:00:00.000Z", set: { "agent.temperature": 0.25 } }],
+      });
+      // the restarted run resumes like any other (its switch happens again at its day): no new model traffic
+      const hotLines = hotLedger.trimEnd().split("\n");
+      writeFileSync(join(hot.runDir, "ledger.jsonl"), `${hotLines.slice(0, hotLines.length - 5).join("\n")}\n`);
+      rmSync(join(hot.runDir, "results.json"));
+      const n = server.requests.length;
+      const resumed = await resumeRun(hot.runDir, llmOpts(server));
+      expect(server.requests.length).toBe(n);
+      expect(read(hot.runDir, "ledger.jsonl")).toBe(hotLedger);
+      expect(resumed.results.run_id).toBe(record.run_id);
     } finally {
       await server.close();
     }
-  };
-
-  it("pause + restart with nothing changed equals the continuous run; a changed setting applies from its day only", async () => {
-    const continuous = await withServer(async (s) => ({
-      out: await start(modelCfg, llmOpts(s)),
-      n: s.requests.length,
-    }));
-    const refLedger = read(continuous.out.runDir, "ledger.jsonl");
-    const refResults = read(continuous.out.runDir, "results.json");
-    const calls = refLedger
-      .trimEnd()
-      .split("\n")
-      .map((l) => JSON.parse(l))
-      .filter((e) => e.type === "llm_call");
-    const day3 = Date.parse("2026-03-03T00:00:00Z");
-    const after = calls.filter((e) => e.t >= day3).length;
-    expect(after).toBeGreaterThan(0);
-    expect(after).toBeLessThan(calls.length);
-
-    const paused = await withServer((s) => start(modelCfg, { ...llmOpts(s), stopAfterDay: 2 }));
-    expect(paused.paused?.paused_after_day).toBe(2);
-
-    // nothing changed: the re-run part comes from the paused run's llm.jsonl (no request reaches the server)
-    const same = await withServer(async (s) => ({
-      out: await restartRun(paused.runDir, { fromDay: 3 }, llmOpts(s)),
-      requests: s.requests.length,
-    }));
-    expect(same.requests).toBe(after);
-    expect(masked(read(same.out.runDir, "ledger.jsonl"))).toBe(masked(refLedger));
-    expect(masked(read(same.out.runDir, "results.json"))).toBe(masked(refResults));
-
-    // a changed setting: the re-run part is the source's, the live part sends the new temperature
-    const hot = await withServer(async (s) => ({
-      out: await restartRun(paused.runDir, { fromDay: 3, set: ["agent.temperature=0.25"] }, llmOpts(s)),
-      temps: s.requests.map((q) => (q.body as { temperature?: number }).temperature),
-    }));
-    expect(hot.temps.length).toBeGreaterThan(0);
-    expect(new Set(hot.temps)).toEqual(new Set([0.25]));
-    const hotLedger = read(hot.out.runDir, "ledger.jsonl");
-    const pausedLedger = read(paused.runDir, "ledger.jsonl");
-    const prefix = pausedLedger
-      .trimEnd()
-      .split("\n")
-      .filter((l) => JSON.parse(l).t < day3);
-    expect(masked(hotLedger).startsWith(masked(`${prefix.join("\n")}\n`))).toBe(true);
-    const record = JSON.parse(read(hot.out.runDir, "config.json")).restart;
-    expect(record).toMatchObject({
-      from_day: 3,
-      switches: [{ from_day: 3, switch_at: "2026-03-03T00:00:00.000Z", set: { "agent.temperature": 0.25 } }],
-    });
-    // the restarted run resumes like any other: its switch happens again at its day
-    const { rmSync, writeFileSync } = await import("node:fs");
-    const lines = hotLedger.trimEnd().split("\n");
-    writeFileSync(join(hot.out.runDir, "ledger.jsonl"), `${lines.slice(0, lines.length - 5).join("\n")}\n`);
-    rmSync(join(hot.out.runDir, "results.json"));
-    const resumed = await withServer((s) => resumeRun(hot.out.runDir, llmOpts(s)));
-    expect(read(hot.out.runDir, "ledger.jsonl")).toBe(hotLedger);
-    expect(resumed.results.run_id).toBe(record.run_id);
   }, 900_000);
 });
