@@ -93,6 +93,10 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   const source = resolveRun(saved.config, { ...o, endpoint });
   assertSameTaskModule(saved, source, sourceDir);
   const sourceRunId = sourceRestart?.run_id ?? source.runId;
+  if (source.agent.kind === "external")
+    throw new ConfigError(
+      `${sourceDir}: an outside-agent run (${source.agentName}) cannot be re-run, so it cannot restart`,
+    );
 
   const days = episodeDays(source.sim_start, source.sim_end);
   const D = ro.fromDay;
