@@ -20,6 +20,7 @@ export { type GridConfig, loadGridConfig, parseGridConfig } from "./run/grid/gri
 export { type RunGridOptions, runGrid } from "./run/grid/run-grid.js";
 export { loadProjectConfig, type ProjectConfig } from "./run/project-config.js";
 export { type OutcomeDiff, rescoreRun } from "./run/rescore.js";
+export { type RestartOptions, restartRun } from "./run/restart.js";
 export { type Results, ResultsSchema } from "./run/results.js";
 export { type EpisodeOptions, runEpisode } from "./run/run-episode.js";
 export { type DayProgress, executeRun, type RunOptions, type RunOutcome, resumeRun } from "./run/runner.js";

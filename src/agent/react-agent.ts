@@ -17,7 +17,14 @@ import {
 } from "../models/model.js";
 import { defineTool, ok, type ToolDef, type ToolResult } from "../tools/tool.js";
 import type { ToolRuntime } from "../tools/tool-runtime.js";
-import type { AgentTrigger, AgentWake, IntentSlot, WaitIntent } from "../triggers/trigger.js";
+import {
+  type AgentTrigger,
+  type AgentWake,
+  type IntentSlot,
+  type WaitIntent,
+  waitToolOf,
+  waitUntilOf,
+} from "../triggers/trigger.js";
 import { renderSystemPrompt } from "./system-prompt.js";
 import { countTokens, toolSpecTokens } from "./token-counter.js";
 import { Transcript } from "./transcript.js";
@@ -280,27 +287,27 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       const end = (intent: Exclude<WaitIntent, { kind: "finish" }>, crashed = false) => ({ intent, crashed, okCall });
       for (;;) {
         if (o.trigger.maxToolCallsPerWake !== null && calls >= o.trigger.maxToolCallsPerWake)
-          return end({ kind: "next_trigger", tool: "episode_cap" });
+          return end({ kind: "next_trigger", why: { kind: "episode_cap" } });
         if (sinceClockMove >= runaway) {
           note("runaway", `${sinceClockMove} tool calls without a clock-moving wait: the wake ends`);
-          return end({ kind: "next_trigger", tool: "runaway" });
+          return end({ kind: "next_trigger", why: { kind: "runaway" } });
         }
         const why = o.wallet.refusal("llm");
         if (why !== null) {
           o.ledger.append({ type: "llm_rejected", t: self.now(), actor, reason: why });
           llmStopped = true;
-          return end({ kind: "next_trigger", tool: "no_llm" });
+          return end({ kind: "next_trigger", why: { kind: "no_llm" } });
         }
         const res = await callFitted();
         if (res === "no_llm") {
           llmStopped = true;
-          return end({ kind: "next_trigger", tool: "no_llm" });
+          return end({ kind: "next_trigger", why: { kind: "no_llm" } });
         }
-        if (res === null) return end({ kind: "next_trigger", tool: "model_failed" }, true);
+        if (res === null) return end({ kind: "next_trigger", why: { kind: "model_failed" } }, true);
         if (isTruncated(res)) {
           if (++truncated > MAX_TRUNCATED_PER_WAKE) {
             note("truncated_limit", `${truncated - 1} cut-off replies in a row: the wake ends`);
-            return end({ kind: "next_trigger", tool: "truncated" }, true);
+            return end({ kind: "next_trigger", why: { kind: "truncated" } }, true);
           }
           // a cut-off reply: none of its calls runs, even when their arguments happen to validate; the
           // transcript keeps its text only (cut JSON arguments echoed back make some servers answer 400)
@@ -320,7 +327,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
           ...(res.tool_calls.length ? { tool_calls: res.tool_calls } : {}),
         });
         if (res.tool_calls.length === 0) {
-          if (nudged) return end({ kind: "next_trigger", tool: "implicit_wait" });
+          if (nudged) return end({ kind: "next_trigger", why: { kind: "implicit_wait" } });
           nudged = true;
           transcript.push({
             role: "user",
@@ -428,7 +435,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       }
       let intent: Exclude<WaitIntent, { kind: "finish" }>;
       if (llmStopped) {
-        intent = { kind: "next_trigger", tool: "no_llm" };
+        intent = { kind: "next_trigger", why: { kind: "no_llm" } };
       } else {
         const r = await runWake(wake);
         if (r.intent.kind === "finish") {
@@ -449,9 +456,8 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
         type: "wait",
         t: self.now(),
         actor,
-        until: intent.kind === "sleep" ? intent.until : intent.kind === "program" ? intent.until : null,
-        tool:
-          intent.kind === "sleep" ? (intent.tool ?? "sleep") : intent.kind === "program" ? "run_program" : intent.tool,
+        until: waitUntilOf(intent),
+        tool: waitToolOf(intent),
       });
       wake = await o.trigger.wait(self, intent);
     }

@@ -27,6 +27,16 @@ import { registerImportCommand } from "./import-command.js";
 import { registerReportCommand } from "./report-command.js";
 import { registerServeCommand } from "./serve-command.js";
 
+/** A paused run: where it stopped and how to continue. */
+function printPaused(res: { runDir: string; paused?: { paused_after_day: number; paused_at: string } }): void {
+  const p = res.paused!;
+  process.stdout.write(
+    `paused after day ${p.paused_after_day} (at ${p.paused_at}): ${res.runDir}\n` +
+      `  continue it: relive resume ${res.runDir}\n` +
+      `  or branch from it: relive restart ${res.runDir} --from-day ${p.paused_after_day + 1} [--set key=value ...]\n`,
+  );
+}
+
 // Commands import what they use when they run, so `relive --help` loads commander and little else.
 const runner = () => import("../run/runner.js");
 const config = () => import("../run/config.js");
@@ -120,7 +130,8 @@ withCommon(
     .option("--world-seed <n>", "seed of the synthetic world", int)
     .option("--world <dir>", "a built world directory instead of the synthetic world")
     .option("--budget <usd>", "budget in USD (default: the task's)", num)
-    .option("--json", "print results.json instead of the table"),
+    .option("--json", "print results.json instead of the table")
+    .option("--stop-after-day <d>", "pause at the end of simulated day D (1-based); `relive resume` continues", int),
 ).action(async (o) => {
   const { loadRunConfig, parseRunConfig } = await config();
   const base: Record<string, unknown> = o.config ? { ...loadRunConfig(o.config) } : {};
@@ -161,7 +172,11 @@ withCommon(
   };
   if (!raw.task) throw new ConfigError("no task: pass --task <id> or a config with `task:` (see `relive tasks`)");
   const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
-  const res = await (await runner()).runFromConfig(cfg, runOptions(o));
+  const res = await (await runner()).runFromConfig(cfg, {
+    ...runOptions(o),
+    ...(o.stopAfterDay !== undefined ? { stopAfterDay: o.stopAfterDay } : {}),
+  });
+  if (res.paused) return printPaused(res);
   if (res.cached) process.stderr.write(`${pc.yellow("already finished")}: ${res.runDir} (delete it to run again)\n`);
   process.stdout.write(
     o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
@@ -172,10 +187,45 @@ withCommon(
 withCommon(
   program
     .command("resume <rundir>")
-    .description("continue an interrupted run: re-run from sim_start, check every regenerated ledger line, then go on"),
+    .description(
+      "continue an interrupted or paused run: re-run from sim_start, check every regenerated ledger line, then go on",
+    )
+    .option("--stop-after-day <d>", "pause again at the end of simulated day D (1-based)", int),
 ).action(async (dir, o) => {
-  const res = await (await runner()).resumeRun(resolve(dir), runOptions(o));
+  const res = await (await runner()).resumeRun(resolve(dir), {
+    ...runOptions(o),
+    ...(o.stopAfterDay !== undefined ? { stopAfterDay: o.stopAfterDay } : {}),
+  });
+  if (res.paused) return printPaused(res);
   process.stdout.write(`${scoreTable(res.results, res.runDir)}\n`);
+  await finishWith(res.results);
+});
+
+withCommon(
+  program
+    .command("restart <rundir>")
+    .description(
+      "a new run from a finished or paused one: re-run it deterministically up to the start of day D (its ledger checked line by line, model replies from its llm.jsonl), then go on live with the changed settings",
+    )
+    .requiredOption("--from-day <d>", "the 1-based day the changed settings start (2..days of the episode)", int)
+    .option(
+      "--set <key=value...>",
+      "a setting that changes from that day, by run-config path (agent.temperature, agent.effort, agent.max_output_tokens); the value is JSON where it parses",
+    )
+    .option("--stop-after-day <d>", "pause the new run at the end of simulated day D (1-based)", int)
+    .option("--json", "print results.json instead of the table"),
+).action(async (dir, o) => {
+  const { restartRun } = await import("../run/restart.js");
+  const res = await restartRun(
+    resolve(dir),
+    { fromDay: o.fromDay, set: (o.set as string[] | undefined) ?? [] },
+    { ...runOptions(o), ...(o.stopAfterDay !== undefined ? { stopAfterDay: o.stopAfterDay } : {}) },
+  );
+  if (res.paused) return printPaused(res);
+  if (res.cached) process.stderr.write(`${pc.yellow("already finished")}: ${res.runDir} (delete it to run again)\n`);
+  process.stdout.write(
+    o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
+  );
   await finishWith(res.results);
 });
 

@@ -3,7 +3,7 @@ import type { Actor } from "../kernel/kernel.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { ToolResult } from "../tools/tool.js";
 import type { ToolDoc, ToolRuntime } from "../tools/tool-runtime.js";
-import type { AgentTrigger, AgentWake, IntentSlot } from "../triggers/trigger.js";
+import { type AgentTrigger, type AgentWake, type IntentSlot, waitToolOf, waitUntilOf } from "../triggers/trigger.js";
 
 /** The ledger note kind (and results flag) of an outside-agent run ended by its wall-clock idle timeout. */
 export const EXTERNAL_IDLE_TIMEOUT = "external_idle_timeout";
@@ -276,9 +276,8 @@ export class OutsideAgent {
         type: "wait",
         t: self.now(),
         actor,
-        until: intent.kind === "sleep" || intent.kind === "program" ? intent.until : null,
-        tool:
-          intent.kind === "sleep" ? (intent.tool ?? "sleep") : intent.kind === "program" ? "run_program" : intent.tool,
+        until: waitUntilOf(intent),
+        tool: waitToolOf(intent),
       });
       const w = await c.trigger.wait(self, intent);
       if (w.reason === "end") return end("sim_end", { call, result });

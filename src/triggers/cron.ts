@@ -93,7 +93,7 @@ export function cronTrigger(o: CronTriggerOptions): AgentTrigger {
     args: z.object({ summary: z.string().max(2000).optional().describe("what you did, for your own record") }).strict(),
     kind: "meta",
     run(_a) {
-      o.slot.set({ kind: "next_trigger", tool: DONE_TOOL });
+      o.slot.set({ kind: "next_trigger", why: { kind: "tool", tool: DONE_TOOL } });
       return ok({ done: true });
     },
   });

@@ -19,12 +19,75 @@ export type AgentWake =
  * wake and the trigger performs the wait.
  */
 export type WaitIntent =
-  /** `tool`: what the ledger's wait names when a task tool asked for the sleep (default "sleep") */
+  /** `tool`: the task tool that asked for the sleep (absent: the trigger's own `sleep`) */
   | { kind: "sleep"; until: number; tool?: string }
-  /** wait for the next trigger (or the fallback midnight wake); `tool` is what the ledger's wait names */
-  | { kind: "next_trigger"; tool: string }
+  /** wait for the next trigger (or the fallback midnight wake); `why`: what ended the wake */
+  | { kind: "next_trigger"; why: WakeEndCause }
   | { kind: "program"; path: string; until: number | null }
   | { kind: "finish"; summary: string };
+
+/**
+ * Why a wake ended with a wait for the next trigger: a wait tool the agent called (cron's `done`),
+ * or the harness ending the wake itself.
+ */
+export type WakeEndCause =
+  | { kind: "tool"; tool: string }
+  /** the trigger's tool calls per wake are used up (cron: 30 per firing) */
+  | { kind: "episode_cap" }
+  /** too many tool calls without a clock-moving wait */
+  | { kind: "runaway" }
+  /** no more model calls: the LLM budget refused one, or the agent stopped calling the model */
+  | { kind: "no_llm" }
+  /** the model call failed after its retries */
+  | { kind: "model_failed" }
+  /** too many cut-off replies in a row */
+  | { kind: "truncated" }
+  /** a second reply without a tool call after the nudge */
+  | { kind: "implicit_wait" };
+
+/**
+ * The `tool` field a wait is ledgered with. The recorded values are fixed by the ledger format
+ * (existing ledgers are verified line by line on resume): the tool's name, `sleep`, `run_program`,
+ * or the harness's own reason (`episode_cap`, `runaway`, `no_llm`, `model_failed`, `truncated`,
+ * `implicit_wait`).
+ */
+export function waitToolOf(intent: Exclude<WaitIntent, { kind: "finish" }>): string {
+  switch (intent.kind) {
+    case "sleep":
+      return intent.tool ?? "sleep";
+    case "program":
+      return "run_program";
+    case "next_trigger":
+      return wakeEndName(intent.why);
+    default: {
+      const never: never = intent;
+      throw new Error(`unknown intent ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+function wakeEndName(why: WakeEndCause): string {
+  switch (why.kind) {
+    case "tool":
+      return why.tool;
+    case "episode_cap":
+    case "runaway":
+    case "no_llm":
+    case "model_failed":
+    case "truncated":
+    case "implicit_wait":
+      return why.kind;
+    default: {
+      const never: never = why;
+      throw new Error(`unknown wake end ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** The requested wake time a wait is ledgered with (`wait.until`; null: the next trigger). */
+export function waitUntilOf(intent: Exclude<WaitIntent, { kind: "finish" }>): number | null {
+  return intent.kind === "sleep" || intent.kind === "program" ? intent.until : null;
+}
 
 /** The one mutable slot a wait tool writes into (one per agent). */
 export class IntentSlot {

@@ -9,7 +9,7 @@ import { ToolRuntime } from "../../src/tools/tool-runtime.js";
 import { cronTrigger, MAX_PENDING_SCHEDULES } from "../../src/triggers/cron.js";
 import { installDeadlineGuard } from "../../src/triggers/deadline-guard.js";
 import { sleepTrigger } from "../../src/triggers/sleep.js";
-import { agentWakeOf, IntentSlot, parseInstantArg } from "../../src/triggers/trigger.js";
+import { agentWakeOf, IntentSlot, parseInstantArg, type WaitIntent } from "../../src/triggers/trigger.js";
 
 const T0 = Date.parse("2026-03-01T00:00:00Z");
 const H = 3_600_000;
@@ -121,9 +121,9 @@ describe("cron trigger: schedule tools", () => {
       await call("create_schedule", { id: "once", at: "2026-03-01T05:00:00Z" });
       await call("done", {});
       const intent = slot.take();
-      expect(intent).toEqual({ kind: "next_trigger", tool: "done" });
+      expect(intent).toEqual({ kind: "next_trigger", why: { kind: "tool", tool: "done" } });
       for (let i = 0; i < 3; i++) {
-        const w = await trig.wait(self, intent as { kind: "next_trigger"; tool: string });
+        const w = await trig.wait(self, intent as Extract<WaitIntent, { kind: "next_trigger" }>);
         seen.push(
           `${w.reason}@${new Date(w.at).toISOString()}${"triggerId" in w && w.triggerId ? `:${w.triggerId}` : ""}`,
         );
