@@ -14,6 +14,9 @@ import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
 import { DAY_MS, isoInstant, nextUtcMidnight } from "../kernel/day.js";
 import { Kernel } from "../kernel/kernel.js";
+import { CURATOR_DEFAULT_MAX_OUTPUT_TOKENS, type CuratorOptions } from "../learning/curator.js";
+import { setupLearning } from "../learning/learning-runtime.js";
+import { MEMORY_TOOL_NAMES } from "../learning/memory-tools.js";
 import { dailyBrief } from "../ledger/daily-brief.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
@@ -179,6 +182,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       budget_usd: r.budget_usd,
       env_seed: r.env_seed,
       world,
+      memoryTools: r.learning.memoryTools,
     };
     // task tools that move the clock (open-forecast's next_day) leave a sleep intent in the calling actor's slot
     const slots = new Map<string, IntentSlot>();
@@ -195,6 +199,26 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, task, run, ctx));
       const limiters = run.limiters();
       const now = () => kernel.now();
+      // memory tools, outcome memory and the reflection curator (src/learning); the curator is the run's model
+      let curatorOptions: CuratorOptions | null = null;
+      const learning = setupLearning({
+        memory: r.learning.memory,
+        memoryTools: r.learning.memoryTools,
+        dir: join(r.runDir, "memory"),
+        kernel,
+        ledger,
+        events,
+        run,
+        ctx,
+        curator:
+          r.learning.memory === "reflection"
+            ? () => {
+                if (curatorOptions === null) throw new Error("internal: reflection memory without the run's model");
+                return curatorOptions;
+              }
+            : null,
+      });
+      closers.push(() => learning.close());
       const workspaceDir = join(r.runDir, "workspace");
       if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
         // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
@@ -239,6 +263,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           tools: [
             ...taskTools.filter((t) => allowed.has(t.name)),
             ...messageTools,
+            ...learning.tools,
             ...agentTrigger.tools,
             finishTool(slot),
           ],
@@ -367,6 +392,21 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             onAttempt,
           });
         const trigger = a.trigger;
+        const cur = r.config.agent.curator;
+        curatorOptions = {
+          ledger,
+          wallet,
+          generate,
+          modelName: a.priceKey,
+          cost: (u) => a.prices.cost(a.priceKey, u),
+          settings: {
+            maxOutputTokens: cur?.max_output_tokens ?? CURATOR_DEFAULT_MAX_OUTPUT_TOKENS,
+            ...(cur?.temperature !== undefined ? { temperature: cur.temperature } : {}),
+            seed: r.config.seed,
+          },
+          instruction: run.instruction(),
+          ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
+        };
         // every actor of the program in one wait party: the clock moves only when all of them wait
         // full transcripts per actor in <run>/transcripts/, beside the ledger and never inside the workspace the
         // agent reads and writes (rewritten by every (re-)run, secrets redacted)
@@ -395,8 +435,12 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
               dailyBrief: () => latestBrief,
               onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
               wakeNote: (w) => run.wakeNote(w),
+              learned: () => learning.learned(),
+              dailyReset: r.learning.dailyReset,
+              ...(r.learning.memoryPhase ? { memoryPhaseTools: MEMORY_TOOL_NAMES } : {}),
               ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
               onStart: () => {
+                learning.installWake(actor.id);
                 if (r.config.agent.deadline_guard)
                   installDeadlineGuard({
                     kernel,
