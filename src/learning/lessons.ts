@@ -38,11 +38,16 @@ export function lessonProblem(lesson: string, worldTerms: ReadonlySet<string>): 
     const m = re.exec(s);
     if (m) return `it names a price or amount ("${m[0]}")`;
   }
-  const words = new Set(s.split(/[^A-Za-z0-9_.:/-]+/).flatMap((w) => [w, w.replace(/[.:/-]+$/, "")]));
-  const lower = new Set([...words].map((w) => w.toLowerCase()));
+  const tokens = s.split(/\s+/);
+  const strip = (w: string) => w.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "");
+  const all = new Set(tokens.map(strip));
+  const lower = new Set([...all].map((w) => w.toLowerCase()));
+  // a lesson's own sentence openers are capitalized anyway: a name must appear inside a sentence (tickers anywhere)
+  const inner = new Set(tokens.flatMap((w, i) => (i > 0 && !/[.!?:]$/.test(tokens[i - 1]!) ? [strip(w)] : [])));
   for (const term of worldTerms) {
-    if (term.includes(" ") ? s.includes(term) : words.has(term) || (/\d/.test(term) && lower.has(term.toLowerCase())))
-      return `it names "${term}" from the world (an id or entity name)`;
+    const isId = /[\d_:-]/.test(term);
+    const hit = isId ? lower.has(term.toLowerCase()) : /^[A-Z]{2,6}$/.test(term) ? all.has(term) : inner.has(term);
+    if (hit) return `it names "${term}" from the world (an id or entity name)`;
   }
   return null;
 }
@@ -54,7 +59,7 @@ const COMMON = new Set(
   ),
 );
 
-/** Words in `text` that look like names: capitalized words not opening a sentence, and all-caps tickers. */
+/** Words in `text` that look like names: capitalized words (but common ones) and all-caps tickers. */
 export function namesIn(text: string): string[] {
   const out: string[] = [];
   const tokens = text.split(/\s+/);
@@ -62,10 +67,7 @@ export function namesIn(text: string): string[] {
     const raw = tokens[i]!;
     const w = raw.replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/g, "");
     if (w.length < 3 || COMMON.has(w)) continue;
-    const prev = i > 0 ? tokens[i - 1]! : "";
-    const opensSentence = i === 0 || /[.!?:]$/.test(prev);
-    if (/^[A-Z]{2,6}$/.test(w) || (/^[A-Z][a-z]+$/.test(w) && !opensSentence) || /^[A-Z][a-z]*[A-Z]/.test(w))
-      out.push(w);
+    if (/^[A-Z]{2,6}$/.test(w) || /^[A-Z][a-z]+$/.test(w) || /^[A-Z][a-z]*[A-Z]/.test(w)) out.push(w);
   }
   return out;
 }

@@ -41,6 +41,12 @@ export function rowRanges(rows: readonly number[]): string {
   return out.join(", ");
 }
 
+/** a table cell citing rows: every range when few, else the first three and the last two */
+function citeRows(rows: readonly number[]): string {
+  const parts = rowRanges(rows).split(", ");
+  return parts.length <= 6 ? parts.join(", ") : `${parts.slice(0, 3).join(", ")}, …, ${parts.slice(-2).join(", ")}`;
+}
+
 const fullLine = (r: OutcomeRecord, row: number) => {
   const o = r.outcome;
   const parts = [`r${row} [${r.src}] ${r.t} ${o.key} ${o.status} credit ${credit(o.credit)}`];
@@ -80,7 +86,9 @@ export function renderOutcomeBlock(
   const kinds = new Map<string, OutcomeRecord[]>();
   for (const r of records) {
     const k = kindOf(r.outcome.key);
-    kinds.set(k, [...(kinds.get(k) ?? []), r]);
+    const list = kinds.get(k) ?? [];
+    list.push(r);
+    kinds.set(k, list);
   }
   const kindRows = [...kinds.entries()].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
   head.push("By kind: kind | n | statuses | mean credit");
@@ -93,7 +101,9 @@ export function renderOutcomeBlock(
   const ents = new Map<string, OutcomeRecord[]>();
   for (const r of records) {
     const e = `${kindOf(r.outcome.key)}:${itemOfKey(r.outcome.key)}`;
-    ents.set(e, [...(ents.get(e) ?? []), r]);
+    const list = ents.get(e) ?? [];
+    list.push(r);
+    ents.set(e, list);
   }
   const repeated = [...ents.entries()]
     .filter(([, rs]) => rs.length > 1)
@@ -102,7 +112,7 @@ export function renderOutcomeBlock(
     head.push("Entities with repeated outcomes: entity | n | statuses | mean credit | rows");
     for (const [e, rs] of repeated.slice(0, TABLE_ROWS))
       head.push(
-        `${e} | ${rs.length} | ${byCount(tally(rs.map((r) => r.outcome.status))).join(", ")} | ${mean(rs.map((r) => r.outcome.credit))} | ${rowRanges(rs.map((r) => rowOf.get(r)!))}`,
+        `${e} | ${rs.length} | ${byCount(tally(rs.map((r) => r.outcome.status))).join(", ")} | ${mean(rs.map((r) => r.outcome.credit))} | ${citeRows(rs.map((r) => rowOf.get(r)!))}`,
       );
     if (repeated.length > TABLE_ROWS) head.push(`(… ${repeated.length - TABLE_ROWS} more repeated entities not shown)`);
   }
