@@ -18,7 +18,10 @@ function harness(file: string | null = null) {
   let now = D0 + HOUR_MS;
   const call = (name: string, args: unknown, actor = "agent") =>
     tools.get(name)!.invoke(args, { now: () => now, actor });
-  return { store, call, setNow: (t: number) => void (now = t) };
+  const setNow = (t: number) => {
+    now = t;
+  };
+  return { store, call, setNow };
 }
 
 describe("memory tools", () => {
