@@ -72,9 +72,12 @@ export function agentWakeOf(w: { at: number; reason: string; triggerId?: string 
       if (w.triggerId !== undefined && isLearnId(w.triggerId))
         return { at: w.at, reason: "learn", triggerId: w.triggerId };
       return { at: w.at, reason: "trigger", ...(w.triggerId !== undefined ? { triggerId: w.triggerId } : {}) };
+    case "cron":
+      if (w.triggerId !== undefined && isLearnId(w.triggerId))
+        return { at: w.at, reason: "learn", triggerId: w.triggerId };
+      return { at: w.at, reason: w.reason, ...(w.triggerId !== undefined ? { triggerId: w.triggerId } : {}) };
     case "start":
     case "sleep":
-    case "cron":
     case "fallback":
       return { at: w.at, reason: w.reason, ...(w.triggerId !== undefined ? { triggerId: w.triggerId } : {}) };
     default:
