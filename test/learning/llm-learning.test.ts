@@ -152,6 +152,69 @@ describe("memory phase and daily reset", () => {
   }, 300_000);
 });
 
+describe("memory phase at 90% of the context", () => {
+  it("forces a memory-only turn once the transcript reaches 90% of its budget, before the oldest wakes drop", async () => {
+    const respond = (b: RequestBody): ScriptedReply => {
+      const user = lastUser(b);
+      const last = msgs(b).at(-1)!;
+      if (user.startsWith("(memory phase:"))
+        return last.role === "user" ? calls(["memory_append", { note: "keep this" }]) : { kind: "text", content: "ok" };
+      const at = wokeAt(user) ?? parseIsoInstant("2026-03-01T00:00:00Z");
+      return {
+        kind: "tool_calls",
+        content: "thinking ".repeat(150),
+        calls: [{ name: "sleep", arguments: { until: iso(at + 3_600_000) } }],
+      };
+    };
+    const out = await runWithServer(
+      {
+        task: "price-check",
+        sim_start: "2026-03-01T00:00:00Z",
+        sim_end: "2026-03-02T00:00:00Z",
+        agent: { context_tokens: 6000, scaffolding: { memory_phase: true } },
+      },
+      respond,
+    );
+    const ledger = readLedger(join(out.runDir, "ledger.jsonl"));
+    const phases = ledger.filter((e) => e.type === "note" && e.kind === "memory_phase") as Extract<
+      LedgerEvent,
+      { type: "note" }
+    >[];
+    const full = phases.filter((e) => e.message === "transcript at 90% of its budget");
+    expect(full.length).toBeGreaterThan(0);
+    // the phase request carries the whole transcript (nothing dropped yet) and the agent's note is kept
+    const first = out.requests.find((r) => lastUser(r.body).startsWith("(memory phase: your conversation"))!;
+    expect(wokeAt(msgs(first.body)[1]!.content ?? "")).toBe(parseIsoInstant("2026-03-01T00:00:00Z"));
+    const notes = readFileSync(join(out.runDir, "memory", "notes.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(notes.length).toBe(phases.length);
+  }, 300_000);
+});
+
+describe("outcome memory in the system prompt", () => {
+  it("the learned block shows the drained outcomes after the learn step (feedback: oracle)", async () => {
+    const out = await runWithServer(
+      { task: "open-forecast", ...WINDOW, feedback: "oracle", agent: { memory: "outcome" } },
+      (b) => (msgs(b).at(-1)!.role === "user" ? calls(["list_questions", {}]) : calls(["next_day", {}])),
+    );
+    const records = readFileSync(join(out.runDir, "memory", "records.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    expect(records.length).toBeGreaterThan(0);
+    const sys = out.requests.map((r) => msgs(r.body)[0]!.content ?? "");
+    expect(sys[0]).not.toContain("What you have learned");
+    const learned = sys.filter((x) =>
+      x.includes("## What you have learned\nOutcome memory as of 2026-03-03T00:30:00.000Z"),
+    );
+    expect(learned.length).toBeGreaterThan(0);
+    expect(learned[0]).toContain("r1 [ledger:");
+    expect(toolNames(out.requests[0]!.body)).toEqual(
+      expect.arrayContaining(["memory_read", "memory_append", "get_feedback"]),
+    );
+  }, 300_000);
+});
+
 describe("reflection memory", () => {
   const curatorReply = (n: number): ScriptedReply =>
     n === 0
