@@ -24,12 +24,19 @@ const readRecords = (dir: string): OutcomeRecord[] =>
 
 const D0 = utcDay("2026-03-01");
 const outcome = (t: number, key: string, status: string, credit: number | null, released_at = t): LedgerEvent =>
-  ({ type: "outcome", t, key, status, credit, released_at, detail: { why: status } }) as LedgerEvent;
+  ({ seq: 0, type: "outcome", t, key, status, credit, released_at, detail: { why: status } }) as LedgerEvent;
 
 describe("outcome drain", () => {
   it("releases by released_at (not the settlement time), in release order, with the ledger row and the agent's action", () => {
     const events: LedgerEvent[] = [
-      { type: "commitment", t: D0 + HOUR_MS, actor: "agent", tool: "claim", args: { market_id: "m1" } } as LedgerEvent,
+      {
+        seq: 0,
+        type: "commitment",
+        t: D0 + HOUR_MS,
+        actor: "agent",
+        tool: "claim",
+        args: { market_id: "m1" },
+      } as LedgerEvent,
       outcome(D0 + 2 * HOUR_MS, "claim:m1@x", "hit", 1, D0 + 3 * DAY_MS),
       outcome(D0 + 3 * HOUR_MS, "bp:b7", "miss", 0),
     ];
