@@ -25,6 +25,16 @@ import {
   waitToolOf,
   waitUntilOf,
 } from "../triggers/trigger.js";
+import {
+  DAILY_RESET_LINE,
+  lateInDay,
+  MEMORY_PHASE_CALLS,
+  MEMORY_PHASE_CONTEXT_SHARE,
+  MEMORY_PHASE_OVER,
+  type MemoryPhaseReason,
+  memoryPhasePrompt,
+  memoryPhaseRefusal,
+} from "./memory-phase.js";
 import { renderSystemPrompt } from "./system-prompt.js";
 import { countTokens, toolSpecTokens } from "./token-counter.js";
 import { Transcript } from "./transcript.js";
@@ -83,6 +93,13 @@ export interface ReactAgentOptions {
   onTranscript?: (m: ChatMessage, t: number) => void;
   /** the task's text for a wake (TaskDefinition.wakeNote), appended to the marker; null adds nothing */
   wakeNote?: (wake: { at: number; reason: string }) => string | null;
+  /** `agent.scaffolding.daily_reset`: clear the transcript at the first wake of each new simulated day */
+  dailyReset?: boolean;
+  /**
+   * `agent.scaffolding.memory_phase`: a forced memory-only turn (only these tools run) at the first wake at or
+   * after 23:00 of a day, or when the transcript reaches 90 % of its budget (src/agent/memory-phase.ts)
+   */
+  memoryPhaseTools?: readonly string[];
 }
 
 /** `finish(summary)`: ends the agent's participation; the clock still runs to sim_end. */
@@ -169,6 +186,9 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
     let sinceClockMove = 0;
     let lastClock = self.now();
     let lastWakeDay: number | null = null;
+    /** the day of the last day-end memory phase, and whether the current fill of the context had its phase */
+    let phaseDay: number | null = null;
+    let phasedFull = false;
     /** the context the server accepts (lowered after a context-length error) */
     let serverLimit = Number.POSITIVE_INFINITY;
     const note = (kind: string, message: string) =>
@@ -181,6 +201,11 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
         tools: toolDocs,
         learned: o.learned?.() ?? "",
       });
+
+    /** the transcript's token budget under system prompt `sys` */
+    const budgetOf = (sys: string) =>
+      Math.max(0, Math.min(o.contextTokens, serverLimit) - fixedTokens - tokensOfSystem(sys));
+    const budgetNow = () => budgetOf(system());
 
     /** One model call with its attempts ledgered; null when it failed for good. */
     const callModel = async (req: GenerateRequest): Promise<GenerateResponse | null> => {
@@ -251,7 +276,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
           }
         }
         const sys = system();
-        const budget = Math.max(0, Math.min(o.contextTokens, serverLimit) - fixedTokens - tokensOfSystem(sys));
+        const budget = budgetOf(sys);
         transcript.fit(budget);
         try {
           return await callModel({ system: sys, messages: transcript.messages(), tools, settings: o.settings });
@@ -272,19 +297,70 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       }
     };
 
+    /** The memory phase: a forced turn in which only the memory tools run (every other call is refused unrun). */
+    const memoryTurn = async (why: MemoryPhaseReason): Promise<"ok" | "no_llm" | "failed"> => {
+      const allowed = o.memoryPhaseTools ?? [];
+      note("memory_phase", why === "day_end" ? "first wake after 23:00 of the day" : "transcript at 90% of its budget");
+      transcript.push({ role: "user", content: memoryPhasePrompt(why, allowed) });
+      try {
+        for (let i = 0; i < MEMORY_PHASE_CALLS; i++) {
+          const why2 = o.wallet.refusal("llm");
+          if (why2 !== null) {
+            o.ledger.append({ type: "llm_rejected", t: self.now(), actor, reason: why2 });
+            return "no_llm";
+          }
+          const res = await callFitted();
+          if (res === "no_llm" || res === null) return res === null ? "failed" : res;
+          const cut = isTruncated(res);
+          transcript.push({
+            role: "assistant",
+            content: res.content ?? (cut ? "" : null),
+            ...(res.tool_calls.length && !cut ? { tool_calls: res.tool_calls } : {}),
+          });
+          if (cut || res.tool_calls.length === 0) return "ok";
+          let used = false;
+          for (const c of res.tool_calls) {
+            let text = memoryPhaseRefusal(c.name, allowed);
+            if (allowed.includes(c.name)) {
+              used = true;
+              sinceClockMove++;
+              text = toolResultText(await o.runtime.callJson(actor, c.name, c.arguments));
+            }
+            transcript.push({ role: "tool", tool_call_id: c.id, name: c.name, content: text });
+          }
+          if (!used) return "ok";
+        }
+        return "ok";
+      } finally {
+        transcript.push({ role: "user", content: MEMORY_PHASE_OVER });
+      }
+    };
+
     /** Runs one wake's model turns; returns how it ends and whether it crashed / called a tool successfully. */
     const runWake = async (
       w: Exclude<AgentWake, { reason: "end" }>,
     ): Promise<WakeEnd & { crashed: boolean; okCall: boolean }> => {
       const day = utcDayNumber(w.at);
       const brief = day !== lastWakeDay ? latestBrief() : null;
+      const reset = o.dailyReset === true && lastWakeDay !== null && day !== lastWakeDay;
+      if (reset) note("daily_reset", `a new simulated day: ${transcript.clear()} wake segment(s) cleared`);
       lastWakeDay = day;
-      transcript.begin(wakeMarker(w, brief, o.wakeNote?.({ at: w.at, reason: w.reason }) ?? null));
+      const marker = wakeMarker(w, brief, o.wakeNote?.({ at: w.at, reason: w.reason }) ?? null);
+      transcript.begin(reset ? `${marker}\n${DAILY_RESET_LINE}` : marker);
       let calls = 0;
       let nudged = false;
       let okCall = false;
       let truncated = 0;
       const end = (intent: Exclude<WaitIntent, { kind: "finish" }>, crashed = false) => ({ intent, crashed, okCall });
+      if (o.memoryPhaseTools && phaseDay !== day && lateInDay(w.at)) {
+        phaseDay = day;
+        const m = await memoryTurn("day_end");
+        if (m === "no_llm") {
+          llmStopped = true;
+          return end({ kind: "next_trigger", why: { kind: "no_llm" } });
+        }
+        if (m === "failed") return end({ kind: "next_trigger", why: { kind: "model_failed" } }, true);
+      }
       for (;;) {
         if (o.trigger.maxToolCallsPerWake !== null && calls >= o.trigger.maxToolCallsPerWake)
           return end({ kind: "next_trigger", why: { kind: "episode_cap" } });
@@ -297,6 +373,18 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
           o.ledger.append({ type: "llm_rejected", t: self.now(), actor, reason: why });
           llmStopped = true;
           return end({ kind: "next_trigger", why: { kind: "no_llm" } });
+        }
+        if (o.memoryPhaseTools) {
+          const full = transcript.tokens >= MEMORY_PHASE_CONTEXT_SHARE * budgetNow();
+          if (full && !phasedFull) {
+            phasedFull = true;
+            const m = await memoryTurn("context_full");
+            if (m === "no_llm") {
+              llmStopped = true;
+              return end({ kind: "next_trigger", why: { kind: "no_llm" } });
+            }
+            if (m === "failed") return end({ kind: "next_trigger", why: { kind: "model_failed" } }, true);
+          } else if (!full) phasedFull = false;
         }
         const res = await callFitted();
         if (res === "no_llm") {

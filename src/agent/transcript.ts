@@ -71,6 +71,15 @@ export class Transcript {
     return 1;
   }
 
+  /** Drops every segment (the daily reset); returns how many were dropped. */
+  clear(): number {
+    const n = this.segments.length;
+    this.segments = [];
+    this.total = 0;
+    this.dropped += n;
+    return n;
+  }
+
   /** The messages of every kept segment, oldest first (a fresh array; the messages are shared). */
   messages(): ChatMessage[] {
     return this.segments.flatMap((s) => s.messages);

@@ -28,8 +28,8 @@ export const WakeEvent = z.object({
   ...base,
   type: z.literal("wake"),
   actor: z.string(),
-  /** start | sleep | trigger | cron | fallback | deadline; watcher runs: handover | program_end (returned, crashed or deadline) */
-  reason: z.enum(["start", "sleep", "trigger", "cron", "fallback", "deadline", "handover", "program_end"]),
+  /** start | sleep | trigger | cron | fallback | deadline | learn (the daily learn wake of agent.memory); watcher runs: handover | program_end (returned, crashed or deadline) */
+  reason: z.enum(["start", "sleep", "trigger", "cron", "fallback", "deadline", "learn", "handover", "program_end"]),
   trigger_id: z.string().optional(),
 });
 

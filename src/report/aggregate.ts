@@ -4,6 +4,7 @@ import { capabilitySlices } from "./capability-slices.js";
 import { aggregateCell, groupCells, seriesLabel } from "./cells.js";
 import { displayAxisValue, shortAxisNames } from "./config-axes.js";
 import { groupExperiments, type PlacedRun } from "./experiments.js";
+import { learningRows } from "./learning-table.js";
 import { type LedgerScan, scanLedger } from "./ledger-scan.js";
 import type { LoadedRuns } from "./load-runs.js";
 import { baselineOf, pairedDeltas, triggerDeltas } from "./paired-deltas.js";
@@ -89,6 +90,10 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
     const axisNames = shortAxisNames(e.axes.map((a) => a.path));
     const cells = grouped.map((c) => aggregateCell(c, { binary, direction: e.primary.direction, axisNames }));
     const axes = e.axes.map((a) => ({ path: a.path, values: a.values, baseline: baselineOf(a, facts, baselines) }));
+    const learning = learningRows(
+      cells,
+      e.axes.map((a) => a.path),
+    );
     expData.push({
       key: e.key,
       task: e.task,
@@ -110,6 +115,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       trigger_deltas: triggerDeltas(facts),
       task_axes: e.runs[0]!.run.results.task_axes ?? null,
       pooled_seed_sd: pooledSeedSd(cells),
+      ...(learning.length ? { learning } : {}),
     });
     const sample = sampleTimelineRuns(grouped, timelineRuns);
     const tl: TimelineRun[] = [];

@@ -132,6 +132,34 @@ function anovaTable(a: AnovaData): string {
   return `${title}${table(["source", "SS", "df", "share of total SS", "F", "p"], rows, range(1, 6))}<p class="meta">n = ${a.n}; models: ${esc(a.models.join(", "))}; triggers: ${esc(a.triggers.join(", "))}${a.balanced ? "; balanced" : ""}</p>${notes}`;
 }
 
+/** The paper's Table 1 shape: primary ×100 ± SD without and with each learning method, and its cost multiplier. */
+function learningTable(e: ExperimentData): string {
+  const rows = e.learning ?? [];
+  const methods = [...new Set(rows.flatMap((r) => r.methods.map((m) => m.method)))].sort();
+  const cell = (m: { mean: number | null; sd: number | null; n: number } | null | undefined) =>
+    m ? `${x100(m.mean)} ± ${x100(m.sd)} (n ${m.n})` : "—";
+  const body = rows.map((r) => {
+    const other = Object.entries(r.stratum)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" · ");
+    return [
+      `<code>${esc(r.axis)}</code>`,
+      esc(r.model),
+      esc(r.trigger) + (other ? ` · ${esc(other)}` : ""),
+      cell(r.without),
+      ...methods.flatMap((name) => {
+        const m = r.methods.find((x) => x.method === name);
+        return [cell(m), m?.cost_multiplier == null ? "—" : `×${m.cost_multiplier.toPrecision(3)}`];
+      }),
+    ];
+  });
+  return table(
+    ["axis", "model", "trigger", "without", ...methods.flatMap((m) => [`with ${esc(m)}`, `cost × (${esc(m)})`])],
+    body,
+    range(3, 4 + 2 * methods.length),
+  );
+}
+
 function deltaTable(e: ExperimentData): string {
   const rows = e.deltas.map((d) => [
     `<code>${esc(d.axis)}</code>`,
@@ -288,7 +316,7 @@ ${cellTable(e)}
 ${e.anova.length ? e.anova.map(anovaTable).join("") : '<p class="note">no decomposition: fewer than two scorable runs in every stratum</p>'}
 <h3>Paired deltas per ablation axis</h3>
 ${e.deltas.length ? deltaTable(e) : '<p class="note">no config field other than model, trigger and seed varies between these runs</p>'}
-<h3>Pooled within-cell seed SD by trigger</h3>
+${e.learning?.length ? `<h3>Learning: ${esc(e.primary.name)} ×100 ± 1 SD with and without the method, by model × trigger (Table 1 shape)</h3>\n${learningTable(e)}\n` : ""}<h3>Pooled within-cell seed SD by trigger</h3>
 ${sdTable(e.pooled_seed_sd)}
 <h3>Failure-mode diagnostics (means per run)</h3>
 ${diagnosticsTable(e)}

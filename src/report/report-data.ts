@@ -106,6 +106,33 @@ export const DeltaSchema = z.object({
   cost_multiplier: z.number().nullable(),
 });
 
+const LearningStat = {
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  n: z.number().int(),
+  spend_mean_usd: z.number(),
+};
+
+/** One row of the paper's Table 1 shape: the primary with and without a learning method (src/report/learning-table.ts). */
+export const LearningRowSchema = z.object({
+  /** the learning axis (`agent.memory`) */
+  axis: z.string(),
+  model: z.string(),
+  trigger: z.string(),
+  /** values of the other varying axes */
+  stratum: z.record(z.string(), z.string()),
+  /** the cell without the method (`none`, else unset); null when the runs hold none */
+  without: z.object(LearningStat).nullable(),
+  methods: z.array(
+    z.object({
+      method: z.string(),
+      ...LearningStat,
+      /** mean spend with / mean spend without; null without a baseline that spent something */
+      cost_multiplier: z.number().nullable(),
+    }),
+  ),
+});
+
 export const PooledSdSchema = z.object({
   trigger: z.string(),
   /** sqrt(Σ (n_i − 1) s_i² / Σ (n_i − 1)) over cells with at least two scored seeds */
@@ -138,6 +165,8 @@ export const ExperimentSchema = z.object({
   /** the task's capability axes (tasks.md), from results.json; null for runs written before they were recorded */
   task_axes: z.record(z.string(), z.string()).nullable(),
   pooled_seed_sd: z.array(PooledSdSchema),
+  /** the learning methods' Table 1 rows (absent or empty: no learning axis varies) */
+  learning: z.array(LearningRowSchema).optional(),
 });
 
 export const RankConsistencySchema = z.object({
@@ -232,6 +261,7 @@ export type CellData = z.infer<typeof CellSchema>;
 export type AnovaData = z.infer<typeof AnovaSchema>;
 export type DeltaData = z.infer<typeof DeltaSchema>;
 export type PooledSd = z.infer<typeof PooledSdSchema>;
+export type LearningRow = z.infer<typeof LearningRowSchema>;
 export type RankConsistency = z.infer<typeof RankConsistencySchema>;
 export type ReportRun = z.infer<typeof ReportRunSchema>;
 export type CapabilitySlice = z.infer<typeof CapabilitySliceSchema>;

@@ -56,6 +56,31 @@ export const RunConfigSchema = z
         max_output_tokens: z.number().int().positive().optional(),
         /** per-request timeout of the model client in seconds (default 120; slow local models need more) */
         request_timeout_s: z.number().positive().max(3600).optional(),
+        /**
+         * learning from hindsight (src/learning): outcome memory (a daily learn step drains released outcomes;
+         * refused under feedback: none) or reflection (a daily curator keeps ≤ 6 generalized lessons); absent: none
+         */
+        memory: z.enum(["none", "outcome", "reflection"]).optional(),
+        /** the harness's memory tools (memory_read, memory_append); implied by memory outcome|reflection and memory_phase */
+        memory_tools: z.boolean().optional(),
+        /** the reflection curator's own model settings (absent: the agent's model, max_output_tokens 1,024) */
+        curator: z
+          .object({
+            max_output_tokens: z.number().int().positive().optional(),
+            temperature: z.number().min(0).max(2).optional(),
+          })
+          .strict()
+          .optional(),
+        /** FutureSim's scaffolding switches (spec/harness.md), each off by default */
+        scaffolding: z
+          .object({
+            /** clear the transcript at each new simulated day (memory and the state block carry over) */
+            daily_reset: z.boolean().optional(),
+            /** a forced memory-only turn at the first wake after 23:00 of a day, or at 90 % of the context limit */
+            memory_phase: z.boolean().optional(),
+          })
+          .strict()
+          .optional(),
         /** watcher sandbox caps (watcher trigger only): interrupt polls between waits (about 10,000
          * operations each; default 200) and the program's memory in MB (default 64) */
         watcher: z

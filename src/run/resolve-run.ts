@@ -10,6 +10,7 @@ import { WorldStore } from "../world/world-store.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
 import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
+import { type LearningSettings, resolveLearning } from "./learning-config.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
@@ -33,6 +34,8 @@ export interface ResolvedRun {
   runDir: string;
   /** what config.json holds */
   resolvedConfig: Record<string, unknown>;
+  /** memory, memory tools and the memory scaffolding switches, resolved (src/run/learning-config.ts) */
+  learning: LearningSettings;
 }
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -122,6 +125,13 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       `feedback: task ${task.id} defines no "self" feedback (self labels exist only where a task lists them); use feedback: none or oracle`,
     );
   checkDeadlineGuardMargin(config, task, parsedParams.data);
+  const learning = resolveLearning({
+    feedback: config.feedback,
+    taskSelf: task.selfFeedback !== undefined,
+    llmAgent: !model.startsWith("scripted:") && provider !== "external",
+    taskMemoryDefault: task.memoryToolsDefault?.(parsedParams.data) ?? false,
+    agent: config.agent,
+  });
   let agent: ResolvedAgent;
   if (provider === "scripted") {
     const policy = task.referencePolicies.find((p) => p.name === name);
@@ -257,6 +267,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     runId,
     runDir: join(o.runsDir, task.id, slug(model), `${runId}-s${config.seed}`),
     resolvedConfig,
+    learning,
   };
 }
 

@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
 import { isoInstant } from "../kernel/day.js";
+import { CURATOR_DEFAULT_MAX_OUTPUT_TOKENS, type CuratorOptions } from "../learning/curator.js";
+import { type Learning, setupLearning } from "../learning/learning-runtime.js";
+import { MEMORY_TOOL_NAMES } from "../learning/memory-tools.js";
 import type { ExternalActorFactory } from "../mcp/external-actor.js";
 import type { CallContext, GenerateRequest, ModelSettings } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
@@ -49,6 +52,46 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
   const { r, s, run, taskTools } = w;
   const { kernel, ledger, wallet, now } = s;
   const limiters = run.limiters();
+  // memory tools, outcome memory and the reflection curator (src/learning); the curator is the run's model
+  const curator: { options: CuratorOptions | null } = { options: null };
+  const learning = setupLearning({
+    memory: r.learning.memory,
+    memoryTools: r.learning.memoryTools,
+    dir: join(r.runDir, "memory"),
+    kernel,
+    ledger,
+    events: s.events,
+    run,
+    ctx: s.ctx,
+    curator:
+      r.learning.memory === "reflection"
+        ? () => {
+            if (curator.options === null) throw new Error("internal: reflection memory without the run's model");
+            return curator.options;
+          }
+        : null,
+  });
+  const spawned = spawnActorsWith(w, learning, curator, limiters);
+  return {
+    close: () => {
+      try {
+        spawned.close();
+      } finally {
+        learning.close();
+      }
+    },
+    switchSettings: spawned.switchSettings,
+  };
+}
+
+function spawnActorsWith(
+  w: ActorWiring,
+  learning: Learning,
+  curator: { options: CuratorOptions | null },
+  limiters: ReturnType<TaskRun["limiters"]>,
+): SpawnedActors {
+  const { r, s, run, taskTools } = w;
+  const { kernel, ledger, wallet, now } = s;
   const workspaceDir = join(r.runDir, "workspace");
   if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
     // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
@@ -93,6 +136,7 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
       tools: [
         ...taskTools.filter((t) => allowed.has(t.name)),
         ...messageTools,
+        ...learning.tools,
         ...agentTrigger.tools,
         finishTool(slot),
       ],
@@ -142,7 +186,7 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
       return { close: () => {}, switchSettings: () => {} };
     }
     case "model":
-      return spawnModelActors(w, a, program, modelActor);
+      return spawnModelActors(w, a, program, modelActor, learning, curator);
     default: {
       const never: never = a;
       throw new Error(`internal: unknown agent kind ${JSON.stringify(never)}`);
@@ -162,6 +206,8 @@ function spawnModelActors(
   a: ModelAgent,
   program: ProgramActor[],
   modelActor: ModelActorOf,
+  learning: Learning,
+  curator: { options: CuratorOptions | null },
 ): SpawnedActors {
   const { r, s, run } = w;
   const { kernel, ledger, wallet, redactor } = s;
@@ -201,6 +247,21 @@ function spawnModelActors(
   // one settings object shared by the actors: the run seed goes to providers that accept one (never recorded
   // in the settings: runs of every seed share an id); a restart's switch changes it in place
   const settings: ModelSettings = { ...a.settings, seed: r.config.seed };
+  const cur = r.config.agent.curator;
+  curator.options = {
+    ledger,
+    wallet,
+    generate,
+    modelName: a.priceKey,
+    cost: (u) => a.prices.cost(a.priceKey, u),
+    settings: {
+      maxOutputTokens: cur?.max_output_tokens ?? CURATOR_DEFAULT_MAX_OUTPUT_TOKENS,
+      ...(cur?.temperature !== undefined ? { temperature: cur.temperature } : {}),
+      seed: r.config.seed,
+    },
+    instruction: run.instruction(),
+    ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
+  };
   try {
     for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, a.trigger))) {
       const fd = openSync(join(transcriptsDir, `${actor.id}.jsonl`), "w");
@@ -223,8 +284,12 @@ function spawnModelActors(
           dailyBrief: w.latestBrief,
           onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
           wakeNote: (wake) => run.wakeNote(wake),
+          learned: () => learning.learned(),
+          dailyReset: r.learning.dailyReset,
+          ...(r.learning.memoryPhase ? { memoryPhaseTools: MEMORY_TOOL_NAMES } : {}),
           ...(w.onModelRequest ? { onRequest: w.onModelRequest } : {}),
           onStart: () => {
+            learning.installWake(actor.id);
             if (r.config.agent.deadline_guard)
               installDeadlineGuard({
                 kernel,

@@ -65,6 +65,7 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
       budget_usd: r.budget_usd,
       env_seed: r.env_seed,
       world,
+      memoryTools: r.learning.memoryTools,
     };
     // task tools that move the clock (open-forecast's next_day) leave a sleep intent in the calling actor's slot
     const slots = new Map<string, IntentSlot>();

@@ -82,8 +82,8 @@ const writeJsonAtomic = (path: string, value: unknown) => {
 };
 
 /** `relive run`: resolve the config, create the run directory and run the episode. */
-export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<RunOutcome> {
-  const cfg = await loadConfigTaskModule(given);
+export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunOutcome> {
+  await loadConfigTaskModule(cfg);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     return {

@@ -149,6 +149,8 @@ export interface TaskRunContext<P> {
   world: WorldStore;
   /** set by the runner (absent in tool-only harnesses: then no tool may move the clock) */
   agentClock?: TaskAgentClock;
+  /** the harness's memory tools (`memory_read`, `memory_append`) are on for this run's LLM agents (absent: off) */
+  memoryTools?: boolean;
 }
 
 /** The API a scripted reference policy acts through: the same tools an LLM agent gets. */
@@ -274,6 +276,11 @@ export interface TaskSpec<P> {
   streams: string[];
   /** those of `streams` it also runs without (a world given with `--world` must have rows of every other one) */
   optionalStreams?: string[];
+  /**
+   * Whether an LLM run gets the harness's memory tools (`memory_read`, `memory_append`) when the run
+   * config leaves `agent.memory_tools` unset (absent: off). open-forecast: its `memory` parameter.
+   */
+  memoryToolsDefault?(params: P): boolean;
   /** true when `open(ctx).program()` gives several actors (LLM runs) */
   multiActor?: boolean;
   /** `self` feedback exists (its labels come from `TaskRun.feedback.self`) */

@@ -3,7 +3,7 @@ import { compileCron } from "../kernel/cron.js";
 import { isoInstant } from "../kernel/day.js";
 import type { Kernel, TriggerInfo } from "../kernel/kernel.js";
 import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
-import { type AgentTrigger, agentWakeOf, type IntentSlot, isDeadlineGuardId, parseInstantArg } from "./trigger.js";
+import { type AgentTrigger, agentWakeOf, type IntentSlot, isHarnessTriggerId, parseInstantArg } from "./trigger.js";
 
 export const DONE_TOOL = "done";
 export const BASE_SCHEDULE_ID = "base";
@@ -46,7 +46,7 @@ type Timing = { kind: "once"; at: number } | { kind: "cron"; expr: string };
 export function cronTrigger(o: CronTriggerOptions): AgentTrigger {
   const { kernel, actorId } = o;
   const readOnlyBase = o.base === "readonly";
-  const visible = () => kernel.listTriggers(actorId).filter((t) => !isDeadlineGuardId(t.id));
+  const visible = () => kernel.listTriggers(actorId).filter((t) => !isHarnessTriggerId(t.id));
   const pending = () => visible().filter((t) => t.next !== null).length;
   const view = (t: TriggerInfo) => ({
     id: t.id,

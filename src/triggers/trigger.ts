@@ -124,7 +124,7 @@ export interface AgentTrigger {
   wait(self: Actor, intent: Exclude<WaitIntent, { kind: "finish" }>): Promise<AgentWake>;
 }
 
-/** Maps a kernel wake to the agent's ledger reason (deadline-guard triggers become "deadline"). */
+/** Maps a kernel wake to the agent's ledger reason (deadline-guard triggers become "deadline", learn wakes "learn"). */
 export function agentWakeOf(w: { at: number; reason: string; triggerId?: string }): AgentWake {
   switch (w.reason) {
     case "end":
@@ -132,10 +132,15 @@ export function agentWakeOf(w: { at: number; reason: string; triggerId?: string 
     case "trigger":
       if (w.triggerId !== undefined && isDeadlineGuardId(w.triggerId))
         return { at: w.at, reason: "deadline", triggerId: w.triggerId };
+      if (w.triggerId !== undefined && isLearnId(w.triggerId))
+        return { at: w.at, reason: "learn", triggerId: w.triggerId };
       return { at: w.at, reason: "trigger", ...(w.triggerId !== undefined ? { triggerId: w.triggerId } : {}) };
+    case "cron":
+      if (w.triggerId !== undefined && isLearnId(w.triggerId))
+        return { at: w.at, reason: "learn", triggerId: w.triggerId };
+      return { at: w.at, reason: w.reason, ...(w.triggerId !== undefined ? { triggerId: w.triggerId } : {}) };
     case "start":
     case "sleep":
-    case "cron":
     case "fallback":
       return { at: w.at, reason: w.reason, ...(w.triggerId !== undefined ? { triggerId: w.triggerId } : {}) };
     default:
@@ -146,6 +151,11 @@ export function agentWakeOf(w: { at: number; reason: string; triggerId?: string 
 /** Deadline-guard trigger ids ("deadline:<ISO>") cannot collide with agent schedule ids (no ':' allowed there). */
 export const DEADLINE_GUARD_PREFIX = "deadline:";
 export const isDeadlineGuardId = (id: string) => id.startsWith(DEADLINE_GUARD_PREFIX);
+/** The daily learn wake of outcome and reflection memory (src/learning): "learn:daily", hidden from schedules like the guard's. */
+export const LEARN_PREFIX = "learn:";
+export const isLearnId = (id: string) => id.startsWith(LEARN_PREFIX);
+/** Harness-installed triggers (deadline guard, learn wake): never listed or edited as the agent's schedules. */
+export const isHarnessTriggerId = (id: string) => isDeadlineGuardId(id) || isLearnId(id);
 
 /** Reads an instant argument: epoch ms (number or digits) or ISO-8601 (a missing zone is UTC). */
 export const parseInstantArg = parseUtcInstant;

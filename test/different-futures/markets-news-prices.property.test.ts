@@ -198,7 +198,6 @@ describe("different futures: news, market, question, price and broker tools at t
           .record({ query: fc.constantFrom(...WORDS), from_date: opt(date), to_date: opt(date) })
           .map((a) => ["search_news", clean(a)] as Probe),
         { arbitrary: news.map((id) => ["read_article", { id }] as Probe), weight: 3 },
-        opt(qid).map((id) => ["read_memory", clean({ question_id: id })] as Probe),
       ),
       { search_news: searchCheck("results") },
     );

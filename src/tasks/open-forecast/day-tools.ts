@@ -20,7 +20,7 @@ export function nextDayTool(
   return defineTool({
     name: NEXT_DAY_TOOL,
     description: memoryPhase
-      ? "Free. End the day. The first call opens a memory phase (write your notes and insights; forecasts are refused); " +
+      ? "Free. End the day. The first call opens a memory phase (save notes with memory_append; forecasts are refused); " +
         "the second call sleeps until the next 00:00 UTC, where you wake with the day's recap."
       : "Free. End this wake and sleep until the next 00:00 UTC; you wake with the day's recap (new articles, resolved questions).",
     args: z.object({}).strict(),
@@ -32,7 +32,7 @@ export function nextDayTool(
         state.memoryPhaseSince = now;
         return ok({
           memory_phase: true,
-          message: `Memory phase: save what you learned today with write_note / write_insights (forecasts are refused), then call next_day again to move to ${isoDay(next)}.`,
+          message: `Memory phase: save what you learned today with memory_append (forecasts are refused), then call next_day again to move to ${isoDay(next)}.`,
         });
       }
       state.memoryPhaseSince = null;

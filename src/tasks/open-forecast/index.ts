@@ -6,7 +6,6 @@ import { defineTask, type Episode, type Observation, type StateSection, type Tas
 import { nextDayTool } from "./day-tools.js";
 import { forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
-import { memoryTools } from "./memory-tools.js";
 import { newsTools } from "./news-tools.js";
 import { OpenForecastParams } from "./params.js";
 import { openForecastPolicies } from "./policies.js";
@@ -60,6 +59,9 @@ function hasNews(ctx: TaskRunContext<OpenForecastParams>): boolean {
   return (ctx.world.manifest.streams.news ?? 0) > 0;
 }
 
+/** the harness's memory tools are on (`agent.memory_tools`, defaulting to the `memory` parameter: memoryToolsDefault) */
+const memoryOn = (ctx: TaskRunContext<OpenForecastParams>) => ctx.memoryTools ?? ctx.params.memory;
+
 function searchMode(ctx: TaskRunContext<OpenForecastParams>): "hybrid" | "bm25" {
   return ctx.params.search_mode === "hybrid" && ctx.world.newsVectors() !== null ? "hybrid" : "bm25";
 }
@@ -71,8 +73,7 @@ function tools(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunSt
     ...questionTools(ctx.view, p, state),
     ...forecastTools(ctx.view, p, state),
     ...(hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx)) : []),
-    ...(p.memory ? memoryTools(ctx.view, p, state) : []),
-    ...(sleepUntil !== null ? [nextDayTool(sleepUntil, state, p.memory && p.memory_phase)] : []),
+    ...(sleepUntil !== null ? [nextDayTool(sleepUntil, state, memoryOn(ctx) && p.memory_phase)] : []),
   ];
 }
 
@@ -98,6 +99,8 @@ export const openForecastTask = defineTask<OpenForecastParams>({
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
   streams: ["question", "question_resolution", "news", "market_price"],
+  // FutureSim's harness keeps memory: LLM runs get the harness memory tools unless `memory: false`
+  memoryToolsDefault: (p) => p.memory,
   optionalStreams: ["news", "market_price"],
   open(ctx) {
     // accepted forecasts, the memory log and phase, the last recap: shared by the tools and the recap
@@ -111,6 +114,7 @@ export const openForecastTask = defineTask<OpenForecastParams>({
           budget_usd: ctx.budget_usd,
           trigger: ctx.agentClock?.trigger ?? "sleep",
           news: hasNews(ctx),
+          memory: memoryOn(ctx),
           nextDay: (ctx.agentClock?.sleepUntil ?? null) !== null,
         }),
       tools: () => tools(ctx, state),

@@ -11,12 +11,14 @@ export interface InstructionInput {
   news: boolean;
   /** next_day exists (an LLM agent under the sleep trigger) */
   nextDay: boolean;
+  /** the harness's memory tools are on */
+  memory: boolean;
 }
 
 /** The agent's task text, rendered with the run's real budget, prices, limits, window and trigger. */
 export function renderInstruction(o: InstructionInput): string {
   const p = o.params;
-  const memory = p.memory;
+  const memory = o.memory;
   const phase = memory && p.memory_phase && o.nextDay;
   const days: string[] = [];
   switch (o.trigger) {
@@ -87,8 +89,8 @@ export function renderInstruction(o: InstructionInput): string {
       : []),
     ...(memory
       ? [
-          "- Memory (free): `write_note(question_id, note)` per question, `write_insights(insights)` across questions, " +
-            "`read_memory(question_id?, date?)`. Only today's memory can change; each past day's memory is a read-only snapshot.",
+          "- Memory (free): `memory_append(note, item?)` adds a note, across questions or about one (`item`: the question id); " +
+            "`memory_read(item?, date?)` reads it. Notes are kept for the run; each past day's memory is a read-only snapshot.",
         ]
       : []),
     "",

@@ -25,11 +25,16 @@ export const OpenForecastParams = z
     list_background_chars: z.number().int().min(0).max(10_000).default(300),
     /** characters of article text returned by read_article */
     article_max_chars: z.number().int().min(100).max(100_000).default(8000),
-    /** memory tools: per-question notes, cross-question insights, immutable past-day snapshots */
+    /**
+     * the harness's memory tools (memory_read, memory_append: notes per question and across questions, immutable
+     * past-day snapshots; src/learning) for LLM runs when the run config leaves `agent.memory_tools` unset
+     */
     memory: z.boolean().default(true),
     /** with memory on, under the sleep trigger: the first next_day opens a memory phase (forecasts refused) */
     memory_phase: z.boolean().default(false),
+    /** no longer used (the harness memory tools cap every note at 2,000 characters); kept so older configs parse */
     note_max_chars: z.number().int().min(1).max(100_000).default(2000),
+    /** no longer used (see note_max_chars) */
     insights_max_chars: z.number().int().min(1).max(100_000).default(4000),
     /**
      * The persistent cache of an answer judge (a JSON file): outcomes that match the answer neither

@@ -52,11 +52,6 @@ function calls(questionIds: string[], newsIds: string[]): fc.Arbitrary<Probe> {
       .record({ query: words.map((w) => w.join(" ")), from_date: undef(date), to_date: undef(date) })
       .map((a) => ["search_news", clean(a)] as Probe),
     nid.map((id) => ["read_article", { id }] as Probe),
-    fc.record({ question_id: qid, note: fc.string({ maxLength: 20 }) }).map((a) => ["write_note", a] as Probe),
-    fc.string({ maxLength: 20 }).map((s) => ["write_insights", { insights: s }] as Probe),
-    fc
-      .record({ question_id: undef(qid), date: undef(date.map((x) => x.slice(0, 10))) })
-      .map((a) => ["read_memory", clean(a)] as Probe),
   );
 }
 

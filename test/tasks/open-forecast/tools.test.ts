@@ -46,21 +46,10 @@ afterEach(() => {
 describe("open-forecast tools", () => {
   const dir = world();
 
-  it("offers the §9 tools: news tools only with news, memory tools unless off, next_day only with a sleeping agent clock", () => {
+  it("offers the §9 tools: news tools only with news, next_day only with a sleeping agent clock (memory is the harness's)", () => {
     expect(make(dir, { now: d(1) }).tools.sort()).toEqual(
-      [
-        "get_forecasts",
-        "get_question",
-        "list_questions",
-        "read_article",
-        "read_memory",
-        "search_news",
-        "submit_forecasts",
-        "write_insights",
-        "write_note",
-      ].sort(),
+      ["get_forecasts", "get_question", "list_questions", "read_article", "search_news", "submit_forecasts"].sort(),
     );
-    expect(make(dir, { now: d(1), params: { memory: false } }).tools).not.toContain("write_note");
     expect(make(world(false), { now: d(1) }).tools).not.toContain("search_news");
     const clock = { trigger: "sleep" as const, sleepUntil: () => {} };
     expect(make(dir, { now: d(1), agentClock: clock }).tools).toContain("next_day");
@@ -185,42 +174,6 @@ describe("open-forecast tools", () => {
     expect(h.wallet.spent).toBeCloseTo(3 * 0.002, 12);
   });
 
-  it("memory: writes change today's memory only; past days are read-only snapshots", async () => {
-    const h = make(dir, { now: d(0) + H });
-    expect(await h.call("write_note", { question_id: "q1", note: "leaning No" })).toMatchObject({ ok: true });
-    await h.call("write_insights", { insights: "crowd is often right" });
-    expect(await h.call("write_note", { question_id: "q2", note: "x" })).toEqual({
-      ok: false,
-      error: 'unknown question id: "q2"',
-    });
-    expect(await h.call("write_note", { question_id: "q1", note: "x".repeat(2001) })).toMatchObject({ ok: false });
-    h.setNow(d(1) + H);
-    await h.call("write_note", { question_id: "q1", note: "now leaning Yes" });
-    await h.call("write_insights", { insights: "" });
-    expect(await h.call("read_memory", { date: "2026-03-01" })).toEqual({
-      ok: true,
-      value: { as_of: "end of 2026-03-01", notes: { q1: "leaning No" }, insights: "crowd is often right" },
-    });
-    expect(await h.call("read_memory", {})).toMatchObject({
-      ok: true,
-      value: { notes: { q1: "now leaning Yes" }, insights: "" },
-    });
-    expect(await h.call("read_memory", { date: "2026-03-02" })).toMatchObject({
-      ok: false,
-      error: expect.stringContaining("no snapshot for 2026-03-02"),
-    });
-    h.setNow(d(4));
-    // the snapshot of day 0 is unchanged by later writes; day 1's holds the later note
-    expect(await h.call("read_memory", { date: "2026-03-01", question_id: "q1" })).toMatchObject({
-      ok: true,
-      value: { note: "leaning No" },
-    });
-    expect(await h.call("read_memory", { date: "2026-03-02", question_id: "q1" })).toMatchObject({
-      ok: true,
-      value: { note: "now leaning Yes" },
-    });
-  });
-
   it("next_day sleeps to the next midnight; with the memory phase the first call opens it and refuses forecasts", async () => {
     const sleeps: [number, string][] = [];
     const clock = { trigger: "sleep" as const, sleepUntil: (t: number, tool: string) => void sleeps.push([t, tool]) };
@@ -238,7 +191,6 @@ describe("open-forecast tools", () => {
       ok: false,
       error: expect.stringContaining("memory phase"),
     });
-    expect(await h.call("write_note", { question_id: "q1", note: "saved" })).toMatchObject({ ok: true });
     expect(await h.call("next_day", {})).toMatchObject({
       ok: true,
       value: { sleeping_until: "2026-03-03T00:00:00.000Z" },
@@ -246,6 +198,12 @@ describe("open-forecast tools", () => {
     expect(sleeps).toHaveLength(2);
     h.setNow(d(2));
     expect(await h.call("submit_forecasts", { question_id: "q1", outcomes: { Yes: 1 } })).toMatchObject({ ok: true });
+    // without memory (the harness's memory tools off) there is no memory phase: next_day sleeps at once
+    const off = make(dir, { now: d(1) + 5 * H, agentClock: clock, params: { memory: false, memory_phase: true } });
+    expect(await off.call("next_day", {})).toMatchObject({
+      ok: true,
+      value: { sleeping_until: "2026-03-03T00:00:00.000Z" },
+    });
   });
 
   it("the recap: once per day; articles, releases and public answers in every condition, scores only under oracle", () => {
