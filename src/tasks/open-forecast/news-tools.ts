@@ -81,9 +81,9 @@ export function newsTools(
     domain: "news",
     price: () => p.search_usd,
     run(a, c) {
-      // the news view's now: the run's clock, or the frozen corpus's cut (news: frozen)
-      const now = Math.min(c.now(), view.now());
-      const frozen = frozenCut !== null && now < c.now();
+      // the newest news: now, or the frozen corpus's last instant (news: frozen; the view caps its queries there too)
+      const now = frozenCut === null ? c.now() : Math.min(c.now(), frozenCut);
+      const frozen = now < c.now();
       const opts: { from?: number; to?: number; limit: number } = { limit: p.search_k };
       if (a.from_date !== undefined) {
         const f = parseDateArg("from_date", a.from_date, "start");
