@@ -3,6 +3,7 @@ import { anovaStrata } from "./anova-strata.js";
 import { aggregateCell, groupCells, seriesLabel } from "./cells.js";
 import { displayAxisValue, shortAxisNames } from "./config-axes.js";
 import { groupExperiments, type PlacedRun } from "./experiments.js";
+import { futureSimTables } from "./futuresim.js";
 import { type LedgerScan, scanLedger } from "./ledger-scan.js";
 import type { LoadedRuns } from "./load-runs.js";
 import { baselineOf, pairedDeltas } from "./paired-deltas.js";
@@ -88,6 +89,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
     const axisNames = shortAxisNames(e.axes.map((a) => a.path));
     const cells = grouped.map((c) => aggregateCell(c, { binary, direction: e.primary.direction, axisNames }));
     const axes = e.axes.map((a) => ({ path: a.path, values: a.values, baseline: baselineOf(a, facts, baselines) }));
+    const futuresim = futureSimTables(e, facts, axes, axisNames);
     expData.push({
       key: e.key,
       task: e.task,
@@ -107,6 +109,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       anova: anovaStrata(facts),
       deltas: axes.flatMap((a) => pairedDeltas({ path: a.path, values: a.values }, a.baseline, facts)),
       pooled_seed_sd: pooledSeedSd(cells),
+      ...(futuresim !== null ? { futuresim } : {}),
     });
     const sample = sampleTimelineRuns(grouped, timelineRuns);
     const tl: TimelineRun[] = [];

@@ -27,34 +27,41 @@ function readAnchorLedger(runDir: string): { ok: true; bytes: Buffer; sha256: st
   return { ok: true, bytes, sha256: sha256Hex(bytes) };
 }
 
-const AnchorObject = z
-  .object({
-    run_dir: z.string().min(1),
-    ledger_sha256: z.string().regex(/^[0-9a-f]{64}$/, "a sha256 in lowercase hex"),
-  })
-  .strict();
+const PINNED = /^(.+)@sha256:([0-9a-f]{64})$/;
+
+/** A resolved `anchor_from` value: `<absolute run dir>@sha256:<ledger hash>`. */
+export function anchorRefOf(v: string): AnchorRef {
+  const m = PINNED.exec(v);
+  if (!m) throw new Error(`anchor_from: "${v}" is not resolved (<run dir>@sha256:<hex>)`);
+  return { run_dir: m[1]!, ledger_sha256: m[2]! };
+}
 
 /**
- * `task_params.anchor_from`: a run directory, resolved at config time to `{run_dir (absolute),
- * ledger_sha256}` (what the resolved config, and so the run id, records), or that pair itself,
+ * `task_params.anchor_from`: a run directory, resolved at config time to
+ * `<absolute run dir>@sha256:<sha256 of its ledger.jsonl>` (what the resolved config, and so the
+ * run id, records: one string, so the report sees one ablation axis), or that pinned form itself,
  * whose hash must still match the ledger. A missing ledger or a changed one is a config error.
  */
-export const AnchorFrom = z.union([z.string().min(1), AnchorObject]).transform((v, ctx): AnchorRef => {
-  const runDir = resolve(typeof v === "string" ? v : v.run_dir);
-  const led = readAnchorLedger(runDir);
-  if (!led.ok) {
-    ctx.addIssue({ code: "custom", message: `anchor run: ${led.error}` });
-    return z.NEVER;
-  }
-  if (typeof v !== "string" && v.ledger_sha256 !== led.sha256) {
-    ctx.addIssue({
-      code: "custom",
-      message: `anchor run ${runDir}: its ledger changed (sha256 ${led.sha256}, the config records ${v.ledger_sha256})`,
-    });
-    return z.NEVER;
-  }
-  return { run_dir: runDir, ledger_sha256: led.sha256 };
-});
+export const AnchorFrom = z
+  .string()
+  .min(1)
+  .transform((v, ctx): string => {
+    const m = PINNED.exec(v);
+    const runDir = resolve(m ? m[1]! : v);
+    const led = readAnchorLedger(runDir);
+    if (!led.ok) {
+      ctx.addIssue({ code: "custom", message: `anchor run: ${led.error}` });
+      return z.NEVER;
+    }
+    if (m && m[2] !== led.sha256) {
+      ctx.addIssue({
+        code: "custom",
+        message: `anchor run ${runDir}: its ledger changed (sha256 ${led.sha256}, the config records ${m[2]})`,
+      });
+      return z.NEVER;
+    }
+    return `${runDir}@sha256:${led.sha256}`;
+  });
 
 /** The day-0 forecasts of an anchor run: question id → outcomes, and the run's window start. */
 export interface AnchorForecasts {
@@ -64,11 +71,12 @@ export interface AnchorForecasts {
 
 /**
  * Reads the anchor run's day-0 forecasts through its ledger (every line validated with the ledger
- * schema; the bytes must still hash to `ref.ledger_sha256`): per question, the last accepted
+ * schema; the bytes must still hash to the pinned sha256): per question, the last accepted
  * `submit_forecasts` commitment before the end of the run's first UTC day (the forecast standing
  * when day 0 was scored). Throws naming the file and what is wrong.
  */
-export function loadAnchorForecasts(ref: AnchorRef): AnchorForecasts {
+export function loadAnchorForecasts(pinned: string): AnchorForecasts {
+  const ref = anchorRefOf(pinned);
   const led = readAnchorLedger(ref.run_dir);
   if (!led.ok) throw new Error(`anchor_from: ${led.error}`);
   if (led.sha256 !== ref.ledger_sha256)
