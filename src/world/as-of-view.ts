@@ -44,7 +44,8 @@ export interface AsOfView {
      */
     hybridSearch(
       q: string,
-      opts?: { from?: number; to?: number; offset?: number; limit?: number },
+      /** queryVector: the query's L2-normalized embedding when the world's embedder is asynchronous (an endpoint) */
+      opts?: { from?: number; to?: number; offset?: number; limit?: number; queryVector?: Float32Array },
     ): {
       hits: {
         id: string;

@@ -67,6 +67,11 @@ function searchMode(ctx: TaskRunContext<OpenForecastParams>): "hybrid" | "bm25" 
   return ctx.params.search_mode === "hybrid" && ctx.world.newsVectors() !== null ? "hybrid" : "bm25";
 }
 
+/** endpoint vectors (a static property of the world): the asynchronous, priced query embedder; null otherwise */
+function queryEmbedder(ctx: TaskRunContext<OpenForecastParams>) {
+  return searchMode(ctx) === "hybrid" ? ctx.world.queryEmbedder() : null;
+}
+
 function tools(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunState): ToolDef[] {
   const p = ctx.params;
   const sleepUntil = ctx.agentClock?.sleepUntil ?? null;
@@ -74,8 +79,10 @@ function tools(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunSt
   return [
     ...questionTools(ctx.view, p, state),
     ...forecastTools(ctx.view, p, state),
-    ...(hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx), frozenCut) : []),
-    ...(hasNews(ctx) && p.search === "one-shot" ? [questionNewsTool(ctx.view, p, searchMode(ctx), state)] : []),
+    ...(hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx), frozenCut, queryEmbedder(ctx)) : []),
+    ...(hasNews(ctx) && p.search === "one-shot"
+      ? [questionNewsTool(ctx.view, p, searchMode(ctx), state, queryEmbedder(ctx))]
+      : []),
     ...(p.memory ? memoryTools(ctx.view, p, state) : []),
     ...(sleepUntil !== null ? [nextDayTool(sleepUntil, state, p.memory && p.memory_phase)] : []),
   ];

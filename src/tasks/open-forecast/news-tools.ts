@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DAY_MS, isoInstant } from "../../kernel/day.js";
 import { defineTool, ok, reject, type ToolDef, type ToolResult } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
+import type { QueryEmbedder } from "../../world/endpoint-embedder.js";
 import { SearchQueryError } from "../../world/search-query.js";
 import { parseTimeArg } from "../reddit-tools.js";
 import type { OpenForecastParams } from "./params.js";
@@ -47,6 +48,20 @@ export function parseDateArg(
   return parseTimeArg(name, s);
 }
 
+/**
+ * The query vector of a hybrid search on a world with endpoint vectors (`qe`), and its priced cost
+ * (tokens × the world's embeddings price); nothing for BM25 or the offline hashing embedder.
+ */
+export async function queryEmbedding(
+  qe: QueryEmbedder | null,
+  mode: "hybrid" | "bm25",
+  query: string,
+): Promise<{ queryVector?: Float32Array; usd: number }> {
+  if (qe === null || mode !== "hybrid") return { usd: 0 };
+  const e = await qe.embedQuery(query);
+  return { queryVector: e.vector, usd: e.usd };
+}
+
 function agentError(err: unknown): ToolResult {
   if (err instanceof NotVisibleError || err instanceof SearchQueryError) return reject(err.message);
   throw err;
@@ -62,6 +77,7 @@ export function newsTools(
   p: OpenForecastParams,
   mode: "hybrid" | "bm25",
   frozenCut: number | null = null,
+  qe: QueryEmbedder | null = null,
 ): ToolDef[] {
   const read = readArticleTool(view, p);
   if (p.search === "one-shot") return [read];
@@ -80,7 +96,7 @@ export function newsTools(
     kind: "data",
     domain: "news",
     price: () => p.search_usd,
-    run(a, c) {
+    async run(a, c) {
       // the newest news: now, or the frozen corpus's last instant (news: frozen; the view caps its queries there too)
       const now = frozenCut === null ? c.now() : Math.min(c.now(), frozenCut);
       const frozen = now < c.now();
@@ -109,8 +125,13 @@ export function newsTools(
       if (opts.from !== undefined && opts.to !== undefined && opts.from > opts.to)
         return reject("from_date is after to_date: nothing can match");
       try {
-        const r = mode === "hybrid" ? view.news.hybridSearch(a.query, opts) : view.news.search(a.query, opts);
-        return ok({
+        // endpoint vectors: the query is embedded (cached in the world, priced per token) before the as-of search
+        const emb = await queryEmbedding(qe, mode, a.query);
+        const r =
+          mode === "hybrid"
+            ? view.news.hybridSearch(a.query, emb.queryVector ? { ...opts, queryVector: emb.queryVector } : opts)
+            : view.news.search(a.query, opts);
+        const res = ok({
           query: a.query,
           ...(opts.from !== undefined ? { from: isoInstant(opts.from) } : {}),
           to: isoInstant(r.capped_to),
@@ -123,6 +144,7 @@ export function newsTools(
             snippet: h.snippet,
           })),
         });
+        return emb.usd > 0 ? { ...res, cost_usd: emb.usd } : res;
       } catch (err) {
         return agentError(err);
       }

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { isoInstant } from "../../kernel/day.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
+import type { QueryEmbedder } from "../../world/endpoint-embedder.js";
 import { SearchQueryError } from "../../world/search-query.js";
 import type { QuestionRow } from "../../world/types.js";
-import { QUESTION_NEWS_TOOL } from "./news-tools.js";
+import { QUESTION_NEWS_TOOL, queryEmbedding } from "./news-tools.js";
 import type { OpenForecastParams } from "./params.js";
 import { visibleQuestion } from "./question-state.js";
 import type { OneShotRetrieval, OpenForecastRunState } from "./run-state.js";
@@ -42,6 +43,7 @@ export function questionNewsTool(
   p: OpenForecastParams,
   mode: "hybrid" | "bm25",
   state: OpenForecastRunState,
+  qe: QueryEmbedder | null = null,
 ): ToolDef {
   return defineTool({
     name: QUESTION_NEWS_TOOL,
@@ -53,7 +55,7 @@ export function questionNewsTool(
     kind: "data",
     domain: "news",
     price: (a) => (state.oneShot.has(a.question_id) ? 0 : p.search_usd),
-    run(a) {
+    async run(a) {
       let q: QuestionRow;
       try {
         q = visibleQuestion(view, a.question_id);
@@ -66,12 +68,18 @@ export function questionNewsTool(
       const at = releasedAt(q);
       const query = oneShotQuery(q.title);
       let results: OneShotRetrieval["results"] = [];
+      let usd = 0;
       if (query !== null) {
         const v = view.capped(at);
+        const emb = await queryEmbedding(qe, mode, query);
+        usd = emb.usd;
         try {
           const r =
             mode === "hybrid"
-              ? v.news.hybridSearch(query, { limit: p.search_k })
+              ? v.news.hybridSearch(query, {
+                  limit: p.search_k,
+                  ...(emb.queryVector ? { queryVector: emb.queryVector } : {}),
+                })
               : v.news.search(query, { limit: p.search_k });
           results = r.hits.map((h) => ({
             id: h.id,
@@ -88,7 +96,8 @@ export function questionNewsTool(
       }
       const retrieval: OneShotRetrieval = { query: query ?? "", as_of: isoInstant(Math.min(at, view.now())), results };
       state.oneShot.set(q.id, retrieval);
-      return ok({ question_id: q.id, ...retrieval });
+      const res = ok({ question_id: q.id, ...retrieval });
+      return usd > 0 ? { ...res, cost_usd: usd } : res;
     },
   });
 }
