@@ -75,7 +75,7 @@ export class EmbeddingEndpoint {
       const i = parsed.error.issues[0]!;
       throw new Error(`embedding endpoint ${url}: bad response (${i.path.join(".") || "(root)"}: ${i.message})`);
     }
-    const vectors: (Float32Array | undefined)[] = new Array(input.length);
+    const vectors: (Float32Array | undefined)[] = Array.from({ length: input.length }, () => undefined);
     let dim: number | null = null;
     for (const item of parsed.data.data) {
       if (item.index >= input.length || vectors[item.index] !== undefined)
@@ -85,7 +85,7 @@ export class EmbeddingEndpoint {
       dim = item.embedding.length;
       vectors[item.index] = Float32Array.from(item.embedding);
     }
-    const missing = vectors.findIndex((v) => v === undefined);
+    const missing = vectors.indexOf(undefined);
     if (missing >= 0 || parsed.data.data.length !== input.length)
       throw new Error(`embedding endpoint ${url}: no vector for input ${missing >= 0 ? missing : input.length}`);
     return { vectors: vectors as Float32Array[], tokens: parsed.data.usage?.prompt_tokens ?? 0 };

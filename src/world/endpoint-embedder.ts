@@ -114,7 +114,7 @@ export class CachedEndpointEmbedder {
       for (const b of batches) {
         const part = missing.slice(k, k + b.vectors.length);
         const tokens = apportion(b.tokens, part);
-        part.forEach((text, i) => rows.push({ text, vector: b.vectors[i]!, tokens: tokens[i]! }));
+        for (const [i, text] of part.entries()) rows.push({ text, vector: b.vectors[i]!, tokens: tokens[i]! });
         k += b.vectors.length;
       }
       this.cache.putMany(this.endpoint.model, rows);
