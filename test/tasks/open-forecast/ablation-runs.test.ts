@@ -30,15 +30,16 @@ type Listed = { id: string; title: string; your_forecast: Record<string, number>
 
 /**
  * The fixed policy: at each daily wake, every open question without a standing forecast gets
- * {Yes: p, No: 1 − p} with p = 0.3 + 0.1 × (news hits for its title's first three words, ≤ 4),
- * from `search_news`, or `question_news` where search_news does not exist (one-shot). Standing
- * forecasts (an injected anchor included) are kept.
+ * {Yes: p, No: 1 − p} with p = 0.25 + 0.1 × (news hits for its title's first three words
+ * published since yesterday 00:00, from `search_news`; or the hits of `question_news` where search_news does not
+ * exist: one-shot). Standing forecasts (an injected anchor included) are kept.
  */
 function fixedPolicy(): PolicyScript {
   return {
     cron: [],
     nextWake: nextUtcMidnight,
-    *act(): Generator<Step, void, ToolOutcome> {
+    *act(now: number): Generator<Step, void, ToolOutcome> {
+      const yesterday = new Date(now - DAY_MS).toISOString().slice(0, 10);
       const listed = yield { tool: "list_questions", args: {} };
       if (!listed.ok) return;
       for (const q of (listed.value as { questions: Listed[] }).questions) {
@@ -49,11 +50,11 @@ function fixedPolicy(): PolicyScript {
           .filter((w) => w.length > 3)
           .slice(0, 3)
           .join(" OR ");
-        let r = yield { tool: "search_news", args: { query: query || "news" } };
+        let r = yield { tool: "search_news", args: { query: query || "news", from_date: yesterday } };
         if (!r.ok && r.error.startsWith("unknown tool"))
           r = yield { tool: "question_news", args: { question_id: q.id } };
         const hits = r.ok ? (r.value as { results: unknown[] }).results.length : 0;
-        const p = Math.round((0.3 + 0.1 * Math.min(hits, 4)) * 100) / 100;
+        const p = Math.round((0.25 + 0.1 * hits) * 100) / 100;
         yield {
           tool: "submit_forecasts",
           args: { question_id: q.id, outcomes: { Yes: p, No: Number((1 - p).toFixed(2)) } },
@@ -125,10 +126,15 @@ describe("open-forecast ablations through an LLM test server", () => {
     world.close();
     const ceiling = details(out.get("ceiling=true")!);
     expect(ceiling.size).toBeGreaterThan(0);
+    let moved = 0;
     for (const [id, d] of ceiling) {
       const resolve = resolveOf.get(id)!;
       expect(d.first_day).toBe(isoDay(Math.max(Date.parse(WINDOW.sim_start), resolve - DAY_MS)));
+      expect(d.active_days).toBe(1);
+      if (d.first_day !== fullD.get(id)!.first_day) moved++;
     }
+    // questions open for two days in the full configuration are asked only on their last one
+    expect(moved).toBeGreaterThan(0);
 
     // the report: FutureSim tables with one ablation row per switch
     const built = await buildReport({ inputs: [runsDir] });
@@ -165,7 +171,12 @@ describe("open-forecast ablations through an LLM test server", () => {
       );
       expect(row.delta_steps).toBe(level.resources.llm_calls - full.results.resources.llm_calls);
     }
-    // one-shot spends one retrieval per question at most; frozen news finds nothing new after day 0
+    const row = (prefix: string) => fs.ablations.find((x) => x.switch.startsWith(prefix))!;
+    // frozen news: questions first seen after day 1 find no news since yesterday (a refused from_date)
+    expect(row("news=frozen").delta_primary).not.toBe(0);
+    // one-shot: each question costs a refused search_news plus its question_news (one more step per question)
+    expect(row("search=one-shot").delta_steps).toBeGreaterThan(0);
+    expect(row("anchor_from=").delta_bss_day0).not.toBe(0);
     expect(built.html).toContain("FutureSim ablations: one row per switch");
     expect(built.html).toContain("<code>news=frozen</code>");
   }, 600_000);
