@@ -33,11 +33,15 @@ export const modelPricesSchema = z.record(z.string(), modelPriceSchema).superRef
 });
 export type ModelPrices = z.infer<typeof modelPricesSchema>;
 
+/** Embedding models (hybrid search's endpoint vectors): $ per million input tokens. */
+export const embeddingPricesSchema = z.record(z.string(), z.strictObject({ input: z.number().nonnegative() }));
+
 const priceFileSchema = z.strictObject({
   as_of: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
   currency: z.literal("USD"),
   unit: z.literal("per_million_tokens"),
   models: modelPricesSchema,
+  embeddings: embeddingPricesSchema.optional(),
 });
 
 /** The default table shipped beside this file. */
@@ -170,4 +174,31 @@ export function loadPriceTable(path: string = DEFAULT_PRICES_PATH, overrides?: u
   if (!parsed.success) throw new Error(`invalid price table ${path}: ${formatIssues(parsed.error)}`);
   const table = new PriceTable(parsed.data.models, path, parsed.data.as_of);
   return overrides === undefined ? table : table.withOverrides(overrides);
+}
+
+/**
+ * The price of an embedding model (`provider:model`, the `embeddings` rows of the price file; `*`
+ * patterns allowed, the longest literal part wins): $ per million input tokens. Unlisted models
+ * are refused, like unlisted chat models.
+ */
+export function embeddingPrice(model: string, path: string = DEFAULT_PRICES_PATH): number {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(path, "utf8"));
+  } catch (err) {
+    throw new Error(`cannot read price table ${path}: ${(err as Error).message}`);
+  }
+  const parsed = priceFileSchema.safeParse(doc);
+  if (!parsed.success) throw new Error(`invalid price table ${path}: ${formatIssues(parsed.error)}`);
+  const rows = parsed.data.embeddings ?? {};
+  const exact = rows[model];
+  if (exact) return exact.input;
+  let best: { literal: number; input: number } | null = null;
+  for (const [pattern, row] of Object.entries(rows)) {
+    if (!pattern.includes("*") || !wildcardRegex(pattern).test(model)) continue;
+    const literal = pattern.replaceAll("*", "").length;
+    if (best === null || literal > best.literal) best = { literal, input: row.input };
+  }
+  if (best === null) throw new Error(`embedding model "${model}" has no price in ${path} (embeddings): add a row`);
+  return best.input;
 }

@@ -4,6 +4,7 @@ import { capabilitySlices } from "./capability-slices.js";
 import { aggregateCell, groupCells, seriesLabel } from "./cells.js";
 import { displayAxisValue, shortAxisNames } from "./config-axes.js";
 import { groupExperiments, type PlacedRun } from "./experiments.js";
+import { futureSimTables } from "./futuresim.js";
 import { learningRows } from "./learning-table.js";
 import { type LedgerScan, scanLedger } from "./ledger-scan.js";
 import type { LoadedRuns } from "./load-runs.js";
@@ -94,6 +95,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       cells,
       e.axes.map((a) => a.path),
     );
+    const futuresim = futureSimTables(e, facts, axes, axisNames);
     expData.push({
       key: e.key,
       task: e.task,
@@ -116,6 +118,7 @@ export async function aggregate(loaded: LoadedRuns, o: AggregateOptions = {}): P
       task_axes: e.runs[0]!.run.results.task_axes ?? null,
       pooled_seed_sd: pooledSeedSd(cells),
       ...(learning.length ? { learning } : {}),
+      ...(futuresim !== null ? { futuresim } : {}),
     });
     const sample = sampleTimelineRuns(grouped, timelineRuns);
     const tl: TimelineRun[] = [];

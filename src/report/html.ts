@@ -189,7 +189,71 @@ function deltaTable(e: ExperimentData): string {
   );
 }
 
-const signed = (v: number | null) => (v === null ? "—" : `${v >= 0 ? "+" : ""}${x100(v)}`);
+const signed = (v: number | null, f: (x: number) => string) => (v === null ? "—" : `${v >= 0 ? "+" : ""}${f(v)}`);
+const fixed = (digits: number) => (v: number) => v.toFixed(digits);
+
+/** FutureSim's main table: harness arm × model with the primary, top-1 accuracy, Brier skill, steps and the anytime curve. */
+function futureSimMain(e: ExperimentData): string {
+  const fs = e.futuresim!;
+  const rows = fs.main.map((r) => [
+    esc(r.arm),
+    esc(r.model),
+    String(r.runs),
+    num(r.primary, 2),
+    pct(r.accuracy),
+    num(r.bss_day0, 3),
+    num(r.bss_final, 3),
+    num(r.steps, 1),
+    esc(r.anytime.map((a) => (a.mean === null ? "—" : a.mean.toFixed(1))).join(" → ")),
+  ]);
+  return table(
+    [
+      "harness arm",
+      "model",
+      "runs",
+      esc(e.primary.name),
+      "top-1 accuracy",
+      "BSS day 0",
+      "BSS final",
+      "steps",
+      "anytime (per day)",
+    ],
+    rows,
+    range(2, 8),
+  );
+}
+
+/** FutureSim's ablation table: one row per switch, paired deltas against the full configuration. */
+function futureSimAblations(e: ExperimentData): string {
+  const fs = e.futuresim!;
+  if (fs.ablations.length === 0) return '<p class="note">no switch varies between these runs</p>';
+  const rows = fs.ablations.map((a) => [
+    `<code>${esc(a.switch)}</code>`,
+    esc(a.baseline),
+    String(a.pairs),
+    signed(a.delta_primary, fixed(2)),
+    a.delta_primary_ci95 ? `[${a.delta_primary_ci95.lo.toFixed(2)}, ${a.delta_primary_ci95.hi.toFixed(2)}]` : "—",
+    signed(a.delta_accuracy === null ? null : a.delta_accuracy * 100, fixed(1)),
+    signed(a.delta_bss_day0, fixed(3)),
+    signed(a.delta_bss_final, fixed(3)),
+    signed(a.delta_steps, fixed(1)),
+  ]);
+  return table(
+    [
+      "switch",
+      "full configuration",
+      "pairs",
+      `Δ ${esc(e.primary.name)}`,
+      "95% CI",
+      "Δ accuracy (pts)",
+      "Δ BSS day 0",
+      "Δ BSS final",
+      "Δ steps",
+    ],
+    rows,
+    range(2, 9),
+  );
+}
 
 /** The headline: per task · episode, each trigger against the baseline trigger, paired on model, replicate and axes. */
 function headlineSection(d: ReportData): string {
@@ -198,7 +262,7 @@ function headlineSection(d: ReportData): string {
       `<a href="#exp-${i}">${esc(e.task)} · ${esc(e.episode)}</a>`,
       `${esc(t.level)} vs ${esc(t.baseline)}`,
       String(t.pairs),
-      signed(t.mean_delta),
+      signed(t.mean_delta, x100),
       interval(t.ci95),
       t.cost_multiplier === null ? "—" : `×${sig(t.cost_multiplier, 3)}`,
       esc(`${e.primary.direction} is better`),
@@ -224,7 +288,7 @@ function capabilitySection(d: ReportData): string {
     ...triggers.map((tr) => {
       const t = s.by_trigger.find((x) => x.trigger === tr);
       if (!t || t.experiments === 0) return "—";
-      return `${x100(t.mean_primary)}${t.mean_delta !== null ? ` <span class="sub">(Δ ${signed(t.mean_delta)})</span>` : ""}`;
+      return `${x100(t.mean_primary)}${t.mean_delta !== null ? ` <span class="sub">(Δ ${signed(t.mean_delta, x100)})</span>` : ""}`;
     }),
     s.excluded.length ? esc(s.excluded.join(", ")) : "",
   ]);
@@ -317,6 +381,15 @@ ${e.anova.length ? e.anova.map(anovaTable).join("") : '<p class="note">no decomp
 <h3>Paired deltas per ablation axis</h3>
 ${e.deltas.length ? deltaTable(e) : '<p class="note">no config field other than model, trigger and seed varies between these runs</p>'}
 ${e.learning?.length ? `<h3>Learning: ${esc(e.primary.name)} ×100 ± 1 SD with and without the method, by model × trigger (Table 1 shape)</h3>\n${learningTable(e)}\n` : ""}<h3>Pooled within-cell seed SD by trigger</h3>
+${
+  e.futuresim
+    ? `<h3>FutureSim results: harness arm × model</h3>
+${futureSimMain(e)}
+<h3>FutureSim ablations: one row per switch, paired Δ against the full configuration</h3>
+${futureSimAblations(e)}`
+    : ""
+}
+<h3>Pooled within-cell seed SD by trigger</h3>
 ${sdTable(e.pooled_seed_sd)}
 <h3>Failure-mode diagnostics (means per run)</h3>
 ${diagnosticsTable(e)}

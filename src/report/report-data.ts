@@ -141,6 +141,42 @@ export const PooledSdSchema = z.object({
   cells: z.number().int(),
 });
 
+/** FutureSim-style tables (issue 16 §4): present when every run reports accuracy, bss_day0 and bss_final. */
+export const FutureSimSchema = z.object({
+  metrics: z.array(z.string()),
+  /** one row per harness arm (trigger · varying axes) × model */
+  main: z.array(
+    z.object({
+      arm: z.string(),
+      model: z.string(),
+      runs: z.number().int(),
+      primary: z.number().nullable(),
+      accuracy: z.number().nullable(),
+      bss_day0: z.number().nullable(),
+      bss_final: z.number().nullable(),
+      /** model calls per run */
+      steps: z.number().nullable(),
+      anytime: z.array(z.object({ day: z.number().int(), mean: z.number().nullable() })),
+    }),
+  ),
+  /** one row per switch (a non-baseline level of a varying axis): paired deltas level − baseline */
+  ablations: z.array(
+    z.object({
+      switch: z.string(),
+      axis: z.string(),
+      level: z.string(),
+      baseline: z.string(),
+      pairs: z.number().int(),
+      delta_primary: z.number().nullable(),
+      delta_primary_ci95: Interval,
+      delta_accuracy: z.number().nullable(),
+      delta_bss_day0: z.number().nullable(),
+      delta_bss_final: z.number().nullable(),
+      delta_steps: z.number().nullable(),
+    }),
+  ),
+});
+
 export const ExperimentSchema = z.object({
   key: z.string(),
   task: z.string(),
@@ -167,6 +203,8 @@ export const ExperimentSchema = z.object({
   pooled_seed_sd: z.array(PooledSdSchema),
   /** the learning methods' Table 1 rows (absent or empty: no learning axis varies) */
   learning: z.array(LearningRowSchema).optional(),
+  /** FutureSim tables (open-forecast and any task with its metrics); absent otherwise */
+  futuresim: FutureSimSchema.optional(),
 });
 
 export const RankConsistencySchema = z.object({
@@ -260,6 +298,7 @@ export type ExperimentData = z.infer<typeof ExperimentSchema>;
 export type CellData = z.infer<typeof CellSchema>;
 export type AnovaData = z.infer<typeof AnovaSchema>;
 export type DeltaData = z.infer<typeof DeltaSchema>;
+export type FutureSimData = z.infer<typeof FutureSimSchema>;
 export type PooledSd = z.infer<typeof PooledSdSchema>;
 export type LearningRow = z.infer<typeof LearningRowSchema>;
 export type RankConsistency = z.infer<typeof RankConsistencySchema>;

@@ -166,7 +166,7 @@ export class ToolRuntime {
       tool: name,
       args: rawArgs ?? null,
       status: "ok",
-      cost_usd: price,
+      cost_usd: price + (result.cost_usd ?? 0),
       domain,
       result_hash: hashResult(result.value),
     });

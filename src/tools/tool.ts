@@ -1,7 +1,14 @@
 import type { z } from "zod";
 
 /** What a tool handler returns: a value for the agent, or a free rejection with a clear reason. */
-export type ToolResult = { ok: true; value: unknown } | { ok: false; error: string };
+export type ToolResult =
+  | {
+      ok: true;
+      value: unknown;
+      /** a metered cost known only after the call ran (e.g. query embedding tokens), booked with the price */
+      cost_usd?: number;
+    }
+  | { ok: false; error: string };
 
 export const ok = (value: unknown): ToolResult => ({ ok: true, value });
 export const reject = (error: string): ToolResult => ({ ok: false, error });

@@ -22,6 +22,12 @@ import type {
  */
 export interface AsOfView {
   now(): number;
+  /**
+   * The same world and options bound to the earlier instant of `cut` and this view's now:
+   * `now()` = min(cut, this.now()). Never later than this view, so everything it returns was
+   * visible here too (open-forecast's frozen news corpus).
+   */
+  capped(cut: number): AsOfView;
   news: {
     /** BM25 top-k over articles published in [from, min(to, now)]; default limit 10 */
     search(
@@ -38,7 +44,8 @@ export interface AsOfView {
      */
     hybridSearch(
       q: string,
-      opts?: { from?: number; to?: number; offset?: number; limit?: number },
+      /** queryVector: the query's L2-normalized embedding when the world's embedder is asynchronous (an endpoint) */
+      opts?: { from?: number; to?: number; offset?: number; limit?: number; queryVector?: Float32Array },
     ): {
       hits: {
         id: string;

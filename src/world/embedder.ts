@@ -1,3 +1,4 @@
+import { endpointPlaceholder } from "./embedder-endpoint-id.js";
 import { HASHING_EMBEDDER_ID, hashingEmbedder } from "./embedder-hashing.js";
 
 /**
@@ -26,6 +27,9 @@ const EMBEDDERS: Record<string, () => Embedder> = {
 export const DEFAULT_EMBEDDER_ID = HASHING_EMBEDDER_ID;
 
 export function getEmbedder(id: string): Embedder {
+  // endpoint vectors (`endpoint:<model>:<dim>`): queries are embedded asynchronously (WorldStore.queryEmbedder)
+  const endpoint = endpointPlaceholder(id);
+  if (endpoint !== null) return endpoint;
   const make = EMBEDDERS[id];
   if (!make) throw new Error(`unknown embedder "${id}"; known: ${Object.keys(EMBEDDERS).join(", ")}`);
   return make();

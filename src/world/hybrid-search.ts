@@ -84,7 +84,7 @@ export function hybridSearch(
   bm25: Bm25Rank,
   now: number,
   q: string,
-  opts: { from?: number; to?: number; offset?: number; limit?: number },
+  opts: { from?: number; to?: number; offset?: number; limit?: number; queryVector?: Float32Array },
 ): HybridResult {
   const limit = checkInt("limit", opts.limit ?? 10, 1, MAX_DEPTH);
   const offset = checkInt("offset", opts.offset ?? 0, 0, MAX_DEPTH - 1);
@@ -100,7 +100,10 @@ export function hybridSearch(
   const lexical = bm25(q, { ...base, limit: depth });
   const to = lexical.to;
   const range = visibleSeqRange(b, now, to, opts.from ?? null);
-  const vec = range === null ? [] : vectors.topK(vectors.embedQuery(q), range.lo, range.hi, depth, range.skip);
+  const qv = opts.queryVector ?? null;
+  if (qv !== null && qv.length !== vectors.embedder.dim)
+    throw new Error(`query vector of ${qv.length} dimensions; the world's vectors have ${vectors.embedder.dim}`);
+  const vec = range === null ? [] : vectors.topK(qv ?? vectors.embedQuery(q), range.lo, range.hi, depth, range.skip);
 
   const fused = new Map<number, { score: number; bm25: number | null; vector: number | null }>();
   const add = (seq: number, rank: number, list: "bm25" | "vector") => {

@@ -123,6 +123,11 @@ export class SqliteAsOfView implements AsOfView {
     return this.clock();
   }
 
+  capped(cut: number): AsOfView {
+    const parent = this.clock;
+    return new SqliteAsOfView(this.b, () => Math.min(cut, parent()), { search: this.stats });
+  }
+
   private t(): number {
     return checkTime("now", this.clock());
   }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { z } from "zod";
 import type { AsOfView } from "./as-of-view.js";
+import { EMBEDDINGS_API_KEY_ENV, openQueryEmbedder, type QueryEmbedder } from "./endpoint-embedder.js";
 import { NewsIndex } from "./news-index.js";
 import { NewsVectors } from "./news-vectors.js";
 import { META_NEWS_LAG_PUB_OVER_VIS, META_NEWS_LAG_VIS_OVER_PUB } from "./schema.js";
@@ -59,6 +60,7 @@ export class WorldStore implements ViewBackend {
   private readonly stmts = new Map<string, Database.Statement>();
   private vectors: NewsVectors | null | undefined;
   private index: NewsIndex | null | undefined;
+  private queryEmb: QueryEmbedder | null | undefined;
   private published: Float64Array | undefined;
 
   private constructor(dir: string, manifest: WorldManifest, db: Database.Database) {
@@ -112,6 +114,24 @@ export class WorldStore implements ViewBackend {
       this.vectors = NewsVectors.open(this.db, meta);
     }
     return this.vectors;
+  }
+
+  /**
+   * The asynchronous query embedder of a world whose news vectors came from an embedding endpoint
+   * (`embedWorldNews`), or null (the hashing embedder, or no vectors). The API key comes from
+   * RELIVE_EMBEDDINGS_API_KEY when set.
+   */
+  queryEmbedder(): QueryEmbedder | null {
+    if (this.queryEmb === undefined) {
+      const meta = new Map(
+        (this.db.prepare("SELECT key, value FROM world_meta").all() as { key: string; value: string }[]).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
+      this.queryEmb = openQueryEmbedder(this.dir, meta, process.env[EMBEDDINGS_API_KEY_ENV]);
+    }
+    return this.queryEmb;
   }
 
   /** The relive-owned news index (opened on first use), or null when the world was built without one. */

@@ -3,13 +3,16 @@ import type { ToolDef } from "../../tools/tool.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { inTimeOrder, newsObservations } from "../observations.js";
 import { defineTask, type Episode, type Observation, type StateSection, type TaskRunContext } from "../task.js";
+import { ablationView, anchorEntries, frozenNewsCut } from "./ablation-view.js";
+import { loadAnchorForecasts } from "./anchor.js";
 import { nextDayTool } from "./day-tools.js";
 import { forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { newsTools } from "./news-tools.js";
+import { questionNewsTool } from "./one-shot-news.js";
 import { OpenForecastParams } from "./params.js";
 import { openForecastPolicies } from "./policies.js";
-import { QuestionsNow } from "./question-state.js";
+import { publicAnswer, QuestionsNow } from "./question-state.js";
 import { questionTools } from "./question-tools.js";
 import { recapNote } from "./recap.js";
 import { newRunState, type OpenForecastRunState } from "./run-state.js";
@@ -66,13 +69,22 @@ function searchMode(ctx: TaskRunContext<OpenForecastParams>): "hybrid" | "bm25" 
   return ctx.params.search_mode === "hybrid" && ctx.world.newsVectors() !== null ? "hybrid" : "bm25";
 }
 
+/** endpoint vectors (a static property of the world): the asynchronous, priced query embedder; null otherwise */
+function queryEmbedder(ctx: TaskRunContext<OpenForecastParams>) {
+  return searchMode(ctx) === "hybrid" ? ctx.world.queryEmbedder() : null;
+}
+
 function tools(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunState): ToolDef[] {
   const p = ctx.params;
   const sleepUntil = ctx.agentClock?.sleepUntil ?? null;
+  const frozenCut = p.news === "frozen" ? frozenNewsCut(ctx.sim_start) : null;
   return [
     ...questionTools(ctx.view, p, state),
     ...forecastTools(ctx.view, p, state),
-    ...(hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx)) : []),
+    ...(hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx), frozenCut, queryEmbedder(ctx)) : []),
+    ...(hasNews(ctx) && p.search === "one-shot"
+      ? [questionNewsTool(ctx.view, p, searchMode(ctx), state, queryEmbedder(ctx))]
+      : []),
     ...(sleepUntil !== null ? [nextDayTool(sleepUntil, state, memoryOn(ctx) && p.memory_phase)] : []),
   ];
 }
@@ -102,9 +114,12 @@ export const openForecastTask = defineTask<OpenForecastParams>({
   // FutureSim's harness keeps memory: LLM runs get the harness memory tools unless `memory: false`
   memoryToolsDefault: (p) => p.memory,
   optionalStreams: ["news", "market_price"],
-  open(ctx) {
+  open(runCtx) {
+    // every agent-facing read goes through the ablation view (news: frozen, ceiling); the run's own otherwise
+    const ctx = { ...runCtx, view: ablationView(runCtx.view, runCtx.params, runCtx.sim_start) };
     // accepted forecasts, the memory log and phase, the last recap: shared by the tools and the recap
     const state = newRunState();
+    if (ctx.params.anchor_from !== null) injectAnchor(ctx, state);
     return {
       instruction: () =>
         renderInstruction({
@@ -144,6 +159,19 @@ export const openForecastTask = defineTask<OpenForecastParams>({
     ],
   },
 });
+
+/**
+ * `anchor_from`: the anchor run's day-0 forecasts become the standing forecasts at sim_start of the
+ * questions open then (the scorer injects the same ones: `anchorEntries`).
+ */
+function injectAnchor(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunState): void {
+  const ref = ctx.params.anchor_from;
+  if (ref === null) return;
+  const view = ctx.view.capped(ctx.sim_start);
+  const questions = view.questions.list().map((q) => ({ q, publicAt: publicAnswer(view, q.id)?.visible_at ?? null }));
+  for (const [id, entries] of anchorEntries(loadAnchorForecasts(ref), questions, ctx.params, ctx.sim_start))
+    state.forecasts.set(id, entries);
+}
 
 /** The decision-critical state: each open question's standing forecast (the last accepted one), or none yet. */
 export function standingForecasts(qn: QuestionsNow, state: OpenForecastRunState): StateSection[] {

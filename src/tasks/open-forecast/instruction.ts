@@ -59,10 +59,12 @@ export function renderInstruction(o: InstructionInput): string {
     "# Open-ended forecasting",
     "",
     `You forecast from ${isoDay(o.sim_start)} to ${isoDay(o.sim_end - 1)} (UTC, inclusive). Questions about future events ` +
-      "are released on their open dates. " +
-      (o.news
-        ? "News articles become readable as they are published; you only ever see what is published up to the current simulated time."
-        : "There is no news archive in this episode: forecast from each question's text and background."),
+      (p.ceiling ? "are each released one day before they resolve. " : "are released on their open dates. ") +
+      (!o.news
+        ? "There is no news archive in this episode: forecast from each question's text and background."
+        : p.news === "frozen"
+          ? `The news archive is frozen at the end of ${isoDay(o.sim_start)}: nothing published later can be read.`
+          : "News articles become readable as they are published; you only ever see what is published up to the current simulated time."),
     `Keep a forecast standing on every open question: probabilities for up to ${p.max_outcomes} possible answers.`,
     "",
     "## Scoring",
@@ -81,12 +83,18 @@ export function renderInstruction(o: InstructionInput): string {
     `- \`submit_forecasts(question_id, outcomes)\` (free): {answer: probability}, at most ${p.max_outcomes} answers, each p in ` +
       "[0, 1], summing to at most 1. It replaces your previous forecast on the question. Only open questions accept " +
       "forecasts; invalid forecasts are refused with the reason (free). `get_forecasts(question_id?)` (free) shows yours.",
-    ...(o.news
-      ? [
-          `- \`search_news(query, from_date?, to_date?)\` ($${p.search_usd} per call): the ${p.search_k} most relevant articles ` +
-            `published up to now (to_date is capped to now); \`read_article(id)\` ($${p.article_usd} per call): the full text.`,
-        ]
-      : []),
+    ...(!o.news
+      ? []
+      : p.search === "one-shot"
+        ? [
+            `- \`question_news(question_id)\` ($${p.search_usd} on the first call per question, then free): the one news ` +
+              `retrieval of a question, the ${p.search_k} articles best matching its title as of its release (there is no ` +
+              `free-text search); \`read_article(id)\` ($${p.article_usd} per call): the full text.`,
+          ]
+        : [
+            `- \`search_news(query, from_date?, to_date?)\` ($${p.search_usd} per call): the ${p.search_k} most relevant articles ` +
+              `published up to ${p.news === "frozen" ? "the end of the frozen archive" : "now"} (to_date is capped to ${p.news === "frozen" ? "it" : "now"}); \`read_article(id)\` ($${p.article_usd} per call): the full text.`,
+          ]),
     ...(memory
       ? [
           "- Memory (free): `memory_append(note, item?)` adds a note, across questions or about one (`item`: the question id); " +

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AnchorFrom } from "./anchor.js";
 
 /**
  * open-forecast parameters (run config `task_params`). FutureSim prices nothing; the defaults here
@@ -42,6 +43,22 @@ export const OpenForecastParams = z
      * for the pair. null (default): no judge.
      */
     judge_cache: z.string().min(1).nullable().default(null),
+    // ablations (FutureSim; harness.md "Config names"): every default is the full configuration
+    /** live: news unlocked day by day; frozen: the corpus as visible at the end of day 0 (sim_start's UTC day) */
+    news: z.enum(["live", "frozen"]).default("live"),
+    /**
+     * agentic: `search_news` with the agent's own queries; one-shot: no `search_news`, one fixed
+     * retrieval per question (`question_news`: the question's title words, as of its release)
+     */
+    search: z.enum(["agentic", "one-shot"]).default("agentic"),
+    /** each question is released alone one day before its resolution (max(open, resolve − 1 day)) and scored from then */
+    ceiling: z.boolean().default(false),
+    /**
+     * another open-forecast run whose day-0 forecasts become this run's standing forecasts at
+     * sim_start: a run directory (resolved to its absolute path and its ledger's sha256) or that
+     * pair; null (default): none
+     */
+    anchor_from: AnchorFrom.nullable().default(null),
   })
   .strict();
 

@@ -17,6 +17,15 @@ export interface OpenForecastRunState {
   lastRecapDay: number | null;
   /** the instant of the last wake recap, or null before the first */
   lastRecapAt: number | null;
+  /** `search: one-shot`: each question's single retrieval, made at its first `question_news` call */
+  oneShot: Map<string, OneShotRetrieval>;
+}
+
+/** One question's one-shot retrieval (`question_news`). */
+export interface OneShotRetrieval {
+  query: string;
+  as_of: string;
+  results: { id: string; title: string; domain: string; published_at: string; snippet: string }[];
 }
 
 /** A fresh run state (created once per run by the task's `open`). */
@@ -26,6 +35,7 @@ export function newRunState(): OpenForecastRunState {
     memoryPhaseSince: null,
     lastRecapDay: null,
     lastRecapAt: null,
+    oneShot: new Map(),
   };
 }
 

@@ -3,6 +3,8 @@ import type { QuestionRow } from "../../world/types.js";
 import { meanOf, sumOf } from "../metrics.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
+import { anchorEntries, presentedQuestion } from "./ablation-view.js";
+import { loadAnchorForecasts } from "./anchor.js";
 import { type MatchKind, matchAnswer } from "./answer-match.js";
 import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";
 import { JudgeCache, type JudgeItem } from "./judge-cache.js";
@@ -117,11 +119,14 @@ export class OpenForecastScorer extends ScorerBase {
     this.p = OpenForecastParams.parse(ctx.params ?? {});
     this.judge = this.p.judge_cache === null ? null : JudgeCache.open(this.p.judge_cache);
     const db = ctx.world.db;
-    const qs = db
-      .prepare(
-        "SELECT id, title, background, criteria, open, resolve, answer_type, visible_at FROM question ORDER BY id",
-      )
-      .all() as QuestionRow[];
+    // ceiling: a question is released (and its active days start) one day before it resolves
+    const qs = (
+      db
+        .prepare(
+          "SELECT id, title, background, criteria, open, resolve, answer_type, visible_at FROM question ORDER BY id",
+        )
+        .all() as QuestionRow[]
+    ).map((q) => presentedQuestion(q, this.p.ceiling));
     const pub = new Map(
       (
         db.prepare("SELECT question, resolved_at, visible_at FROM question_resolution").all() as {
@@ -137,6 +142,12 @@ export class OpenForecastScorer extends ScorerBase {
     this.pub = pub;
     this.qs = qs;
     this.sim_start = ctx.sim_start;
+    // anchor_from: the anchor run's day-0 forecasts stand from sim_start (the tools inject the same ones)
+    if (this.p.anchor_from !== null) {
+      const open = qs.map((q) => ({ q, publicAt: pub.get(q.id)?.visible_at ?? null }));
+      for (const [id, entries] of anchorEntries(loadAnchorForecasts(this.p.anchor_from), open, this.p, ctx.sim_start))
+        this.forecasts.set(id, entries);
+    }
     ({ plans: this.plans, notScorable: this.notScorable } = this.plansFor(ctx.sim_end));
   }
 
