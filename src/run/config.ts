@@ -56,6 +56,20 @@ export const RunConfigSchema = z
         max_output_tokens: z.number().int().positive().optional(),
         /** per-request timeout of the model client in seconds (default 120; slow local models need more) */
         request_timeout_s: z.number().positive().max(3600).optional(),
+        /**
+         * FutureSim's scaffolding switches (spec/harness.md "Scaffolding options"; each a grid axis, all
+         * off by default): `context_feedback` (a tokens used/left line after each tool result),
+         * `guidance` (a wake line: v1 goal and day, v2 + open items, v3 + what is due tomorrow),
+         * `procedure` (the daily checklist in the system prompt)
+         */
+        scaffolding: z
+          .object({
+            context_feedback: z.boolean().default(false),
+            guidance: z.enum(["none", "v1", "v2", "v3"]).default("none"),
+            procedure: z.boolean().default(false),
+          })
+          .strict()
+          .optional(),
         /** watcher sandbox caps (watcher trigger only): interrupt polls between waits (about 10,000
          * operations each; default 200) and the program's memory in MB (default 64) */
         watcher: z

@@ -12,6 +12,7 @@ import {
 import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
+import { modelCostText } from "../agent/system-prompt.js";
 import { DAY_MS, isoInstant, nextUtcMidnight } from "../kernel/day.js";
 import { Kernel } from "../kernel/kernel.js";
 import { dailyBrief } from "../ledger/daily-brief.js";
@@ -395,6 +396,20 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
               dailyBrief: () => latestBrief,
               onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
               wakeNote: (w) => run.wakeNote(w),
+              modelCost: modelCostText({
+                model: a.priceKey,
+                price: pricedRow(a.prices.lookup(a.priceKey), a.priceKey),
+                llmCapUsd: r.config.domain_budgets.llm ?? null,
+                budgetUsd: r.budget_usd,
+              }),
+              state: () => run.state(),
+              ...(r.config.agent.scaffolding ? { scaffolding: r.config.agent.scaffolding } : {}),
+              guidance: {
+                goal: `${task.title} (score: ${task.metrics.primary}, ${task.metrics.direction} is better)`,
+                sim_start,
+                sim_end,
+                deadlines: (until) => run.deadlines(ctx.view, until),
+              },
               ...(o.onModelRequest ? { onRequest: o.onModelRequest } : {}),
               onStart: () => {
                 if (r.config.agent.deadline_guard)
@@ -457,3 +472,9 @@ function programOf(r: ResolvedRun, run: TaskRun, taskTools: readonly ToolDef[]):
 }
 
 const ACTOR_ID = /^[a-z0-9_-]{1,64}$/;
+
+/** A resolved model's price row (resolve-run refuses unpriced models, so a missing row is a bug). */
+function pricedRow<T>(row: T | null, key: string): T {
+  if (row === null) throw new Error(`internal: model ${key} has no price row after resolution`);
+  return row;
+}
