@@ -46,7 +46,8 @@ export function guidanceLine(level: Scaffolding["guidance"], g: GuidanceInput): 
         parts.push(`${g.openItems} item${g.openItems === 1 ? "" : "s"} still open: revisit stale commitments.`);
       if (level === "v3") {
         const from = nextUtcMidnight(g.at);
-        const due = g.deadlines(from + DAY_MS).filter((t) => t >= from && t < from + DAY_MS);
+        // deadlines after the run's end are not due: nothing is scored there
+        const due = g.deadlines(from + DAY_MS).filter((t) => t >= from && t < from + DAY_MS && t < g.sim_end);
         parts.push(
           due.length === 0
             ? `Nothing is due tomorrow (${isoDay(from)}).`
