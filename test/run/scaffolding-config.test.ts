@@ -84,7 +84,9 @@ describe("agent.scaffolding: config field and grid axis", () => {
     );
     const toolOn = req(on, 1).messages.at(-1)!.content;
     const toolOff = req(off, 1).messages.at(-1)!.content;
-    expect(toolOn).toMatch(new RegExp(`^${escapeRegExp(toolOff)}\\n\\(context: \\d+ tokens used of 60000, \\d+ left\\)$`));
+    expect(toolOn).toMatch(
+      new RegExp(`^${escapeRegExp(toolOff)}\\n\\(context: \\d+ tokens used of 60000, \\d+ left\\)$`),
+    );
     // the switches change what the model sees, never the score of the same actions
     expect(on.results.performance).toEqual(off.results.performance);
   }, 300_000);
