@@ -11,9 +11,7 @@ const iso = (t: number) => new Date(t).toISOString();
 /** A fixed policy: at each wake echo, read 20 words, then sleep 10 h (the replies never depend on the text). */
 const policy = (req: GenerateRequest) => {
   const last = req.messages.at(-1);
-  const sinceMarker =
-    req.messages.length - req.messages.findLastIndex((m) => m.role === "user" && m.content.startsWith("(woke at"));
-  if (last?.role === "user") return reply(["echo", { x: sinceMarker }], ["words", { n: 20 }]);
+  if (last?.role === "user") return reply(["echo", { x: req.messages.length }], ["words", { n: 20 }]);
   return reply(["sleep", { until: iso(markerTime(req) + 10 * HOUR) }]);
 };
 
@@ -39,7 +37,8 @@ async function runWith(scaffolding: Scaffolding) {
 
 /** The full transcript of the last request (every message the model saw, in order). */
 const transcriptOf = (reqs: GenerateRequest[]) => reqs.at(-1)!.messages;
-const markers = (m: ChatMessage[]) => m.filter((x) => x.role === "user" && x.content.startsWith("(woke at"));
+const textOf = (m: ChatMessage | undefined) => m?.content ?? "";
+const markers = (m: ChatMessage[]) => m.filter((x) => x.role === "user" && textOf(x).startsWith("(woke at"));
 
 describe("scaffolding switches: each changes exactly what it names", () => {
   it("all off (the default) is the baseline: no switch text anywhere", async () => {
@@ -66,7 +65,7 @@ describe("scaffolding switches: each changes exactly what it names", () => {
         continue;
       }
       tool++;
-      const [head, line, ...rest] = o[i]!.content.split("\n");
+      const [head, line, ...rest] = textOf(o[i]).split("\n");
       expect(rest).toEqual([]);
       expect(head).toBe(b[i]!.content);
       const m = /^\(context: (\d+) tokens used of 60000, (\d+) left\)$/.exec(line ?? "");
@@ -80,9 +79,9 @@ describe("scaffolding switches: each changes exactly what it names", () => {
     const first = on[1]!;
     const firstTool = first.messages.findIndex((x) => x.role === "tool");
     const before = first.messages.slice(0, firstTool).reduce((n, x) => n + messageTokens(x), 0);
-    const own = countTokens(b[firstTool]!.content);
+    const own = countTokens(textOf(b[firstTool]));
     expect(first.messages[firstTool]!.content).toBe(
-      `${b[firstTool]!.content}\n(context: ${fixed + before + own} tokens used of 60000, ${60_000 - fixed - before - own} left)`,
+      `${textOf(b[firstTool])}\n(context: ${fixed + before + own} tokens used of 60000, ${60_000 - fixed - before - own} left)`,
     );
   });
 
@@ -97,13 +96,13 @@ describe("scaffolding switches: each changes exactly what it names", () => {
       expect(o).toHaveLength(b.length);
       lines[level] = [];
       for (let i = 0; i < b.length; i++) {
-        const isMarker = b[i]!.role === "user" && b[i]!.content.startsWith("(woke at");
+        const isMarker = b[i]!.role === "user" && textOf(b[i]).startsWith("(woke at");
         if (!isMarker) {
           expect(o[i]).toEqual(b[i]);
           continue;
         }
-        expect(o[i]!.content.startsWith(`${b[i]!.content}\n(guidance: `)).toBe(true);
-        lines[level].push(o[i]!.content.slice(b[i]!.content.length + 1));
+        expect(textOf(o[i]).startsWith(`${textOf(b[i])}\n(guidance: `)).toBe(true);
+        lines[level].push(textOf(o[i]).slice(textOf(b[i]).length + 1));
       }
     }
     // hand-worked: wakes at 00:00, 10:00, 20:00 of day 1, 06:00 and 16:00 of day 2, 02:00 ... of day 3

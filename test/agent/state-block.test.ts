@@ -30,7 +30,7 @@ describe("the state block: decision-critical state in the newest user turn of ev
       contextTokens: 1800,
       model: (req) => {
         const marker = lastMarker(req) ?? "";
-        const inWake = req.messages.slice(req.messages.findLastIndex((m) => m.content === marker));
+        const inWake = req.messages.slice(req.messages.map((m) => m.content === marker).lastIndexOf(true));
         const acted = inWake.some((m) => m.role === "tool");
         if (acted) return reply(["done", {}]);
         if (marker.includes("for start"))

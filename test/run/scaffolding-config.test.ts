@@ -5,6 +5,7 @@ import { expandGrid } from "../../src/run/grid/expand-grid.js";
 import { parseGridConfig } from "../../src/run/grid/grid-config.js";
 import { runWithServer } from "../agent/support/llm-run.js";
 import { fakeRun } from "../report/fake-runs.js";
+import type { ScriptedReply } from "../support/openai-test-server.js";
 
 const BASE = { task: "daily-digest", sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-02T00:00:00Z" };
 
@@ -52,10 +53,10 @@ describe("agent.scaffolding: config field and grid axis", () => {
   });
 
   it("a run passes the switches to the agent: the first request carries the procedure, guidance and context lines", async () => {
-    const respond = (body: { messages: { role: string }[] }) =>
+    const respond = (body: { messages: { role: string }[] }): ScriptedReply =>
       body.messages.at(-1)?.role === "tool"
-        ? ({ kind: "tool_calls", calls: [{ name: "finish", arguments: { summary: "done" } }] } as const)
-        : ({ kind: "tool_calls", calls: [{ name: "digest_status", arguments: {} }] } as const);
+        ? { kind: "tool_calls", calls: [{ name: "finish", arguments: { summary: "done" } }] }
+        : { kind: "tool_calls", calls: [{ name: "digest_status", arguments: {} }] };
     const on = await runWithServer(
       { ...BASE, agent: { scaffolding: { context_feedback: true, guidance: "v3", procedure: true } } },
       respond,

@@ -37,6 +37,12 @@ export const OpenForecastParams = z
      * for the pair. null (default): no judge.
      */
     judge_cache: z.string().min(1).nullable().default(null),
+    /**
+     * Answer matching after exact equality: "relive" (NFKC, lowercase, punctuation and symbols
+     * dropped, spaces collapsed) or "futuresim" (FutureSim's: lowercase, spaces removed, punctuation
+     * kept). Absent: relive's (an optional field, so default runs keep their identity).
+     */
+    answer_match: z.enum(["relive", "futuresim"]).optional(),
   })
   .strict();
 
