@@ -35,7 +35,9 @@ import {
   memoryPhasePrompt,
   memoryPhaseRefusal,
 } from "./memory-phase.js";
-import { renderSystemPrompt } from "./system-prompt.js";
+import { contextFeedbackLine, guidanceLine, NO_SCAFFOLDING, type Scaffolding } from "./scaffolding.js";
+import { openItems, renderStateBlock, type StateBlockSection } from "./state-block.js";
+import { procedureText, renderSystemPrompt } from "./system-prompt.js";
 import { countTokens, toolSpecTokens } from "./token-counter.js";
 import { Transcript } from "./transcript.js";
 
@@ -100,7 +102,18 @@ export interface ReactAgentOptions {
    * after 23:00 of a day, or when the transcript reaches 90 % of its budget (src/agent/memory-phase.ts)
    */
   memoryPhaseTools?: readonly string[];
+  /** the model's own token prices and the LLM cap (`modelCostText`), appended to the trigger's "how you run" */
+  modelCost?: string;
+  /** the task's decision-critical state (`TaskRun.state`), rendered into every wake marker with the trigger's own */
+  state?: () => readonly StateBlockSection[];
+  /** scaffolding switches (`agent.scaffolding`; default all off) */
+  scaffolding?: Scaffolding;
+  /** what guidance names: the task's goal, the run's window, and its known deadlines (`TaskRun.deadlines`) */
+  guidance?: { goal: string; sim_start: number; sim_end: number; deadlines: (until: number) => readonly number[] };
 }
+
+/** Tools that write memory (the harness's memory tool set, open-forecast's notes): the procedure's memory step names them. */
+const MEMORY_WRITE_TOOLS = new Set(["memory_append", "write_note", "write_insights"]);
 
 /** `finish(summary)`: ends the agent's participation; the clock still runs to sim_end. */
 export function finishTool(slot: IntentSlot): ToolDef {
@@ -123,11 +136,16 @@ export function toolResultText(r: ToolResult): string {
   return r.ok ? (JSON.stringify(r.value) ?? "null") : `ERROR: ${r.error}`;
 }
 
-/** `(woke at <ISO> for <reason>[: <trigger id>])`, plus detail and brief lines. */
+/**
+ * `(woke at <ISO> for <reason>[: <trigger id>])`, plus detail and brief lines, the task's note, the
+ * state block and the guidance line (each only when present).
+ */
 export function wakeMarker(
   w: Exclude<AgentWake, { reason: "end" }>,
   brief: string | null,
   note: string | null = null,
+  state: string | null = null,
+  guidance: string | null = null,
 ): string {
   const head = `(woke at ${isoInstant(w.at)} for ${w.reason}${w.triggerId !== undefined ? `: ${w.triggerId}` : ""})`;
   return [
@@ -135,6 +153,8 @@ export function wakeMarker(
     ...(w.detail !== undefined ? [w.detail] : []),
     ...(brief !== null ? [brief] : []),
     ...(note !== null ? [note] : []),
+    ...(state !== null ? [state] : []),
+    ...(guidance !== null ? [guidance] : []),
   ].join("\n");
 }
 
@@ -168,8 +188,14 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
     const tools: ToolSpec[] = o.runtime
       .docs()
       .map((d) => ({ name: d.name, description: d.description, parameters: d.parameters }));
-    const toolDocs = o.runtime.docs();
     const fixedTokens = toolSpecTokens(tools);
+    const scaffolding = o.scaffolding ?? NO_SCAFFOLDING;
+    const procedure = scaffolding.procedure
+      ? procedureText({
+          trigger: o.trigger.kind,
+          memory: o.runtime.names().some((n) => MEMORY_WRITE_TOOLS.has(n)),
+        })
+      : undefined;
     /** tools whose call ends the wake: the trigger's wait tool, finish, and task tools seen to leave a wait */
     const waitTools = new Set<string>([o.trigger.waitToolName, FINISH_TOOL]);
     const transcript = new Transcript(o.onTranscript ? (m) => o.onTranscript?.(m, self.now()) : undefined);
@@ -198,13 +224,15 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       renderSystemPrompt({
         instruction: o.instruction,
         howYouRun: o.trigger.howYouRun,
-        tools: toolDocs,
+        ...(o.modelCost !== undefined ? { modelCost: o.modelCost } : {}),
+        ...(procedure !== undefined ? { procedure } : {}),
         learned: o.learned?.() ?? "",
       });
+    /** the context limit in force (the configured one, lowered after a context-length error) */
+    const contextLimit = () => Math.min(o.contextTokens, serverLimit);
 
     /** the transcript's token budget under system prompt `sys` */
-    const budgetOf = (sys: string) =>
-      Math.max(0, Math.min(o.contextTokens, serverLimit) - fixedTokens - tokensOfSystem(sys));
+    const budgetOf = (sys: string) => Math.max(0, contextLimit() - fixedTokens - tokensOfSystem(sys));
     const budgetNow = () => budgetOf(system());
 
     /** One model call with its attempts ledgered; null when it failed for good. */
@@ -345,7 +373,13 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
       const reset = o.dailyReset === true && lastWakeDay !== null && day !== lastWakeDay;
       if (reset) note("daily_reset", `a new simulated day: ${transcript.clear()} wake segment(s) cleared`);
       lastWakeDay = day;
-      const marker = wakeMarker(w, brief, o.wakeNote?.({ at: w.at, reason: w.reason }) ?? null);
+      const taskNote = o.wakeNote?.({ at: w.at, reason: w.reason }) ?? null;
+      const sections = [...(o.trigger.state?.() ?? []), ...(o.state?.() ?? [])];
+      const guidance =
+        o.guidance !== undefined
+          ? guidanceLine(scaffolding.guidance, { ...o.guidance, at: w.at, openItems: openItems(sections) })
+          : null;
+      const marker = wakeMarker(w, brief, taskNote, renderStateBlock(sections, w.at), guidance);
       transcript.begin(reset ? `${marker}\n${DAILY_RESET_LINE}` : marker);
       let calls = 0;
       let nudged = false;
@@ -432,7 +466,13 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
         );
         for (const r of results) {
           if (r.ok) okCall = true;
-          transcript.push({ role: "tool", tool_call_id: r.call.id, name: r.call.name, content: r.text });
+          let content = r.text;
+          if (scaffolding.context_feedback) {
+            // tokens of everything the next request holds up to and including this result (cl100k), before this line
+            const used = fixedTokens + tokensOfSystem(system()) + transcript.tokens + countTokens(content);
+            content = `${content}\n${contextFeedbackLine(used, contextLimit())}`;
+          }
+          transcript.push({ role: "tool", tool_call_id: r.call.id, name: r.call.name, content });
         }
         if (intent !== null) {
           if (intent.kind === "finish") return { intent, crashed: false, okCall };

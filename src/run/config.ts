@@ -71,13 +71,21 @@ export const RunConfigSchema = z
           })
           .strict()
           .optional(),
-        /** FutureSim's scaffolding switches (spec/harness.md), each off by default */
+        /**
+         * FutureSim's scaffolding switches (spec/harness.md "Scaffolding options"; each a grid axis, all
+         * off by default): `daily_reset`, `memory_phase` (src/learning), `context_feedback` (a tokens
+         * used/left line after each tool result), `guidance` (a wake line: v1 goal and day, v2 + open
+         * items, v3 + what is due tomorrow), `procedure` (the daily checklist in the system prompt)
+         */
         scaffolding: z
           .object({
             /** clear the transcript at each new simulated day (memory and the state block carry over) */
             daily_reset: z.boolean().optional(),
             /** a forced memory-only turn at the first wake after 23:00 of a day, or at 90 % of the context limit */
             memory_phase: z.boolean().optional(),
+            context_feedback: z.boolean().default(false),
+            guidance: z.enum(["none", "v1", "v2", "v3"]).default("none"),
+            procedure: z.boolean().default(false),
           })
           .strict()
           .optional(),

@@ -30,7 +30,7 @@ export function programMessageTools(actorIds: readonly string[]): ToolDef[] {
     args: z
       .object({
         to: z.string().min(1).describe(`an agent id, or "all"`),
-        text: z.string().min(1).max(MAX_TEXT),
+        text: z.string().min(1).max(MAX_TEXT).describe(`the note (at most ${MAX_TEXT} characters)`),
       })
       .strict(),
     kind: "meta",

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody } from "../agent/scripted-agent.js";
+import { modelCostText } from "../agent/system-prompt.js";
 import { isoInstant } from "../kernel/day.js";
 import { CURATOR_DEFAULT_MAX_OUTPUT_TOKENS, type CuratorOptions } from "../learning/curator.js";
 import { type Learning, setupLearning } from "../learning/learning-runtime.js";
@@ -284,6 +285,20 @@ function spawnModelActors(
           dailyBrief: w.latestBrief,
           onTranscript: (m, t) => writeSync(fd, `${redactor.redact(JSON.stringify({ t: isoInstant(t), ...m }))}\n`),
           wakeNote: (wake) => run.wakeNote(wake),
+          modelCost: modelCostText({
+            model: a.priceKey,
+            price: pricedRow(a.prices.lookup(a.priceKey), a.priceKey),
+            llmCapUsd: r.config.domain_budgets.llm ?? null,
+            budgetUsd: r.budget_usd,
+          }),
+          state: () => run.state(),
+          ...(r.config.agent.scaffolding ? { scaffolding: r.config.agent.scaffolding } : {}),
+          guidance: {
+            goal: `${r.task.title} (score: ${r.task.metrics.primary}, ${r.task.metrics.direction} is better)`,
+            sim_start: r.sim_start,
+            sim_end: r.sim_end,
+            deadlines: (until) => run.deadlines(s.ctx.view, until),
+          },
           learned: () => learning.learned(),
           dailyReset: r.learning.dailyReset,
           ...(r.learning.memoryPhase ? { memoryPhaseTools: MEMORY_TOOL_NAMES } : {}),
@@ -330,3 +345,9 @@ export function programOf(r: ResolvedRun, run: TaskRun, taskTools: readonly Tool
 }
 
 const ACTOR_ID = /^[a-z0-9_-]{1,64}$/;
+
+/** A resolved model's price row (resolve-run refuses unpriced models, so a missing row is a bug). */
+function pricedRow<T>(row: T | null, key: string): T {
+  if (row === null) throw new Error(`internal: model ${key} has no price row after resolution`);
+  return row;
+}

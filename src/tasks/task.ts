@@ -204,6 +204,11 @@ export interface StateSection {
   title: string;
   /** one line per item, already rendered for the agent (empty: nothing pending) */
   lines: string[];
+  /**
+   * how many of `lines` are open items that still need the agent (guidance v2 counts them); absent:
+   * every line. 0 for sections of rights already used or facts (marks made, books filed, a cap's use).
+   */
+  open?: number;
 }
 
 /** Something that became visible to the agent (for trigger policies and counterfactual replay). */

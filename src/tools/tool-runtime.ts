@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
-import { z } from "zod";
 import type { RateLimiter } from "../kernel/rate-limiter.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Wallet } from "../ledger/wallet.js";
 import type { ToolDef, ToolResult } from "./tool.js";
 import { describeArgs, formatZodError } from "./tool-errors.js";
+import { toolParameters } from "./tool-schema.js";
 
 export interface ToolDoc {
   name: string;
   description: string;
-  /** JSON Schema of the arguments, generated from the zod schema */
+  /** JSON Schema of the arguments, generated from the zod schema and made minimal (`tool-schema.ts`) */
   parameters: Record<string, unknown>;
   kind: ToolDef["kind"];
 }
@@ -57,7 +57,7 @@ export class ToolRuntime {
     return [...this.byName.values()].map((t) => ({
       name: t.name,
       description: t.description,
-      parameters: z.toJSONSchema(t.args, { io: "input" }) as Record<string, unknown>,
+      parameters: toolParameters(t.args),
       kind: t.kind,
     }));
   }

@@ -181,6 +181,19 @@ export function cronTrigger(o: CronTriggerOptions): AgentTrigger {
       "midnight UTC. If you end a turn without calling a tool you are nudged once, then the episode ends.",
       "`finish(summary)` ends your participation for good.",
     ].join("\n"),
+    state: () => [
+      {
+        title: "pending schedules (yours and the base schedule)",
+        open: 0,
+        lines: visible()
+          .filter((t) => t.next !== null)
+          .map((t) => {
+            const v = view(t);
+            const when = v.cron_expr !== undefined ? `cron "${v.cron_expr}"` : `once at ${v.at}`;
+            return `${v.id}: ${when}, next ${v.next}${v.note !== undefined ? ` (${v.note})` : ""}`;
+          }),
+      },
+    ],
     install() {
       kernel.addCron(
         actorId,

@@ -118,6 +118,11 @@ export interface AgentTrigger {
   readonly waitToolName: string;
   /** at most this many tool calls per wake (cron: 30 per firing); null = only the runaway guard */
   readonly maxToolCallsPerWake: number | null;
+  /**
+   * the trigger's own decision-critical state for the agent's state block (cron: the pending
+   * schedule entries), as sections of one line per item; absent: none
+   */
+  state?(): { title: string; lines: string[]; open?: number }[];
   /** called once, at the agent's first wake, before anything else */
   install(): void;
   /** performs `intent` (a sleep, a program run, ...) and returns the wake that ends it */

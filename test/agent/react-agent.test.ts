@@ -35,7 +35,9 @@ describe("ReAct agent loop", () => {
     }
     expect(requests[0]!.req.system).toContain("# Test task");
     expect(requests[0]!.req.system).toContain("## How you run");
-    expect(requests[0]!.req.system).toContain("- sleep (meta): Free.");
+    // tool docs are sent once, in the tools array (never repeated in the system prompt)
+    expect(requests[0]!.req.system).not.toContain("- sleep (meta)");
+    expect(requests[0]!.req.tools.map((t) => t.name)).toContain("sleep");
   });
 
   it("drops the oldest whole wake segments to fit the context, never the current one", async () => {

@@ -114,6 +114,7 @@ export function pendingClaims(claims: ClaimBook, now: number, markets: readonly 
   return [
     {
       title: "pending claims",
+      open: markets.filter((m) => claims.pending(m, now) !== null).length,
       lines: markets.map((m) => {
         const c = claims.pending(m, now);
         return c

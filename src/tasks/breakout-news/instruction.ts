@@ -19,17 +19,20 @@ export function renderInstruction(o: InstructionInput): string {
   const scope = o.scope ?? null;
   const who =
     scope !== null
-      ? `You watch ${scope.length === 1 ? `market ${scope[0]}` : `markets ${scope.join(", ")}`} (other agents watch the other markets).`
+      ? `You watch ${scope.length === 1 ? `market ${scope[0]}` : `markets ${scope.join(", ")}`} (other agents watch the ` +
+        "other markets; a coordinator may send you notes: read them with `read_messages`)."
       : o.coordinator
-        ? "You coordinate the agents that each watch one market: every monitored market is visible to you, and the " +
-          "market agents make the claims."
+        ? "You coordinate the agents that each watch one market: every monitored market is visible to you, including " +
+          "markets added after the start that no market agent watches. You make no claims yourself (you have no " +
+          "`notify`): the market agents make them, each for its own market. Tell them what you find with " +
+          "`send_message`; they read it at their next wake."
         : "You watch every market that `get_markets` lists.";
+  const claimer = o.coordinator ? "the market agents say so with `notify`" : "say so with `notify`";
   return [
     "# Breakout news detection",
     "",
     `You run from ${isoDay(o.sim_start)} to ${isoDay(o.sim_end - 1)} (UTC, inclusive) over a replay of prediction markets ` +
-      "and a news corpus. Your job: spot the news that will move a market before the move happens, and say so with " +
-      "`notify`.",
+      `and a news corpus. Your job: spot the news that will move a market before the move happens, and ${claimer}.`,
     who,
     "",
     "## What a claim means",
@@ -57,7 +60,7 @@ export function renderInstruction(o: InstructionInput): string {
       "`get_prices` says up to when prices are visible (`visible_until`).",
     `- \`search_news(q, date_from?, date_to?, offset?)\` costs $${p.search_usd} per page of 10 hits; ` +
       `\`get_article(news_id)\` costs $${p.article_usd}. You only ever see articles published up to now.`,
-    "- `notify` is free.",
+    o.coordinator ? "- You have no `notify`; the market agents' `notify` is free." : "- `notify` is free.",
     scope !== null || o.coordinator
       ? `- The total budget is $${o.budget_usd.toFixed(2)} for everything (model calls included), shared by all agents of ` +
         "the run; so is the one pending claim per market."

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoInstant } from "../../kernel/day.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
+import type { StateSection } from "../task.js";
 import type { DailyDigestParams } from "./params.js";
 import { digestDayOf, nextWindowAfter, openWindowAt } from "./schedule.js";
 
@@ -31,11 +32,11 @@ export function digestArgs(maxIds: number) {
 
 /**
  * `digest_status` (free) and `digest` (commit, free). The one-digest-per-window right is tool
- * state of this run: accepted digests are remembered by window opening. A resumed run rebuilds it
+ * state of this run: accepted digests are remembered in `delivered` (window opening → delivery time;
+ * the run's own map, shared with `digestState`). A resumed run rebuilds it
  * by re-running the episode (DESIGN invariant 3), so no restore code is needed.
  */
-export function digestTools(p: DailyDigestParams): ToolDef[] {
-  const delivered = new Map<number, number>();
+export function digestTools(p: DailyDigestParams, delivered: Map<number, number> = new Map()): ToolDef[] {
   const args = digestArgs(p.max_ids);
 
   const status = defineTool({
@@ -107,4 +108,29 @@ export function digestTools(p: DailyDigestParams): ToolDef[] {
   });
 
   return [status, digest];
+}
+
+/**
+ * The decision-critical state at `now`: today's delivery window and whether its one digest is
+ * delivered (a right used) or still owed (an open item), and when the next window opens.
+ */
+export function digestState(now: number, p: DailyDigestParams, delivered: ReadonlyMap<number, number>): StateSection[] {
+  const today = digestDayOf(now, p);
+  const at = delivered.get(today.opens);
+  const next = nextWindowAfter(now, p);
+  const window = `[${isoInstant(today.opens)}, ${isoInstant(today.closes)})`;
+  const line =
+    at !== undefined
+      ? `today's digest (window ${window}): delivered at ${isoInstant(at)}`
+      : now >= today.closes
+        ? `today's digest (window ${window}): not delivered, window closed`
+        : `today's digest (window ${window}): not delivered yet${openWindowAt(now, p) ? " (window open now)" : ""}`;
+  const owed = at === undefined && now < today.closes;
+  return [
+    {
+      title: "daily digest",
+      lines: [line, `next window opens ${isoInstant(next.opens)}`],
+      open: owed ? 1 : 0,
+    },
+  ];
 }

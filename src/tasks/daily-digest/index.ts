@@ -1,7 +1,7 @@
 import { utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode } from "../task.js";
-import { digestTools } from "./digest-tools.js";
+import { digestState, digestTools } from "./digest-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { DailyDigestParams } from "./params.js";
 import { dailyDigestPolicies } from "./reference-policies.js";
@@ -43,6 +43,8 @@ export const dailyDigestTask = defineTask<DailyDigestParams>({
   open(ctx) {
     const p = ctx.params;
     const limiters = redditLimiters({ limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms });
+    // the run's accepted digests (window opening → delivery time): the digest tool's one-per-window right
+    const delivered = new Map<number, number>();
     return {
       instruction: () =>
         renderInstruction({ params: p, sim_start: ctx.sim_start, sim_end: ctx.sim_end, budget_usd: ctx.budget_usd }),
@@ -53,11 +55,12 @@ export const dailyDigestTask = defineTask<DailyDigestParams>({
           limiter: limiters[REDDIT_LIMITER]!,
           rate: { limit: p.reddit_rate_limit, windowMs: p.reddit_rate_window_ms },
         }),
-        ...digestTools(p),
+        ...digestTools(p, delivered),
       ],
       limiters: () => limiters,
       // the delivery windows follow a fixed daily schedule: known at any time
       deadlines: (view, until) => digestDeadlines(view.now(), until, p),
+      state: () => digestState(ctx.view.now(), p, delivered),
     };
   },
   createScorer: (ctx) => new DailyDigestScorer(ctx),

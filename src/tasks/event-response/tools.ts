@@ -63,10 +63,14 @@ export function eventTools(view: AsOfView, task: TaskFile, book: ResponseBook): 
       `and until (exclusive) bound the event time; kind filters. Costs $${task.prices.list_events_usd} per call.`,
     args: z
       .object({
-        since: TimeArg.optional(),
-        until: TimeArg.optional(),
-        kind: z.string().min(1).optional(),
-        offset: z.number().int().nonnegative().optional(),
+        since: TimeArg.optional().describe(
+          'events at or after this time: epoch milliseconds or ISO-8601 ("2026-03-02T10:00:00Z"; a missing zone is UTC)',
+        ),
+        until: TimeArg.optional().describe(
+          'events before this time: epoch milliseconds or ISO-8601 ("2026-03-02T10:00:00Z"; a missing zone is UTC)',
+        ),
+        kind: z.string().min(1).optional().describe("only events of this kind"),
+        offset: z.number().int().nonnegative().optional().describe("skip this many matches (paging; default 0)"),
       })
       .strict(),
     kind: "data",
@@ -99,7 +103,7 @@ export function eventTools(view: AsOfView, task: TaskFile, book: ResponseBook): 
   const get = defineTool({
     name: GET_EVENT_TOOL,
     description: `One visible event by id, with its whole payload. Costs $${task.prices.get_event_usd} per call.`,
-    args: z.object({ id: z.string().min(1) }).strict(),
+    args: z.object({ id: z.string().min(1).describe("the event's id (from list_events)") }).strict(),
     kind: "data",
     domain: "data",
     price: () => task.prices.get_event_usd,
@@ -114,7 +118,12 @@ export function eventTools(view: AsOfView, task: TaskFile, book: ResponseBook): 
     description:
       "Respond to an event that needs a response, with an action (free). One accepted response per event; rejected " +
       "(free, nothing used): an unknown or not yet visible id, an event of a kind that needs no response, a second response.",
-    args: z.object({ event_id: z.string().min(1), action: z.string().min(1).max(128) }).strict(),
+    args: z
+      .object({
+        event_id: z.string().min(1).describe("the event's id (from list_events)"),
+        action: z.string().min(1).max(128).describe("the action you take (see response_rules for the expected ones)"),
+      })
+      .strict(),
     kind: "commit",
     run(a, ctx) {
       const e = visibleEvent(view, a.event_id);

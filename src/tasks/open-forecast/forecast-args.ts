@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalizeAnswer } from "./answer-match.js";
+import { type AnswerNormalization, NORMALIZATION_IGNORES, normalizerOf } from "./answer-match.js";
 
 export const SUBMIT_FORECASTS_TOOL = "submit_forecasts";
 
@@ -21,19 +21,21 @@ export const SUM_TOLERANCE = 1e-9;
 
 /**
  * Applies the forecast rules (tasks.md §9): 1 to `maxOutcomes` answers, each label non-empty after
- * trimming and at most `maxChars` characters, labels distinct after normalization (case, spaces,
- * punctuation), every p finite in [0, 1], Σp ≤ 1. Returns the outcomes with trimmed labels, or the
+ * trimming and at most `maxChars` characters, labels distinct after the matching mode's
+ * normalization (default relive's: case, spaces, punctuation), every p finite in [0, 1], Σp ≤ 1. Returns the outcomes with trimmed labels, or the
  * reason for rejecting them (the text the agent sees).
  */
 export function checkOutcomes(
   outcomes: Record<string, number>,
-  limits: { maxOutcomes: number; maxChars: number },
+  limits: { maxOutcomes: number; maxChars: number; match?: AnswerNormalization | undefined },
 ): { ok: true; outcomes: Record<string, number> } | { ok: false; error: string } {
   const entries = Object.entries(outcomes);
   if (entries.length === 0)
     return { ok: false, error: "outcomes is empty: name at least one answer with its probability" };
   if (entries.length > limits.maxOutcomes)
     return { ok: false, error: `${entries.length} outcomes named: at most ${limits.maxOutcomes} per forecast` };
+  const mode = limits.match ?? "relive";
+  const normalize = normalizerOf(mode);
   const out: Record<string, number> = {};
   const seen = new Map<string, string>();
   let sum = 0;
@@ -42,12 +44,12 @@ export function checkOutcomes(
     if (label === "") return { ok: false, error: "an outcome label is empty" };
     if (label.length > limits.maxChars)
       return { ok: false, error: `outcome label of ${label.length} characters: at most ${limits.maxChars}` };
-    const norm = normalizeAnswer(label);
+    const norm = normalize(label);
     const twin = seen.get(norm);
     if (twin !== undefined)
       return {
         ok: false,
-        error: `outcomes ${JSON.stringify(twin)} and ${JSON.stringify(label)} name the same answer (case, spaces and punctuation are ignored)`,
+        error: `outcomes ${JSON.stringify(twin)} and ${JSON.stringify(label)} name the same answer (${NORMALIZATION_IGNORES[mode]} are ignored)`,
       };
     seen.set(norm, label);
     if (!Number.isFinite(p) || p < 0 || p > 1)

@@ -52,7 +52,11 @@ export function forecastTools(view: AsOfView, p: OpenForecastParams, state: Open
         );
       if (inMemoryPhase(state, now))
         return reject("memory phase: forecasts are refused now; write your memory, then call next_day again");
-      const checked = checkOutcomes(a.outcomes, { maxOutcomes: p.max_outcomes, maxChars: p.max_answer_chars });
+      const checked = checkOutcomes(a.outcomes, {
+        maxOutcomes: p.max_outcomes,
+        maxChars: p.max_answer_chars,
+        match: p.answer_match,
+      });
       if (!checked.ok) return reject(`submit_forecasts rejected: ${checked.error}`);
       const list = state.forecasts.get(q.id) ?? [];
       list.push({ at: now, outcomes: checked.outcomes });

@@ -1,4 +1,5 @@
 import { isoDay } from "../../kernel/day.js";
+import { NORMALIZATION_IGNORES } from "./answer-match.js";
 import type { OpenForecastParams } from "./params.js";
 
 export interface InstructionInput {
@@ -72,7 +73,7 @@ export function renderInstruction(o: InstructionInput): string {
       "standing at that day's end (00:00 UTC): 1 − Σ (p − 1[the answer is true])² over the answers you named plus the true " +
       "answer. {A: 0.65, B: 0.25} with A true scores 0.815; {B: 0.8} with A true scores −0.64. No forecast scores 0; " +
       "probability you leave unassigned is not scored, but a true answer you did not name counts with p = 0.",
-    `- An answer you name matches the truth when it is equal to it, or equal after ignoring case, spaces and punctuation` +
+    `- An answer you name matches the truth when it is equal to it, or equal after ignoring ${NORMALIZATION_IGNORES[p.answer_match ?? "relive"]}` +
       `${p.judge_cache !== null ? ", or when the answer judge has ruled the two equivalent" : ""}.`,
     "- A question's score is the mean of its daily scores; your score is 100 × the sum over questions.",
     "",

@@ -59,6 +59,12 @@ export const OpenForecastParams = z
      * pair; null (default): none
      */
     anchor_from: AnchorFrom.nullable().default(null),
+    /**
+     * Answer matching after exact equality: "relive" (NFKC, lowercase, punctuation and symbols
+     * dropped, spaces collapsed) or "futuresim" (FutureSim's: lowercase, spaces removed, punctuation
+     * kept). Absent: relive's (an optional field, so default runs keep their identity).
+     */
+    answer_match: z.enum(["relive", "futuresim"]).optional(),
   })
   .strict();
 

@@ -195,7 +195,11 @@ export class OpenForecastScorer extends ScorerBase {
     const parsed = SubmitForecastsArgs.safeParse(e.args);
     const info = parsed.success ? this.questions.get(parsed.data.question_id) : undefined;
     const checked = parsed.success
-      ? checkOutcomes(parsed.data.outcomes, { maxOutcomes: this.p.max_outcomes, maxChars: this.p.max_answer_chars })
+      ? checkOutcomes(parsed.data.outcomes, {
+          maxOutcomes: this.p.max_outcomes,
+          maxChars: this.p.max_answer_chars,
+          match: this.p.answer_match,
+        })
       : null;
     if (
       !parsed.success ||
@@ -320,7 +324,7 @@ export class OpenForecastScorer extends ScorerBase {
     const k = `${plan.q.id}\u0000${label}`;
     let m = this.matches.get(k);
     if (m === undefined) {
-      m = matchAnswer(plan.q.id, label, plan.answer, this.judge);
+      m = matchAnswer(plan.q.id, label, plan.answer, this.judge, this.p.answer_match ?? "relive");
       this.matches.set(k, m);
     }
     return m;

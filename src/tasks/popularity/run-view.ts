@@ -14,6 +14,7 @@ export function recommendationState(book: RecommendationBook, now: number, p: Po
   const window = inCapWindow(book.accepted, now, p);
   const cap: StateSection = {
     title: `recommendation cap (rolling ${p.cap_window_hours} h)`,
+    open: 0,
     lines: [
       `used ${window.length} of ${p.cap}, ${Math.max(0, p.cap - window.length)} remaining`,
       ...window.map((r) => `${r.id} recommended ${isoInstant(r.t)}, slot frees ${isoInstant(r.t + capWindowMs(p))}`),

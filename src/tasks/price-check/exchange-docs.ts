@@ -140,7 +140,7 @@ export function exchangeDocs(env: PriceCheckEnv, now: number): Record<string, un
       max_timeout_s: params.max_timeout_s,
       notes: [
         "No real network: the venue's API is replayed at the current simulated time and only completed candles are served.",
-        "http_fetch never moves the clock: elapsed_ms is simulated; waiting for a Retry-After means sleeping.",
+        "http_fetch never moves the clock: elapsed_ms is simulated; waiting for a Retry-After means letting simulated time pass (see your instruction).",
         "Every call that passes argument checks is billed, whatever its status.",
         "A path may carry a query string; params are merged over it.",
       ],

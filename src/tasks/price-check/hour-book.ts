@@ -28,6 +28,7 @@ export class HourBook {
     return [
       {
         title: `symbol-hours of ${isoHour(now)} UTC (scored at ${isoInstant((h + 1) * HOUR_MS)}: the last report or abstain counts)`,
+        open: symbols.filter((s) => !mine.has(s)).length,
         lines: symbols.map((s) => {
           const a = mine.get(s);
           if (!a) return `${s}: nothing yet`;

@@ -69,6 +69,7 @@ export const priceCheckTask = defineTask<PriceCheckParams>({
           budget_usd: ctx.budget_usd,
           sim_start: ctx.sim_start,
           sim_end: ctx.sim_end,
+          trigger: ctx.agentClock?.trigger ?? "sleep",
         }),
       tools: () => priceCheckTools(env, book),
       // every hour end is a deadline, known at any time

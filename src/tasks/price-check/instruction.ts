@@ -12,6 +12,8 @@ export function renderInstruction(o: {
   budget_usd: number;
   sim_start: number;
   sim_end: number;
+  /** the run's trigger: how the agent lets time pass and when it is woken differ */
+  trigger: "sleep" | "watcher" | "cron";
 }): string {
   const { params, setup } = o;
   const venueLines = setup.venues.map((v) => {
@@ -30,7 +32,7 @@ export function renderInstruction(o: {
       "Call get_exchange_docs() (free) first: it documents each venue's endpoint, symbol names, rate limits, ban rules and how often outages, stale feeds and price spikes happen.",
     ...venueLines,
     "Venues fail: outages (5xx or timeouts), feeds that stop updating, one-off bad prints. Cross-check venues.",
-    "http_fetch never advances the clock: to wait (for a Retry-After, or the next hour), sleep.",
+    WAITING[o.trigger],
     "",
     "Commitments (free): report(symbol, price) and abstain(symbol, reason?). In each UTC hour, your LAST report or abstain per symbol counts.",
     `Truth: the cross-venue median close of the last ${minutes}-minute candle completed at or before your report's time, from the venues' real data (${Object.entries(
@@ -40,6 +42,26 @@ export function renderInstruction(o: {
       .join("; ")}).`,
     `Scoring: a report within ${params.ok_bps} bps of the truth is ok; a larger error counts as priced (its excess over ${params.ok_bps} bps, capped at ${params.excess_cap_bps} bps, is reported); an hour with no action is a miss. ` +
       `Primary metric: the share of symbol-hours ok. Keep abstentions at or below ${(params.abstain_constraint * 100).toFixed(0)}% of symbol-hours.`,
-    "You are woken rarely by default (once a day): deciding how often to wake is up to you.",
+    WAKING[o.trigger],
   ].join("\n");
 }
+
+/** How time passes under each trigger (http_fetch itself never moves the clock). */
+const WAITING: Record<"sleep" | "watcher" | "cron", string> = {
+  sleep: "http_fetch never advances the clock: to wait (for a Retry-After, or the next hour), call sleep(until).",
+  watcher:
+    "http_fetch never advances the clock: time passes only while a watcher program waits (envkit.wait). A program " +
+    "can call http_fetch but cannot report or abstain: it hands over to you when you should act.",
+  cron:
+    "http_fetch never advances the clock: time passes only between your episodes, so a Retry-After or the next hour " +
+    "is waited for by a schedule entry (create_schedule), never inside an episode.",
+};
+
+/** How often the agent is woken unless it arranges more (every hour needs a report). */
+const WAKING: Record<"sleep" | "watcher" | "cron", string> = {
+  sleep:
+    "Unless you sleep to an earlier time, you are woken only at the next midnight UTC: deciding how often to wake is up to you.",
+  watcher:
+    "Unless a program of yours hands over earlier, you are woken only at the next midnight UTC: deciding how often to wake is up to you.",
+  cron: 'Your base schedule wakes you once a day (00:00 UTC): to act every hour, add your own entries (e.g. cron_expr "2 * * * *").',
+};

@@ -7,8 +7,18 @@ import type { HourBook } from "./hour-book.js";
 export const REPORT_TOOL = "report";
 export const ABSTAIN_TOOL = "abstain";
 
-export const ReportArgs = z.object({ symbol: z.string(), price: z.number() }).strict();
-export const AbstainArgs = z.object({ symbol: z.string(), reason: z.string().max(500).optional() }).strict();
+export const ReportArgs = z
+  .object({
+    symbol: z.string().describe("one of the task's symbols, e.g. BTC-USD"),
+    price: z.number().describe("the current market price in USD"),
+  })
+  .strict();
+export const AbstainArgs = z
+  .object({
+    symbol: z.string().describe("one of the task's symbols, e.g. BTC-USD"),
+    reason: z.string().max(500).optional().describe("why you cannot report a price this hour (for your own record)"),
+  })
+  .strict();
 
 /** "2026-03-02T05": the UTC hour an instant falls in (the scored unit's hour key) */
 export function isoHour(t: number): string {
@@ -43,10 +53,18 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
     description: `GET a venue's public market-data API (replayed at the current simulated time; only completed candles). Returns {status, headers, body (string), elapsed_ms} and error "timeout" (status 0) when no answer came within timeout_s. Costs $${params.http_fetch_usd} per call whatever the status. Venues: ${venues.join(", ")}. Venues enforce request-weight limits: a 429 carries Retry-After; calling again before it passes gets you banned. Never moves the clock.`,
     args: z
       .object({
-        venue: z.string(),
-        path: z.string(),
-        params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),
-        timeout_s: z.number().positive().max(params.max_timeout_s).default(10),
+        venue: z.string().describe("a venue named in your instruction and in get_exchange_docs"),
+        path: z.string().describe("the API path, e.g. from get_exchange_docs (may carry a query string)"),
+        params: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+          .default({})
+          .describe("query parameters, merged over the path's query string"),
+        timeout_s: z
+          .number()
+          .positive()
+          .max(params.max_timeout_s)
+          .default(10)
+          .describe(`seconds to wait for the answer (simulated; at most ${params.max_timeout_s})`),
       })
       .strict(),
     kind: "data",

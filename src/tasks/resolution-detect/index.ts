@@ -97,6 +97,7 @@ export function marksState(marks: MarkBook): StateSection[] {
   return [
     {
       title: "marks made (final: one per question)",
+      open: 0,
       lines: marks
         .all()
         .map(

@@ -15,11 +15,11 @@ export const dayStart = (s: string): number => Date.parse(`${s}T00:00:00Z`);
 /** one fill as the agent books it (copied from get_account's executions) */
 export const FiledFill = z
   .object({
-    fill_id: z.string(),
-    symbol: z.string(),
-    side: z.enum(SIDES),
-    qty: z.number(),
-    price: z.number(),
+    fill_id: z.string().describe("the execution's fill_id (get_account)"),
+    symbol: z.string().describe("the execution's symbol"),
+    side: z.enum(SIDES).describe("the execution's side"),
+    qty: z.number().describe("the execution's quantity (units)"),
+    price: z.number().describe("the execution's price (the close)"),
   })
   .strict();
 
@@ -30,16 +30,30 @@ export const FiledFill = z
  */
 export const FiledBook = z
   .object({
-    cash: z.number(),
-    shares: z.record(z.string(), z.number()),
-    costs: z.object({ commission: z.number(), slippage: z.number(), borrow: z.number() }).strict(),
-    equity: z.number(),
-    nav: z.number(),
-    weights: z.record(z.string(), z.number()),
-    fills: z.array(FiledFill).max(1000).default([]),
+    cash: z.number().describe("cash after the close"),
+    shares: z.record(z.string(), z.number()).describe("{symbol: integer shares} after the close (shorts negative)"),
+    costs: z
+      .object({
+        commission: z.number().describe("commission charged at this close"),
+        slippage: z.number().describe("slippage charged at this close"),
+        borrow: z.number().describe("borrow debited at this close"),
+      })
+      .strict()
+      .describe("the costs charged at this close"),
+    equity: z.number().describe("cash + Σ shares × close"),
+    nav: z.number().describe("equity / initial cash"),
+    weights: z
+      .record(z.string(), z.number())
+      .describe("{symbol: shares × close / equity} (signed; 0 when equity is 0)"),
+    fills: z.array(FiledFill).max(1000).default([]).describe("this close's executions, in execution order"),
   })
   .strict();
 export type FiledBook = z.output<typeof FiledBook>;
 
-export const BookFiling = z.object({ day: DayString, book: FiledBook }).strict();
+export const BookFiling = z
+  .object({
+    day: DayString.describe("the trading day D of the book (YYYY-MM-DD)"),
+    book: FiledBook.describe("the state after D's close"),
+  })
+  .strict();
 export type BookFiling = z.output<typeof BookFiling>;

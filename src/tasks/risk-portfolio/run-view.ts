@@ -10,7 +10,7 @@ export function bookState(env: RiskPortfolioEnv): StateSection[] {
       title: "books due (filing window open, not filed)",
       lines: env.booksDue().map((b) => `${b.day}: due before ${isoInstant(b.deadline)}`),
     },
-    { title: "books filed (final)", lines: env.filed().map((f) => `${f.day}: filed ${isoInstant(f.t)}`) },
+    { title: "books filed (final)", open: 0, lines: env.filed().map((f) => `${f.day}: filed ${isoInstant(f.t)}`) },
   ];
 }
 

@@ -13,13 +13,22 @@ export const VALIDATE_BOOKS_TOOL = "validate_books";
 
 export const OrderArgs = z
   .object({
-    symbol: z.string(),
-    side: z.enum(SIDES),
+    symbol: z.string().describe("one of the portfolio's symbols"),
+    side: z.enum(SIDES).describe("buy or sell (a long), short or cover (a short)"),
     qty: z.number().int().positive().describe("integer number of shares (units), > 0"),
   })
   .strict();
 
-export const SubmitOrdersArgs = (max: number) => z.object({ orders: z.array(OrderArgs).min(1).max(max) }).strict();
+export const SubmitOrdersArgs = (max: number) =>
+  z
+    .object({
+      orders: z
+        .array(OrderArgs)
+        .min(1)
+        .max(max)
+        .describe(`1 to ${max} orders, executed at today's close in this order (all or nothing)`),
+    })
+    .strict();
 export const SubmitBooksArgs = BookFiling;
 
 /** a public execution as get_account shows it (costs are the agent's to compute) */
@@ -55,8 +64,8 @@ export function riskPortfolioTools(env: RiskPortfolioEnv): ToolDef[] {
       `At most ${p.max_price_days} days per call.`,
     args: z
       .object({
-        from: DayString.optional(),
-        to: DayString.optional(),
+        from: DayString.optional().describe("first day (YYYY-MM-DD; default: 29 days before `to`)"),
+        to: DayString.optional().describe("last day (YYYY-MM-DD; default and cap: the last completed day)"),
       })
       .strict(),
     kind: "data",
@@ -93,7 +102,9 @@ export function riskPortfolioTools(env: RiskPortfolioEnv): ToolDef[] {
       "symbol, side, qty, price: commissions, slippage and borrow are yours to compute), pending orders, the days " +
       "you filed and the books due now (with their deadlines), and the accounting rules. `since_day` keeps only " +
       "executions of that day or later.",
-    args: z.object({ since_day: DayString.optional() }).strict(),
+    args: z
+      .object({ since_day: DayString.optional().describe("list only executions from this day on (YYYY-MM-DD)") })
+      .strict(),
     kind: "data",
     run: (a) => {
       const acc = env.account();
@@ -182,7 +193,15 @@ export function riskPortfolioTools(env: RiskPortfolioEnv): ToolDef[] {
       "accounting rules, the known closes and your public executions, exactly as they will be reconciled: " +
       "returns {valid, errors [{day, code, field, message}]}. A day's inventory transition is checked from the " +
       "previous day's book in the same call, else from the account's previous positions. Files nothing.",
-    args: z.object({ books: z.array(BookFiling).min(1).max(p.max_validate_books) }).strict(),
+    args: z
+      .object({
+        books: z
+          .array(BookFiling)
+          .min(1)
+          .max(p.max_validate_books)
+          .describe(`1 to ${p.max_validate_books} books [{day, book}], in the submit_books format`),
+      })
+      .strict(),
     kind: "meta",
     run: (a) => {
       const errors = env.validate(a.books);

@@ -40,7 +40,12 @@ export function workspaceTools(ws: Workspace): ToolDef[] {
       name: "write_file",
       description: `Create or replace a file of your workspace (at most ${MAX_FILE_BYTES / (1024 * 1024)} MB; parent directories are created). Free.`,
       kind: "meta",
-      args: z.object({ path: z.string(), content: z.string() }).strict(),
+      args: z
+        .object({
+          path: z.string().describe("file relative to the workspace root (created or replaced)"),
+          content: z.string().describe("the file's whole new text"),
+        })
+        .strict(),
       run: ({ path, content }) =>
         guarded(() => {
           ws.writeFile(path, content);
@@ -52,7 +57,13 @@ export function workspaceTools(ws: Workspace): ToolDef[] {
       description:
         "Replace the one occurrence of `old_text` in a workspace file with `new_text`; refused when `old_text` occurs zero or several times. Free.",
       kind: "meta",
-      args: z.object({ path: z.string(), old_text: z.string().min(1), new_text: z.string() }).strict(),
+      args: z
+        .object({
+          path: z.string().describe("file relative to the workspace root"),
+          old_text: z.string().min(1).describe("text that occurs exactly once in the file"),
+          new_text: z.string().describe("the text that replaces it"),
+        })
+        .strict(),
       run: ({ path, old_text, new_text }) =>
         guarded(() => {
           ws.editFile(path, old_text, new_text);

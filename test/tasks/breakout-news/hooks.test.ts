@@ -42,7 +42,9 @@ describe("breakout-news contract hooks", () => {
     const { ctx, run } = open();
     const notify = run.tools().find((t) => t.name === "notify")!;
     clock.t = T("2026-03-01T08:00:00Z");
-    expect(run.state()).toEqual([{ title: "pending claims", lines: ["brk-a: none", "brk-b: none", "brk-c: none"] }]);
+    expect(run.state()).toEqual([
+      { title: "pending claims", open: 0, lines: ["brk-a: none", "brk-b: none", "brk-c: none"] },
+    ]);
     const r = await notify.invoke(
       { market_id: "brk-a", news_id: "n-g1", direction: "up" },
       { now: () => clock.t, actor: "agent" },
@@ -52,6 +54,7 @@ describe("breakout-news contract hooks", () => {
     expect(run.state()).toEqual([
       {
         title: "pending claims",
+        open: 1,
         lines: [
           "brk-a: up, citing n-g1, claimed 2026-03-01T08:00:00.000Z, pending until 2026-03-02T08:00:00.000Z",
           "brk-b: none",

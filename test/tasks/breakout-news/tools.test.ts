@@ -279,8 +279,15 @@ describe("per-actor scope (program shape: one agent per market plus a coordinato
       ["market-brk-c", "market", ["brk-c"], true],
     ]);
     for (const a of plan) expect(a.id).toMatch(/^[a-z0-9_-]{1,64}$/);
-    expect(plan[2]!.instruction).toContain("You watch market brk-b (other agents watch the other markets).");
-    expect(plan[0]!.instruction).toContain("the market agents make the claims");
+    expect(plan[2]!.instruction).toContain(
+      "You watch market brk-b (other agents watch the other markets; a coordinator may send you notes: read them with `read_messages`).",
+    );
+    expect(plan[2]!.instruction).toContain("and say so with `notify`");
+    // the coordinator has no notify and is never told to use it
+    expect(plan[0]!.instruction).toContain(
+      "You make no claims yourself (you have no `notify`): the market agents make them",
+    );
+    expect(plan[0]!.instruction).not.toContain("and say so with `notify`");
     expect(plan[1]!.instruction).toContain(
       "$70.00 for everything (model calls included), shared by all agents of the run",
     );

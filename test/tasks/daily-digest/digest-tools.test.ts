@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { digestTools } from "../../../src/tasks/daily-digest/digest-tools.js";
+import { digestState, digestTools } from "../../../src/tasks/daily-digest/digest-tools.js";
 import { defaultDailyDigestParams } from "../../../src/tasks/daily-digest/params.js";
 import type { ToolDef, ToolResult } from "../../../src/tools/tool.js";
 
@@ -109,6 +109,47 @@ describe("digest_status", () => {
       window_open: true,
       today: { delivered: true, delivered_at: "2026-03-02T12:20:00.000Z" },
       next_window_opens: "2026-03-03T12:00:00.000Z",
+    });
+  });
+});
+
+describe("digest state (the state block)", () => {
+  it("today's digest owed, delivered (a right used) or missed, and the next window", async () => {
+    const p = defaultDailyDigestParams();
+    const delivered = new Map<number, number>();
+    const clock = { t: T("2026-03-02T06:00:00Z") };
+    const call = caller(digestTools(p, delivered), clock);
+    const win = "[2026-03-02T12:00:00.000Z, 2026-03-02T13:00:00.000Z)";
+    expect(digestState(clock.t, p, delivered)).toEqual([
+      {
+        title: "daily digest",
+        lines: [`today's digest (window ${win}): not delivered yet`, "next window opens 2026-03-02T12:00:00.000Z"],
+        open: 1,
+      },
+    ]);
+    clock.t = T("2026-03-02T12:30:00Z");
+    expect(digestState(clock.t, p, delivered)[0]!.lines[0]).toBe(
+      `today's digest (window ${win}): not delivered yet (window open now)`,
+    );
+    expect((await call("digest", { root_ids: ids10 })).ok).toBe(true);
+    expect(digestState(clock.t, p, delivered)).toEqual([
+      {
+        title: "daily digest",
+        lines: [
+          `today's digest (window ${win}): delivered at 2026-03-02T12:30:00.000Z`,
+          "next window opens 2026-03-03T12:00:00.000Z",
+        ],
+        open: 0,
+      },
+    ]);
+    // a day whose window closed without a digest: nothing is owed any more
+    expect(digestState(T("2026-03-03T14:00:00Z"), p, delivered)[0]).toEqual({
+      title: "daily digest",
+      lines: [
+        "today's digest (window [2026-03-03T12:00:00.000Z, 2026-03-03T13:00:00.000Z)): not delivered, window closed",
+        "next window opens 2026-03-04T12:00:00.000Z",
+      ],
+      open: 0,
     });
   });
 });

@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../../src/ledger/events.js";
-import { matchAnswer, normalizeAnswer } from "../../../src/tasks/open-forecast/answer-match.js";
+import {
+  matchAnswer,
+  normalizeAnswer,
+  normalizeAnswerFutureSim,
+} from "../../../src/tasks/open-forecast/answer-match.js";
 import { checkOutcomes } from "../../../src/tasks/open-forecast/forecast-args.js";
 import {
   type AnswerJudge,
@@ -11,6 +15,7 @@ import {
   JudgeCache,
   judgeKey,
 } from "../../../src/tasks/open-forecast/judge-cache.js";
+import { OpenForecastParams } from "../../../src/tasks/open-forecast/params.js";
 import { activeEnd, dayScore, OpenForecastScorer, top1Correct } from "../../../src/tasks/open-forecast/scorer.js";
 import { buildTiny, d, q, scorerCtx } from "./fixtures.js";
 
@@ -309,5 +314,43 @@ describe("open-forecast window rules: [open, resolution date), answer public ins
     expect(report.primary.value).toBeCloseTo(100 * (0.82 + 0.5 + 2 / 3), 9);
     expect(report.metrics.questions_scored).toBe(3);
     expect(report.not_scorable).toEqual([{ key: "q:qR", reason: "answer public after window" }]);
+  });
+});
+
+describe("answer matching option: relive's normalization (default) or FutureSim's", () => {
+  const dir = world();
+  it("FutureSim's keeps punctuation: a label relive matches by normalization is no match there (hand-worked)", () => {
+    const events = [commit(d(0) + 3 * H, "qF", { "emmanuel macron!": 0.6, "Marine Le Pen": 0.3 })];
+    const qF = (params: Record<string, unknown>) => score(dir, events, params).outcomes.find((o) => o.key === "q:qF")!;
+    // relive: "emmanuel macron!" matches "Emmanuel Macron" → 1 − ((0.6 − 1)² + 0.3²) = 0.75 on both active days
+    expect(qF({}).credit).toBeCloseTo(0.75, 12);
+    expect(qF({ answer_match: "relive" })).toEqual(qF({}));
+    // futuresim: "emmanuelmacron!" ≠ "emmanuelmacron" → the truth is unnamed: 1 − (0.6² + 0.3² + 1²) = −0.45
+    const fs = qF({ answer_match: "futuresim" });
+    expect(fs.credit).toBeCloseTo(-0.45, 12);
+    expect(fs.detail).toMatchObject({ match: null });
+    // case and spaces are ignored by both: "EMMANUEL  MACRON" → 1 − (0.6 − 1)² = 0.84
+    const spaced = [commit(d(0) + 3 * H, "qF", { "EMMANUEL  MACRON": 0.6 })];
+    for (const answer_match of ["relive", "futuresim"]) {
+      const o = score(dir, spaced, { answer_match }).outcomes.find((x) => x.key === "q:qF")!;
+      expect(o.credit).toBeCloseTo(0.84, 12);
+      expect(o.detail).toMatchObject({ match: "normalized" });
+    }
+  });
+
+  it("normalizes by lowercase and removed spaces only; forecast labels are told apart the same way", () => {
+    expect(normalizeAnswerFutureSim("  The U.S.A.!  ")).toBe("theu.s.a.!");
+    expect(normalizeAnswerFutureSim("Emmanuel \t Macron")).toBe("emmanuelmacron");
+    expect(matchAnswer("q", " yes. ", "Yes", null, "futuresim")).toBeNull();
+    expect(matchAnswer("q", " YES ", "Yes", null, "futuresim")).toBe("normalized");
+    expect(matchAnswer("q", "New York", "newyork", null, "futuresim")).toBe("normalized");
+    expect(matchAnswer("q", "New York", "newyork")).toBeNull();
+    const lim = { maxOutcomes: 5, maxChars: 20, match: "futuresim" as const };
+    expect(checkOutcomes({ Yes: 0.5, "yes!": 0.2 }, lim)).toEqual({ ok: true, outcomes: { Yes: 0.5, "yes!": 0.2 } });
+    expect(checkOutcomes({ "New York": 0.5, newyork: 0.2 }, lim)).toEqual({
+      ok: false,
+      error: 'outcomes "New York" and "newyork" name the same answer (case and spaces are ignored)',
+    });
+    expect(() => OpenForecastParams.parse({ answer_match: "loose" })).toThrow();
   });
 });

@@ -14,7 +14,7 @@ describe("popularity run hooks (hand-worked world)", () => {
   it("state: the rolling cap and the pending recommendations at each instant", async () => {
     const h = toolsAt(popularityTask, world, { sim_start: START, sim_end: END, params: { cap: 3 } });
     expect(h.run.state()).toEqual([
-      { title: "recommendation cap (rolling 24 h)", lines: ["used 0 of 3, 3 remaining"] },
+      { title: "recommendation cap (rolling 24 h)", open: 0, lines: ["used 0 of 3, 3 remaining"] },
       { title: "pending recommendations (post not yet revealed)", lines: [] },
     ]);
     h.at(T("2026-03-01T03:30:00Z"));
@@ -24,6 +24,7 @@ describe("popularity run hooks (hand-worked world)", () => {
     expect(h.run.state()).toEqual([
       {
         title: "recommendation cap (rolling 24 h)",
+        open: 0,
         lines: [
           "used 2 of 3, 1 remaining",
           "a1 recommended 2026-03-01T03:30:00.000Z, slot frees 2026-03-02T03:30:00.000Z",
@@ -47,7 +48,7 @@ describe("popularity run hooks (hand-worked world)", () => {
     // the window is (now − 24 h, now]: both slots free exactly at 03:30
     h.at(T("2026-03-02T03:30:00Z"));
     expect(h.run.state()).toEqual([
-      { title: "recommendation cap (rolling 24 h)", lines: ["used 0 of 3, 3 remaining"] },
+      { title: "recommendation cap (rolling 24 h)", open: 0, lines: ["used 0 of 3, 3 remaining"] },
       { title: "pending recommendations (post not yet revealed)", lines: [] },
     ]);
     // another run of the task has its own book

@@ -61,7 +61,7 @@ describe("price-check run hooks", () => {
     const title =
       "symbol-hours of 2026-03-01T01 UTC (scored at 2026-03-01T02:00:00.000Z: the last report or abstain counts)";
     clock.t = at(1, 10);
-    expect(run.state()).toEqual([{ title, lines: ["BTC-USD: nothing yet", "ETH-USD: nothing yet"] }]);
+    expect(run.state()).toEqual([{ title, open: 2, lines: ["BTC-USD: nothing yet", "ETH-USD: nothing yet"] }]);
     expect((await call("report", { symbol: "BTC-USD", price: 100.5 })).ok).toBe(true);
     expect((await call("report", { symbol: "DOGE-USD", price: 1 })).ok).toBe(false);
     expect((await call("report", { symbol: "ETH-USD", price: -1 })).ok).toBe(false);
@@ -70,6 +70,7 @@ describe("price-check run hooks", () => {
     expect(run.state()).toEqual([
       {
         title,
+        open: 0,
         lines: [
           "BTC-USD: reported 100.5 at 2026-03-01T01:10:00.000Z",
           "ETH-USD: abstained at 2026-03-01T01:50:00.000Z",
@@ -82,6 +83,7 @@ describe("price-check run hooks", () => {
     // a new hour starts empty
     clock.t = at(2, 0);
     expect(run.state()[0]!.lines).toEqual(["BTC-USD: nothing yet", "ETH-USD: nothing yet"]);
+    expect(run.state()[0]!.open).toBe(2);
     // another run has its own book
     const other = open();
     other.clock.t = at(1, 55);

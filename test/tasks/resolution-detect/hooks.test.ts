@@ -42,7 +42,7 @@ describe("resolution-detect contract hooks", () => {
     const { ctx, run } = open();
     const mark = run.tools().find((t) => t.name === "mark_outcome")!;
     const call = (args: unknown) => mark.invoke(args, { now: () => clock.t, actor: "agent" });
-    expect(run.state()).toEqual([{ title: "marks made (final: one per question)", lines: [] }]);
+    expect(run.state()).toEqual([{ title: "marks made (final: one per question)", open: 0, lines: [] }]);
     clock.t = T("2026-03-02T12:30:00Z");
     expect((await call({ question_id: "ld-a", outcome: "Yes", news_id: "n-a" })).ok).toBe(true);
     clock.t = T("2026-03-03T01:00:00Z");
@@ -52,6 +52,7 @@ describe("resolution-detect contract hooks", () => {
     expect(run.state()).toEqual([
       {
         title: "marks made (final: one per question)",
+        open: 0,
         lines: ["ld-a: Yes, citing n-a, marked 2026-03-02T12:30:00.000Z", "ld-c: No, marked 2026-03-03T01:00:00.000Z"],
       },
     ]);

@@ -388,7 +388,7 @@ describe("task definition", () => {
     const filed = "books filed (final)";
     expect(run.state()).toEqual([
       { title: due, lines: ["2026-03-01: due before 2026-03-03T00:00:00.000Z"] },
-      { title: filed, lines: [] },
+      { title: filed, open: 0, lines: [] },
     ]);
     const a = AccountView.parse(await value("get_account", {}));
     const p = PricesView.parse(await value("get_prices", { from: "2026-02-20" }));
@@ -396,7 +396,7 @@ describe("task definition", () => {
     await value("submit_books", { day: "2026-03-01", book: b1!.book });
     expect(run.state()).toEqual([
       { title: due, lines: [] },
-      { title: filed, lines: ["2026-03-01: filed 2026-03-02T00:30:00.000Z"] },
+      { title: filed, open: 0, lines: ["2026-03-01: filed 2026-03-02T00:30:00.000Z"] },
     ]);
     clock.now = T("2026-03-04T12:00:00Z");
     expect(run.state()[0]!.lines).toEqual(["2026-03-03: due before 2026-03-05T00:00:00.000Z"]);
