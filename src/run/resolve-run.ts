@@ -40,7 +40,7 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 export const DEFAULT_REQUEST_TIMEOUT_S = 120;
 
 export type ResolvedAgent =
-  | { kind: "scripted"; policy: ReferencePolicy; trigger: "sleep" | "cron" }
+  | { kind: "scripted"; policy: ReferencePolicy; trigger: "sleep" | "watcher" | "cron" }
   | {
       kind: "model";
       /** `provider:model` as configured */
@@ -131,10 +131,6 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       );
     if (policy.oracle && !o.allowOracle)
       throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
-    if (trigger === "watcher")
-      throw new ConfigError(
-        "agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent",
-      );
     agent = { kind: "scripted", policy, trigger };
   } else if (provider === "external") {
     if (model !== EXTERNAL_MCP)

@@ -11,7 +11,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
-import { scriptedAgentBody } from "../agent/scripted-agent.js";
+import { scriptedAgentBody, scriptedSchedules } from "../agent/scripted-agent.js";
 import { DAY_MS, isoInstant, nextUtcMidnight } from "../kernel/day.js";
 import { Kernel } from "../kernel/kernel.js";
 import { dailyBrief } from "../ledger/daily-brief.js";
@@ -196,7 +196,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       const limiters = run.limiters();
       const now = () => kernel.now();
       const workspaceDir = join(r.runDir, "workspace");
-      if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
+      if (r.agent.kind !== "external" && r.agent.trigger === "watcher") {
         // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
         rmSync(workspaceDir, { recursive: true, force: true });
         mkdirSync(workspaceDir, { recursive: true });
@@ -205,7 +205,11 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       // several actors talk through free mailboxes (a single agent has nobody to talk to)
       const messageTools = program.length > 1 ? programMessageTools(program.map((x) => x.id)) : [];
       /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
-      const modelActor = (actor: ProgramActor, trigger: "sleep" | "watcher" | "cron") => {
+      const modelActor = (
+        actor: ProgramActor,
+        trigger: "sleep" | "watcher" | "cron",
+        extraSchedules?: { id: string; cron_expr: string; note: string }[],
+      ) => {
         const slot = new IntentSlot();
         slots.set(actor.id, slot);
         const allowed = new Set(actor.tools);
@@ -217,6 +221,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           slot,
           baseSchedule: task.baseSchedule,
           cronBase: r.config.agent.cron_base,
+          ...(extraSchedules ? { extraSchedules } : {}),
           ...(trigger === "watcher"
             ? {
                 watcher: {
@@ -310,16 +315,25 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       const a = r.agent;
       let closeModel = () => {};
       if (a.kind === "scripted") {
+        // the scripted agent runs under the same trigger (install and waits) as an LLM actor
+        const x = modelActor(program[0]!, a.trigger, scriptedSchedules(a.policy));
         kernel.spawn(
-          "agent",
+          x.actor.id,
           scriptedAgentBody({
             policy: a.policy,
-            trigger: a.trigger,
-            kernel,
-            runtime: new ToolRuntime({ tools: taskTools, limiters, ledger, wallet, now }),
+            trigger: x.trigger,
+            runtime: x.runtime,
             ledger,
-            baseSchedule: task.baseSchedule,
             oracleEnv: a.policy.oracle ? { truth, world, params: r.params } : null,
+            onStart: () => {
+              if (r.config.agent.deadline_guard)
+                installDeadlineGuard({
+                  kernel,
+                  actorId: x.actor.id,
+                  deadlines: (until) => run.deadlines(ctx.view, until),
+                  marginMs: (r.config.agent.deadline_guard_margin_min ?? 60) * 60_000,
+                });
+            },
           }),
         );
       } else if (a.kind === "external") {

@@ -14,6 +14,8 @@ export interface CreateTriggerOptions {
   slot: IntentSlot;
   baseSchedule: string;
   cronBase: "readonly" | "editable";
+  /** cron only: entries installed beside the base (a scripted policy's own schedules) */
+  extraSchedules?: readonly { id: string; cron_expr: string; note?: string }[];
   /** required for the watcher trigger */
   watcher?: Omit<WatcherTriggerOptions, "actorId" | "slot">;
 }
@@ -30,6 +32,7 @@ export function createTrigger(o: CreateTriggerOptions): AgentTrigger {
         slot: o.slot,
         baseSchedule: o.baseSchedule,
         base: o.cronBase,
+        ...(o.extraSchedules ? { extraSchedules: o.extraSchedules } : {}),
       });
     case "watcher":
       if (!o.watcher) throw new Error("the watcher trigger needs its workspace and tool wrappers");
