@@ -32,11 +32,13 @@ export const SCRIPTED_WATCHER_PROGRAM = EXAMPLE_WATCHER;
  * - sleep: it sleeps until the policy's `nextWake` (none: the next trigger, at the latest midnight);
  * - cron: it waits for the next firing of the base schedule or the policy's own entries;
  * - watcher: it runs the task's example watcher (`watcher.example.js`, seeded by the trigger) in the
- *   sandbox, and the policy acts at each handover (or end) of the program.
+ *   sandbox with the policy's `nextWake` as the program's deadline (run_program's `until`), and the
+ *   policy acts at each handover, end or stop of the program.
  * A policy acts at most once per instant: further wakes due at the instant it already acted at
  * (simultaneous schedule entries, a guard wake on a firing) are consumed without a second act and are
  * not ledgered; a watcher program that ends at the instant it started is not restarted then (the agent
- * waits for the next trigger instead), so a program that hands over at once cannot spin. Every wake
+ * sleeps to the policy's next wake, or waits for the next trigger), so a program that hands over at
+ * once cannot spin. Every wake
  * the policy acts on and every wait is ledgered, as the ReAct agent does.
  */
 export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Promise<void> {
@@ -56,7 +58,7 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
       if (wake.at === actedAt && intent !== null) {
         // already acted at this instant: wait again without acting (a program that ended at once
         // is not restarted at the same instant)
-        const again: Intent = intent.kind === "program" ? { kind: "next_trigger", tool: "run_program" } : intent;
+        const again: Intent = intent.kind === "program" ? sleepOrTrigger(policy.nextWake(wake.at), "run_program") : intent;
         wake = await o.trigger.wait(self, again);
         continue;
       }
@@ -82,17 +84,19 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
   };
 }
 
+const sleepOrTrigger = (next: number | null, tool: string): Intent =>
+  next === null ? { kind: "next_trigger", tool } : { kind: "sleep", until: next };
+
 /** What the scripted agent waits for after the policy acted at `now`, per trigger. */
 function intentOf(trigger: AgentTrigger, policy: PolicyRun, now: number): Intent {
   switch (trigger.kind) {
-    case "sleep": {
-      const next = policy.nextWake(now);
-      return next === null ? { kind: "next_trigger", tool: "sleep" } : { kind: "sleep", until: next };
-    }
+    case "sleep":
+      return sleepOrTrigger(policy.nextWake(now), "sleep");
     case "cron":
       return { kind: "next_trigger", tool: "done" };
     case "watcher":
-      return { kind: "program", path: SCRIPTED_WATCHER_PROGRAM, until: null };
+      // the policy's own next wake is the program's deadline (run_program's `until`)
+      return { kind: "program", path: SCRIPTED_WATCHER_PROGRAM, until: policy.nextWake(now) };
     default: {
       const never: never = trigger.kind;
       throw new Error(`unknown trigger ${String(never)}`);

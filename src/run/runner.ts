@@ -226,6 +226,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             ? {
                 watcher: {
                   taskId: task.id,
+                  ...(task.exampleWatcher !== undefined ? { exampleWatcher: task.exampleWatcher } : {}),
                   workspace: new Workspace(program.length > 1 ? join(workspaceDir, actor.id) : workspaceDir),
                   dataTools: () => (runtime as ToolRuntime).docs().filter((d) => d.kind === "data"),
                   callTool: (name: string, args: unknown) => (runtime as ToolRuntime).call(actor.id, name, args),

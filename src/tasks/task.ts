@@ -270,6 +270,12 @@ export interface TaskSpec<P> {
   budget_usd: number;
   /** base cron schedule, used only under the cron trigger */
   baseSchedule: string;
+  /**
+   * The task's example watcher program (JavaScript for the watcher sandbox), seeded into the watcher
+   * workspace as `watcher.example.js` and run by the scripted agent under the watcher trigger. Absent:
+   * a generic hourly poll of the first data tool.
+   */
+  exampleWatcher?: string;
   /** stream kinds the task reads */
   streams: string[];
   /** those of `streams` it also runs without (a world given with `--world` must have rows of every other one) */

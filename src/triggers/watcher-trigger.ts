@@ -14,6 +14,8 @@ export interface WatcherTriggerOptions {
   actorId: string;
   slot: IntentSlot;
   taskId: string;
+  /** the task's own example watcher (absent: `exampleWatcher`, a generic hourly poll) */
+  exampleWatcher?: string;
   workspace: Workspace;
   /** the task's data tools (one envkit wrapper each) */
   dataTools: () => ToolDoc[];
@@ -125,7 +127,7 @@ export function watcherTrigger(o: WatcherTriggerOptions): AgentTrigger {
       seedWorkspace(ws, {
         taskId: o.taskId,
         wrapperDocs: docs.map((d) => ({ name: d.name, description: d.description, parameters: d.parameters })),
-        exampleWatcher: exampleWatcher(docs[0]?.name),
+        exampleWatcher: o.exampleWatcher ?? exampleWatcher(docs[0]?.name),
       });
     },
     async wait(self, intent) {
@@ -133,7 +135,9 @@ export function watcherTrigger(o: WatcherTriggerOptions): AgentTrigger {
         case "next_trigger":
           return agentWakeOf(await self.waitForTrigger());
         case "sleep":
-          throw new Error("the watcher trigger has no sleep");
+          // no agent tool leaves one (the agent has no sleep tool); the scripted agent does when its
+          // program ended at the instant it started (so it cannot spin)
+          return agentWakeOf(await self.sleepUntil(intent.until));
         case "program": {
           let source: string;
           try {

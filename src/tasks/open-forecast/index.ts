@@ -4,6 +4,7 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import { inTimeOrder, newsObservations } from "../observations.js";
 import { defineTask, type Episode, type Observation, type StateSection, type TaskRunContext } from "../task.js";
 import { nextDayTool } from "./day-tools.js";
+import { openForecastExampleWatcher } from "./example-watcher.js";
 import { forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { memoryTools } from "./memory-tools.js";
@@ -97,6 +98,7 @@ export const openForecastTask = defineTask<OpenForecastParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
+  exampleWatcher: openForecastExampleWatcher,
   streams: ["question", "question_resolution", "news", "market_price"],
   optionalStreams: ["news", "market_price"],
   open(ctx) {
