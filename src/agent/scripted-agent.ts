@@ -4,6 +4,7 @@ import type { OracleEnv, PolicyApi, PolicyRun, ReferencePolicy } from "../tasks/
 import type { ToolRuntime } from "../tools/tool-runtime.js";
 import type { AgentTrigger, AgentWake, WaitIntent } from "../triggers/trigger.js";
 import { EXAMPLE_WATCHER } from "../triggers/watcher/seed.js";
+import { RUN_PROGRAM_TOOL } from "../triggers/watcher-trigger.js";
 
 type Intent = Exclude<WaitIntent, { kind: "finish" }>;
 
@@ -34,6 +35,8 @@ export const SCRIPTED_WATCHER_PROGRAM = EXAMPLE_WATCHER;
  * - watcher: it runs the task's example watcher (`watcher.example.js`, seeded by the trigger) in the
  *   sandbox with the policy's `nextWake` as the program's deadline (run_program's `until`), and the
  *   policy acts at each handover, end or stop of the program.
+ * Under the watcher trigger the first wake validates the program (`run_program` with `validate: true`)
+ * and stops the run with a clear error when it does not validate.
  * A policy acts at most once per instant: further wakes due at the instant it already acted at
  * (simultaneous schedule entries, a guard wake on a firing) are consumed without a second act and are
  * not ledgered; a watcher program that ends at the instant it started is not restarted then (the agent
@@ -58,7 +61,8 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
       if (wake.at === actedAt && intent !== null) {
         // already acted at this instant: wait again without acting (a program that ended at once
         // is not restarted at the same instant)
-        const again: Intent = intent.kind === "program" ? sleepOrTrigger(policy.nextWake(wake.at), "run_program") : intent;
+        const again: Intent =
+          intent.kind === "program" ? sleepOrTrigger(policy.nextWake(wake.at), "run_program") : intent;
         wake = await o.trigger.wait(self, again);
         continue;
       }
@@ -69,6 +73,7 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
         reason: wake.reason,
         ...(wake.triggerId !== undefined ? { trigger_id: wake.triggerId } : {}),
       });
+      if (actedAt === null && o.trigger.kind === "watcher") await validateWatcher(o.runtime, actor);
       await policy.act();
       actedAt = self.now();
       intent = intentOf(o.trigger, policy, actedAt);
@@ -84,6 +89,16 @@ export function scriptedAgentBody(o: ScriptedAgentOptions): (self: Actor) => Pro
   };
 }
 
+/** The first wake under the watcher trigger checks the program (`run_program` with `validate: true`: free, no time). */
+async function validateWatcher(runtime: ToolRuntime, actor: string): Promise<void> {
+  const r = await runtime.call(actor, RUN_PROGRAM_TOOL, { path: SCRIPTED_WATCHER_PROGRAM, validate: true });
+  const v = r.ok ? (r.value as { valid?: boolean; error?: string }) : { valid: false, error: r.error };
+  if (v.valid !== true)
+    throw new Error(
+      `the task's example watcher ${SCRIPTED_WATCHER_PROGRAM} does not validate: ${v.error ?? "no answer"}`,
+    );
+}
+
 const sleepOrTrigger = (next: number | null, tool: string): Intent =>
   next === null ? { kind: "next_trigger", tool } : { kind: "sleep", until: next };
 
@@ -93,6 +108,8 @@ function intentOf(trigger: AgentTrigger, policy: PolicyRun, now: number): Intent
     case "sleep":
       return sleepOrTrigger(policy.nextWake(now), "sleep");
     case "cron":
+      return { kind: "next_trigger", tool: "done" };
+    case "policy":
       return { kind: "next_trigger", tool: "done" };
     case "watcher":
       // the policy's own next wake is the program's deadline (run_program's `until`)

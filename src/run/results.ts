@@ -15,7 +15,7 @@ export const ResultsSchema = z.object({
   harness: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
-  trigger: z.enum(["sleep", "watcher", "cron"]),
+  trigger: z.enum(["sleep", "watcher", "cron", "policy"]),
   seed: z.number().int(),
   sim_start: z.string(),
   sim_end: z.string(),

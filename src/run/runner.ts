@@ -28,7 +28,7 @@ import type { ToolDef } from "../tools/tool.js";
 import { ToolRuntime } from "../tools/tool-runtime.js";
 import { createTrigger } from "../triggers/create-trigger.js";
 import { installDeadlineGuard } from "../triggers/deadline-guard.js";
-import { IntentSlot } from "../triggers/trigger.js";
+import { IntentSlot, type TriggerKind } from "../triggers/trigger.js";
 import { Workspace } from "../triggers/watcher/workspace.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
@@ -42,6 +42,7 @@ import { type ResolvedRun, type ResolveOptions, recordedEndpoint, resolveRun } f
 import { type Results, readResultsFile } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { loadConfigTaskModule } from "./task-module.js";
+import { loadConfigTriggerModule, triggerPolicyOf } from "./trigger-module.js";
 import type { WorldLocation } from "./world-resolver.js";
 
 export interface DayProgress {
@@ -97,6 +98,7 @@ const writeJsonAtomic = (path: string, value: unknown) => {
 /** `relive run`: resolve the config, create the run directory and run the episode. */
 export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunOutcome> {
   await loadConfigTaskModule(cfg);
+  await loadConfigTriggerModule(cfg);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     return {
@@ -126,6 +128,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
+  await loadConfigTriggerModule(saved.config);
   // the recorded endpoint, not the environment's: a different endpoint would be a different run
   const r = {
     ...resolveRun(saved.config, { ...o, endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]) }),
@@ -207,7 +210,7 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
       /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
       const modelActor = (
         actor: ProgramActor,
-        trigger: "sleep" | "watcher" | "cron",
+        trigger: TriggerKind,
         extraSchedules?: { id: string; cron_expr: string; note: string }[],
       ) => {
         const slot = new IntentSlot();
@@ -222,6 +225,16 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
           baseSchedule: task.baseSchedule,
           cronBase: r.config.agent.cron_base,
           ...(extraSchedules ? { extraSchedules } : {}),
+          ...(trigger === "policy"
+            ? {
+                policy: {
+                  policy: triggerPolicyOf(r.config),
+                  observations: (since: number, until: number) => run.observations(since, until),
+                  note: (kind: string, message: string) =>
+                    ledger.append({ type: "note", t: kernel.now(), actor: actor.id, kind, message }),
+                },
+              }
+            : {}),
           ...(trigger === "watcher"
             ? {
                 watcher: {

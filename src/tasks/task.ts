@@ -119,7 +119,7 @@ export interface SelfFeedbackSpec {
  */
 export interface TaskAgentClock {
   /** the run's trigger */
-  trigger: "sleep" | "watcher" | "cron";
+  trigger: "sleep" | "watcher" | "cron" | "policy";
   /** ends the calling actor's wake (`ToolContext.actor`): only for LLM agents under the sleep trigger; null elsewhere */
   sleepUntil: ((until: number, tool: string, actor: string) => void) | null;
 }
