@@ -2,7 +2,7 @@ import { z } from "zod";
 import { compileCron } from "../kernel/cron.js";
 import { isoInstant } from "../kernel/day.js";
 import type { Kernel, TriggerInfo } from "../kernel/kernel.js";
-import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
+import { defineTool, ok, reject } from "../tools/tool.js";
 import { type AgentTrigger, agentWakeOf, type IntentSlot, isDeadlineGuardId, parseInstantArg } from "./trigger.js";
 
 export const DONE_TOOL = "done";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoInstant } from "../kernel/day.js";
-import { defineTool, ok, reject, type ToolDef, type ToolResult } from "../tools/tool.js";
+import { defineTool, ok, reject, type ToolResult } from "../tools/tool.js";
 import type { ToolDoc } from "../tools/tool-runtime.js";
 import { type AgentTrigger, agentWakeOf, type IntentSlot, parseInstantArg } from "./trigger.js";
 import { runProgram, validateProgram } from "./watcher/run-program.js";
