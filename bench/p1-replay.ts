@@ -17,6 +17,8 @@ import { Wallet } from "../src/ledger/wallet.js";
 import { statelessPolicy } from "../src/tasks/reference-policy.js";
 import { defineTool, ok } from "../src/tools/tool.js";
 import { ToolRuntime } from "../src/tools/tool-runtime.js";
+import { sleepTrigger } from "../src/triggers/sleep.js";
+import { IntentSlot } from "../src/triggers/trigger.js";
 import { isMain, median, writeResult } from "./stats.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
@@ -66,11 +68,9 @@ async function once(days: number): Promise<{ ms: number; events: number }> {
         nextWake: (now) => now + HOUR_MS,
       }),
       oracleEnv: null,
-      trigger: "sleep",
-      kernel,
+      trigger: sleepTrigger(new IntentSlot()),
       runtime,
       ledger,
-      baseSchedule: "0 0 * * *",
     }),
   );
   const t0 = performance.now();

@@ -1,3 +1,4 @@
+import type { TriggerKind } from "../triggers/trigger.js";
 export interface SystemPromptInput {
   /** the task's rendered instruction */
   instruction: string;
@@ -54,7 +55,7 @@ export function modelCostText(o: ModelCostInput): string {
 }
 
 /** The daily checklist of `agent.scaffolding.procedure` (spec/harness.md "Scaffolding options"). */
-export function procedureText(o: { trigger: "sleep" | "watcher" | "cron"; memory: boolean }): string {
+export function procedureText(o: { trigger: TriggerKind; memory: boolean }): string {
   return [
     "## Daily procedure",
     "Follow this checklist every simulated day:",
@@ -69,8 +70,9 @@ export function procedureText(o: { trigger: "sleep" | "watcher" | "cron"; memory
   ].join("\n");
 }
 
-const WAIT_STEP: Record<"sleep" | "watcher" | "cron", string> = {
+const WAIT_STEP: Record<TriggerKind, string> = {
   sleep: "call `sleep(until)` with the time your next item is due.",
   watcher: "start a watcher program (`run_program`) that waits until your next item is due or hands over earlier.",
   cron: "make sure a schedule entry fires when your next item is due (create_schedule), then end the episode with `done`.",
+  policy: "end the wake with `done`: the run's trigger policy decides when you wake next.",
 };

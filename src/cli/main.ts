@@ -113,7 +113,11 @@ withCommon(
       "-m, --model <name>",
       "agent: scripted:<policy>, an LLM as provider:model (see `relive models`), or cassette:<llm.jsonl>",
     )
-    .option("--trigger <kind>", "sleep | watcher | cron (the scripted agent: sleep | cron)")
+    .option("--trigger <kind>", "sleep | watcher | cron | interval:<duration> (e.g. 15m) | keyword:<regex>")
+    .option(
+      "--trigger-module <file>",
+      "a trigger policy as code: a file exporting check(now, newObservations) → 'wake' | {sleepUntil}",
+    )
     .option("--effort <level>", "LLM reasoning effort: none | low | medium | high | max")
     .option("--temperature <t>", "LLM sampling temperature", nonNeg)
     .option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int)
@@ -138,6 +142,10 @@ withCommon(
   const agent = { ...((base.agent as object) ?? {}) } as Record<string, unknown>;
   if (o.model) agent.model = o.model;
   if (o.trigger) agent.trigger = o.trigger;
+  if (o.triggerModule) {
+    agent.trigger = "policy";
+    agent.trigger_module = resolve(o.triggerModule);
+  }
   if (o.effort) agent.effort = o.effort;
   if (o.temperature !== undefined) agent.temperature = o.temperature;
   if (o.maxOutputTokens !== undefined) agent.max_output_tokens = o.maxOutputTokens;
@@ -242,6 +250,49 @@ withCommon(
     for (const d of diffs)
       process.stdout.write(`  ${d.key}: ${JSON.stringify(d.recorded)} -> ${JSON.stringify(d.rescored)}\n`);
   }
+});
+
+withCommon(
+  program
+    .command("replay-triggers <rundir>")
+    .description(
+      "counterfactual trigger replay (no LLM): the wakes, cost, missed events and deadlines and reaction times " +
+        "other trigger policies would have given over a finished run's observation stream",
+    )
+    .option(
+      "--trigger <policy>",
+      "interval:<duration> | keyword:<regex> | a trigger module file (repeatable)",
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
+    .option("--cost-per-wake <usd>", "cost of one wake (default: the run's spend / its wakes)", num)
+    .option("--json", "print the report as JSON"),
+).action(async (dir, o) => {
+  const { replayTriggers } = await import("../run/replay-triggers.js");
+  const report = await replayTriggers(resolve(dir), (o.trigger as string[] | undefined) ?? [], {
+    ...runOptions(o),
+    ...(o.costPerWake !== undefined ? { costPerWakeUsd: o.costPerWake } : {}),
+  });
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify(report, (k, v) => (k === "wake_times" ? undefined : v), 2)}\n`);
+    return;
+  }
+  process.stdout.write(
+    `${report.task} ${report.sim_start} → ${report.sim_end}; recorded: ${report.recorded.trigger}, ` +
+      `${report.recorded.wakes} wakes, $${report.recorded.spent_usd.toFixed(4)}; cost per wake $${report.cost_per_wake_usd.toFixed(6)}\n`,
+  );
+  const rows = report.policies.map((p) => [
+    p.trigger,
+    String(p.wakes),
+    `$${p.cost_usd.toFixed(4)}`,
+    `${p.events_missed}/${p.events}`,
+    `${p.deadlines_missed}/${p.deadlines}`,
+    p.reaction_min
+      ? `${p.reaction_min.median.toFixed(1)} / ${p.reaction_min.p90.toFixed(1)} / ${p.reaction_min.max.toFixed(1)}`
+      : "-",
+  ]);
+  const head = ["trigger", "wakes", "cost", "events missed", "deadlines missed", "reaction min (median/p90/max)"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  for (const r of [head, ...rows]) process.stdout.write(`${r.map((c, i) => c.padEnd(widths[i]!)).join("  ")}\n`);
 });
 
 withCommon(

@@ -19,7 +19,7 @@ export const RunStartEvent = z.object({
   sim_end: z.number().int(),
   seed: z.number().int(),
   agent: z.string(),
-  trigger: z.enum(["sleep", "watcher", "cron"]),
+  trigger: z.enum(["sleep", "watcher", "cron", "policy"]),
   world_hash: z.string(),
   budget_usd: z.number(),
 });

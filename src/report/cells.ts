@@ -6,7 +6,7 @@ import { bootstrapMeanCi } from "./stats/bootstrap.js";
 import { passHatKCurve } from "./stats/pass-k.js";
 import { mean, sampleSd } from "./stats/summary.js";
 
-const TRIGGER_ORDER = ["sleep", "watcher", "cron"];
+const TRIGGER_ORDER = ["sleep", "watcher", "cron", "policy"];
 const triggerRank = (t: string) => {
   const i = TRIGGER_ORDER.indexOf(t);
   return i < 0 ? TRIGGER_ORDER.length : i;

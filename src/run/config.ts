@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { parseUtcInstant } from "../kernel/day.js";
+import { builtInTriggerPolicy, isTriggerPolicyName } from "../triggers/trigger-policy.js";
 import { ConfigError } from "./config-error.js";
 
 const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
@@ -14,6 +15,17 @@ const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
   }
   return t;
 });
+
+/** `agent.trigger: interval:15m` (or keyword:…) is shorthand for trigger "policy" with that trigger_policy. */
+const withTriggerPolicy = (raw: unknown): unknown => {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return raw;
+  const r = raw as Record<string, unknown>;
+  const agent = r.agent as Record<string, unknown> | undefined;
+  if (typeof agent !== "object" || agent === null || typeof agent.trigger !== "string") return raw;
+  if (!isTriggerPolicyName(agent.trigger)) return raw;
+  if (agent.trigger_policy !== undefined) return raw; // both given: the schema names the clash
+  return { ...r, agent: { ...agent, trigger: "policy", trigger_policy: agent.trigger } };
+};
 
 /** The one run-config schema for every entry point (spec/runs.md). Unknown keys are errors. */
 export const RunConfigSchema = z
@@ -34,7 +46,12 @@ export const RunConfigSchema = z
     agent: z
       .object({
         model: z.string().optional(),
-        trigger: z.enum(["sleep", "watcher", "cron"]).default("sleep"),
+        /** `interval:<duration>` and `keyword:<regex>` are read as trigger "policy" with that `trigger_policy` */
+        trigger: z.enum(["sleep", "watcher", "cron", "policy"]).default("sleep"),
+        /** the built-in trigger policy of trigger "policy": `interval:15m`, `keyword:<regex>` (src/triggers/trigger-policy.ts) */
+        trigger_policy: z.string().min(1).optional(),
+        /** a file exporting a trigger policy (`check(now, newObservations)`) for trigger "policy"; path and sha256 are recorded */
+        trigger_module: z.string().min(1).optional(),
         cron_base: z.enum(["readonly", "editable"]).default("readonly"),
         deadline_guard: z.boolean().default(false),
         /**
@@ -100,6 +117,28 @@ export const RunConfigSchema = z
           .optional(),
       })
       .strict()
+      .superRefine((a, ctx) => {
+        const given = [a.trigger_policy, a.trigger_module].filter((x) => x !== undefined).length;
+        if (a.trigger === "policy" && given !== 1)
+          ctx.addIssue({
+            code: "custom",
+            path: ["trigger"],
+            message:
+              'trigger "policy" needs exactly one of trigger_policy (interval:15m, keyword:<regex>) or trigger_module',
+          });
+        if (a.trigger !== "policy" && given > 0)
+          ctx.addIssue({
+            code: "custom",
+            path: [a.trigger_policy !== undefined ? "trigger_policy" : "trigger_module"],
+            message: `needs trigger "policy" (the run's trigger is "${a.trigger}")`,
+          });
+        if (a.trigger_policy !== undefined)
+          try {
+            builtInTriggerPolicy(a.trigger_policy);
+          } catch (err) {
+            ctx.addIssue({ code: "custom", path: ["trigger_policy"], message: (err as Error).message });
+          }
+      })
       .default({
         trigger: "sleep",
         cron_base: "readonly",
@@ -143,7 +182,7 @@ export { ConfigError } from "./config-error.js";
 
 /** Validates a config object; the error names every bad field and the reason. */
 export function parseRunConfig(raw: unknown, source = "config"): RunConfig {
-  const parsed = RunConfigSchema.safeParse(raw);
+  const parsed = RunConfigSchema.safeParse(withTriggerPolicy(raw));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
     throw new ConfigError(`invalid run config in ${source}:\n${lines.join("\n")}`);

@@ -6,12 +6,14 @@ import { type CreatedModel, createModel, modelEndpoint } from "../models/resolve
 import { getTask } from "../tasks/registry.js";
 import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
+import type { TriggerKind } from "../triggers/trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
 import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { type LearningSettings, resolveLearning } from "./learning-config.js";
 import { taskModuleIdentity } from "./task-module.js";
+import { triggerModuleIdentity } from "./trigger-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
@@ -43,7 +45,7 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 export const DEFAULT_REQUEST_TIMEOUT_S = 120;
 
 export type ResolvedAgent =
-  | { kind: "scripted"; policy: ReferencePolicy; trigger: "sleep" | "cron" }
+  | { kind: "scripted"; policy: ReferencePolicy; trigger: TriggerKind }
   | {
       kind: "model";
       /** `provider:model` as configured */
@@ -53,7 +55,7 @@ export type ResolvedAgent =
       prices: PriceTable;
       settings: ModelSettings;
       contextTokens: number;
-      trigger: "sleep" | "watcher" | "cron";
+      trigger: TriggerKind;
       /** the base URL (part of the run's identity for runs that record it); undefined for cassettes */
       endpoint: string | undefined;
       /** the provider client (null when resolved without checking the model, e.g. for rescore) */
@@ -141,10 +143,6 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       );
     if (policy.oracle && !o.allowOracle)
       throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
-    if (trigger === "watcher")
-      throw new ConfigError(
-        "agent.trigger: the scripted agent runs under the sleep and cron triggers; watcher programs need an LLM agent",
-      );
     agent = { kind: "scripted", policy, trigger };
   } else if (provider === "external") {
     if (model !== EXTERNAL_MCP)
@@ -221,6 +219,9 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       agent: model,
       world_hash: worldHash,
       ...(config.task_module !== undefined ? { task_module: taskModuleIdentity(config.task_module) } : {}),
+      ...(config.agent.trigger_module !== undefined
+        ? { trigger_module: triggerModuleIdentity(config.agent.trigger_module) }
+        : {}),
       ...(agent.kind === "external" ? { harness: agent.harness } : {}),
       ...(agent.kind === "model"
         ? {

@@ -18,6 +18,7 @@ import { readResultsFile } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { executeStoppable, type RunOptions, type RunOutcome } from "./runner.js";
 import { loadConfigTaskModule } from "./task-module.js";
+import { loadConfigTriggerModule } from "./trigger-module.js";
 
 export interface RestartOptions {
   /** the 1-based episode day the changed settings start (day 1 starts at sim_start) */
@@ -89,6 +90,7 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   const saved = readRunConfigFile(cfgPath);
   const sourceRestart = readRestartRecord(cfgPath);
   await loadConfigTaskModule(saved.config);
+  await loadConfigTriggerModule(saved.config);
   const endpoint = recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]);
   const source = resolveRun(saved.config, { ...o, endpoint });
   assertSameTaskModule(saved, source, sourceDir);

@@ -17,7 +17,7 @@ export const ResultsSchema = z.object({
   task_axes: z.object({ time_sensitivity: z.string(), reasoning: z.string(), recurrence: z.string() }).optional(),
   episode: z.string(),
   agent: z.string(),
-  trigger: z.enum(["sleep", "watcher", "cron"]),
+  trigger: z.enum(["sleep", "watcher", "cron", "policy"]),
   seed: z.number().int(),
   sim_start: z.string(),
   sim_end: z.string(),

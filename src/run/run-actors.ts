@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
-import { scriptedAgentBody } from "../agent/scripted-agent.js";
+import { scriptedAgentBody, scriptedSchedules } from "../agent/scripted-agent.js";
 import { modelCostText } from "../agent/system-prompt.js";
 import { isoInstant } from "../kernel/day.js";
 import { CURATOR_DEFAULT_MAX_OUTPUT_TOKENS, type CuratorOptions } from "../learning/curator.js";
@@ -23,6 +23,7 @@ import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
 import { programMessageTools } from "./program-messages.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import type { RunSetup } from "./run-setup.js";
+import { triggerPolicyOf } from "./trigger-module.js";
 
 export interface ActorWiring {
   r: ResolvedRun;
@@ -94,7 +95,7 @@ function spawnActorsWith(
   const { r, s, run, taskTools } = w;
   const { kernel, ledger, wallet, now } = s;
   const workspaceDir = join(r.runDir, "workspace");
-  if (r.agent.kind === "model" && r.agent.trigger === "watcher") {
+  if (r.agent.kind !== "external" && r.agent.trigger === "watcher") {
     // the workspace is rebuilt by the (re-)run itself (DESIGN invariant 3)
     rmSync(workspaceDir, { recursive: true, force: true });
     mkdirSync(workspaceDir, { recursive: true });
@@ -103,7 +104,11 @@ function spawnActorsWith(
   // several actors talk through free mailboxes (a single agent has nobody to talk to)
   const messageTools = program.length > 1 ? programMessageTools(program.map((x) => x.id)) : [];
   /** one LLM actor: its own trigger, intent slot and tool subset over the shared ledger, wallet and limiters */
-  const modelActor = (actor: ProgramActor, trigger: TriggerKind) => {
+  const modelActor = (
+    actor: ProgramActor,
+    trigger: TriggerKind,
+    extraSchedules?: { id: string; cron_expr: string; note: string }[],
+  ) => {
     const slot = new IntentSlot();
     s.slots.set(actor.id, slot);
     const allowed = new Set(actor.tools);
@@ -115,10 +120,22 @@ function spawnActorsWith(
       slot,
       baseSchedule: r.task.baseSchedule,
       cronBase: r.config.agent.cron_base,
+      ...(extraSchedules ? { extraSchedules } : {}),
+      ...(trigger === "policy"
+        ? {
+            policy: {
+              policy: triggerPolicyOf(r.config),
+              observations: (since: number, until: number) => run.observations(since, until),
+              note: (kind: string, message: string) =>
+                ledger.append({ type: "note", t: kernel.now(), actor: actor.id, kind, message }),
+            },
+          }
+        : {}),
       ...(trigger === "watcher"
         ? {
             watcher: {
               taskId: r.task.id,
+              ...(r.task.exampleWatcher !== undefined ? { exampleWatcher: r.task.exampleWatcher } : {}),
               workspace: new Workspace(program.length > 1 ? join(workspaceDir, actor.id) : workspaceDir),
               dataTools: () => (runtime as ToolRuntime).docs().filter((d) => d.kind === "data"),
               callTool: (name: string, args: unknown) => (runtime as ToolRuntime).call(actor.id, name, args),
@@ -149,22 +166,34 @@ function spawnActorsWith(
     return { actor, slot, trigger: agentTrigger, runtime };
   };
 
+  /** the deadline guard (agent.deadline_guard) of one actor, installed when it starts */
+  const guard = (actorId: string) => {
+    if (r.config.agent.deadline_guard)
+      installDeadlineGuard({
+        kernel,
+        actorId,
+        deadlines: (until) => run.deadlines(s.ctx.view, until),
+        marginMs: (r.config.agent.deadline_guard_margin_min ?? 60) * 60_000,
+      });
+  };
   const a = r.agent;
   switch (a.kind) {
-    case "scripted":
+    case "scripted": {
+      // the scripted agent runs under the same trigger (install and waits) as an LLM actor
+      const x = modelActor(program[0]!, a.trigger, scriptedSchedules(a.policy));
       kernel.spawn(
-        "agent",
+        x.actor.id,
         scriptedAgentBody({
           policy: a.policy,
-          trigger: a.trigger,
-          kernel,
-          runtime: new ToolRuntime({ tools: taskTools, limiters, ledger, wallet, now }),
+          trigger: x.trigger,
+          runtime: x.runtime,
           ledger,
-          baseSchedule: r.task.baseSchedule,
           oracleEnv: a.policy.oracle ? { truth: s.truth, world: s.world, params: r.params } : null,
+          onStart: () => guard(x.actor.id),
         }),
       );
       return { close: () => {}, switchSettings: () => {} };
+    }
     case "external": {
       if (!w.externalActor)
         throw new ConfigError(
@@ -187,7 +216,7 @@ function spawnActorsWith(
       return { close: () => {}, switchSettings: () => {} };
     }
     case "model":
-      return spawnModelActors(w, a, program, modelActor, learning, curator);
+      return spawnModelActors(w, a, program, modelActor, learning, curator, guard);
     default: {
       const never: never = a;
       throw new Error(`internal: unknown agent kind ${JSON.stringify(never)}`);
@@ -209,6 +238,7 @@ function spawnModelActors(
   modelActor: ModelActorOf,
   learning: Learning,
   curator: { options: CuratorOptions | null },
+  guard: (actorId: string) => void,
 ): SpawnedActors {
   const { r, s, run } = w;
   const { kernel, ledger, wallet, redactor } = s;
@@ -305,13 +335,7 @@ function spawnModelActors(
           ...(w.onModelRequest ? { onRequest: w.onModelRequest } : {}),
           onStart: () => {
             learning.installWake(actor.id);
-            if (r.config.agent.deadline_guard)
-              installDeadlineGuard({
-                kernel,
-                actorId: actor.id,
-                deadlines: (until) => run.deadlines(s.ctx.view, until),
-                marginMs: (r.config.agent.deadline_guard_margin_min ?? 60) * 60_000,
-              });
+            guard(actor.id);
           },
         }),
       );

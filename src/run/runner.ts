@@ -18,6 +18,7 @@ import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { withOpenRun } from "./run-teardown.js";
 import { appendRunEnd, appendRunStart, type DayProgress, openSettlement } from "./settlement.js";
 import { loadConfigTaskModule } from "./task-module.js";
+import { loadConfigTriggerModule } from "./trigger-module.js";
 import type { WorldLocation } from "./world-resolver.js";
 
 export type { DayProgress } from "./settlement.js";
@@ -82,8 +83,9 @@ const writeJsonAtomic = (path: string, value: unknown) => {
 };
 
 /** `relive run`: resolve the config, create the run directory and run the episode. */
-export async function runFromConfig(cfg: RunConfig, o: RunOptions): Promise<RunOutcome> {
-  await loadConfigTaskModule(cfg);
+export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<RunOutcome> {
+  const cfg = await loadConfigTaskModule(given);
+  await loadConfigTriggerModule(cfg);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     return {
@@ -115,6 +117,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const saved = readRunConfigFile(cfgPath);
   const restart = readRestartRecord(cfgPath);
   await loadConfigTaskModule(saved.config);
+  await loadConfigTriggerModule(saved.config);
   // the recorded endpoint, not the environment's: a different endpoint would be a different run
   const resolved = resolveRun(saved.config, {
     ...o,

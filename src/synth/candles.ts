@@ -1,6 +1,6 @@
+import type { Rng } from "../common/random.js";
 import type { CandleRow } from "../world/types.js";
 import type { FutureStream } from "./future.js";
-import type { Rng } from "../common/random.js";
 import { DAY, HOUR } from "./time.js";
 
 export const CANDLE_VENUES = ["kraken", "binance", "coinbase"] as const;

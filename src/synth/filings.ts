@@ -1,8 +1,8 @@
 import { DateTime } from "luxon";
+import type { Rng } from "../common/random.js";
 import type { CompanyRow, FilingRow, LabelRow, XbrlFactRow } from "../world/types.js";
 import type { IdMinter } from "./ids.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
-import type { Rng } from "../common/random.js";
 import { DAY } from "./time.js";
 
 const ET = "America/New_York";

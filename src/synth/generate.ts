@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { createRng } from "../common/random.js";
 import type { StreamKind, StreamRows } from "../world/row-schemas.js";
 import type { AttributionRow, BreakpointRow, LabelRow, NewsRow, QuestionAnswerRow } from "../world/types.js";
 import { generateBlotter } from "./blotter.js";
@@ -12,7 +13,6 @@ import { generateBackgroundNews } from "./news-background.js";
 import type { NewsDraft } from "./news-draft.js";
 import { generateQuestions, type QuestionStreams, questionResolutions } from "./questions.js";
 import { generateReddit } from "./reddit.js";
-import { createRng } from "../common/random.js";
 import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 

@@ -1,3 +1,4 @@
+import type { Rng } from "../common/random.js";
 import type {
   AttributionRow,
   BreakpointRow,
@@ -9,7 +10,6 @@ import type {
 import type { IdMinter } from "./ids.js";
 import { BREAKOUT_SUBJECTS, LONG_DATED_SUBJECTS, type MarketSubject } from "./market-subjects.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
-import type { Rng } from "../common/random.js";
 import { DAY, HOUR, MINUTE, pad, utcDayStart } from "./time.js";
 import { fill } from "./vocab.js";
 

@@ -1,6 +1,6 @@
+import type { Rng } from "../common/random.js";
 import type { FutureStream } from "./future.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
-import type { Rng } from "../common/random.js";
 import { DAY, HOUR, pad } from "./time.js";
 import { CITIES, COUNTRIES, FILLER_COMPANIES, fill, personName, SECTORS } from "./vocab.js";
 

@@ -1,7 +1,7 @@
+import type { Rng } from "../common/random.js";
 import type { LabelRow, QuestionAnswerRow, QuestionResolutionRow, QuestionRow } from "../world/types.js";
 import type { IdMinter } from "./ids.js";
 import type { MarketPlan } from "./markets.js";
-import type { Rng } from "../common/random.js";
 import { DAY, utcDayStart } from "./time.js";
 
 export interface QuestionStreams {

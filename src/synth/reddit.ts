@@ -1,7 +1,7 @@
+import type { Rng } from "../common/random.js";
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../world/types.js";
 import type { FutureStream } from "./future.js";
 import type { IdMinter } from "./ids.js";
-import type { Rng } from "../common/random.js";
 import { DAY, HOUR } from "./time.js";
 import { CITIES, COUNTRIES, FILLER_COMPANIES, fill, SECTORS } from "./vocab.js";
 

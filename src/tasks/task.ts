@@ -119,7 +119,7 @@ export interface SelfFeedbackSpec {
  */
 export interface TaskAgentClock {
   /** the run's trigger */
-  trigger: "sleep" | "watcher" | "cron";
+  trigger: "sleep" | "watcher" | "cron" | "policy";
   /** ends the calling actor's wake (`ToolContext.actor`): only for LLM agents under the sleep trigger; null elsewhere */
   sleepUntil: ((until: number, tool: string, actor: string) => void) | null;
 }
@@ -277,6 +277,12 @@ export interface TaskSpec<P> {
   budget_usd: number;
   /** base cron schedule, used only under the cron trigger */
   baseSchedule: string;
+  /**
+   * The task's example watcher program (JavaScript for the watcher sandbox), seeded into the watcher
+   * workspace as `watcher.example.js` and run by the scripted agent under the watcher trigger. Absent:
+   * a generic hourly poll of the first data tool.
+   */
+  exampleWatcher?: string;
   /** stream kinds the task reads */
   streams: string[];
   /** those of `streams` it also runs without (a world given with `--world` must have rows of every other one) */

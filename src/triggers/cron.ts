@@ -3,7 +3,14 @@ import { compileCron } from "../kernel/cron.js";
 import { isoInstant } from "../kernel/day.js";
 import type { Kernel, TriggerInfo } from "../kernel/kernel.js";
 import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
-import { type AgentTrigger, agentWakeOf, type IntentSlot, isHarnessTriggerId, parseInstantArg } from "./trigger.js";
+import {
+  type AgentTrigger,
+  agentWakeOf,
+  type IntentSlot,
+  isDeadlineGuardId,
+  isHarnessTriggerId,
+  parseInstantArg,
+} from "./trigger.js";
 
 export const DONE_TOOL = "done";
 export const BASE_SCHEDULE_ID = "base";
@@ -20,6 +27,8 @@ export interface CronTriggerOptions {
   baseSchedule: string;
   /** readonly: the agent cannot update or delete "base"; editable: it is an ordinary default entry */
   base: "readonly" | "editable";
+  /** entries installed beside the base at install (a scripted policy's own schedules) */
+  extraSchedules?: readonly { id: string; cron_expr: string; note?: string }[];
 }
 
 const Id = z.string().describe("schedule id: 1-64 characters of a-z, 0-9, _ and -");
@@ -201,6 +210,11 @@ export function cronTrigger(o: CronTriggerOptions): AgentTrigger {
         o.baseSchedule,
         readOnlyBase ? "task base schedule (read-only)" : "task base schedule (editable default)",
       );
+      for (const e of o.extraSchedules ?? []) {
+        const bad = badId(e.id);
+        if (bad) throw new Error(`cron trigger: ${bad}`);
+        kernel.addCron(actorId, e.id, e.cron_expr, e.note);
+      }
     },
     async wait(self, intent) {
       switch (intent.kind) {

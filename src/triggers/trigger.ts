@@ -3,7 +3,7 @@ import type { Actor } from "../kernel/kernel.js";
 import type { EventOf } from "../ledger/events.js";
 import type { ToolDef } from "../tools/tool.js";
 
-export type TriggerKind = "sleep" | "watcher" | "cron";
+export type TriggerKind = "sleep" | "watcher" | "cron" | "policy";
 
 /** Why the agent woke, as ledgered (`wake.reason`). */
 export type AgentWakeReason = EventOf<"wake">["reason"];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isoInstant } from "../kernel/day.js";
-import { defineTool, ok, reject, type ToolDef, type ToolResult } from "../tools/tool.js";
+import { defineTool, ok, reject, type ToolResult } from "../tools/tool.js";
 import type { ToolDoc } from "../tools/tool-runtime.js";
 import { type AgentTrigger, agentWakeOf, type IntentSlot, parseInstantArg } from "./trigger.js";
 import { runProgram, validateProgram } from "./watcher/run-program.js";
@@ -14,6 +14,8 @@ export interface WatcherTriggerOptions {
   actorId: string;
   slot: IntentSlot;
   taskId: string;
+  /** the task's own example watcher (absent: `exampleWatcher`, a generic hourly poll) */
+  exampleWatcher?: string;
   workspace: Workspace;
   /** the task's data tools (one envkit wrapper each) */
   dataTools: () => ToolDoc[];
@@ -127,7 +129,7 @@ export function watcherTrigger(o: WatcherTriggerOptions): AgentTrigger {
       seedWorkspace(ws, {
         taskId: o.taskId,
         wrapperDocs: docs.map((d) => ({ name: d.name, description: d.description, parameters: d.parameters })),
-        exampleWatcher: exampleWatcher(docs[0]?.name),
+        exampleWatcher: o.exampleWatcher ?? exampleWatcher(docs[0]?.name),
       });
     },
     async wait(self, intent) {
@@ -135,7 +137,9 @@ export function watcherTrigger(o: WatcherTriggerOptions): AgentTrigger {
         case "next_trigger":
           return agentWakeOf(await self.waitForTrigger());
         case "sleep":
-          throw new Error("the watcher trigger has no sleep");
+          // no agent tool leaves one (the agent has no sleep tool); the scripted agent does when its
+          // program ended at the instant it started (so it cannot spin)
+          return agentWakeOf(await self.sleepUntil(intent.until));
         case "program": {
           let source: string;
           try {

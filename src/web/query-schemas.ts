@@ -71,7 +71,7 @@ export const RUN_SORT_KEYS = [
 export const RunsQuery = z.strictObject({
   task: opt(text(200)),
   model: opt(text(200)),
-  trigger: opt(z.enum(["sleep", "watcher", "cron"])),
+  trigger: opt(z.enum(["sleep", "watcher", "cron", "policy"])),
   status: opt(z.enum(RUN_STATUSES)),
   q: opt(text(200)),
   sort: opt(z.enum(RUN_SORT_KEYS)),

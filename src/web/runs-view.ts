@@ -101,7 +101,7 @@ ${select(
   distinct(all, (r) => r.model),
   q.model,
 )}
-${select("trigger", ["sleep", "watcher", "cron"], q.trigger)}
+${select("trigger", ["sleep", "watcher", "cron", "policy"], q.trigger)}
 ${select("status", RUN_STATUSES, q.status)}
 <label>text<input type="search" name="q" value="${q.q ?? ""}" placeholder="id, episode, flag…"></label>
 <label>sort<select name="sort">${RUN_SORT_KEYS.map((k) => html`<option${k === (q.sort ?? "task") ? html` selected` : ""}>${k}</option>`)}</select></label>

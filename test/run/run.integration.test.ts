@@ -94,7 +94,6 @@ describe("bad input leaves nothing behind", () => {
       /agent.model: model "openai:not-a-model" is not in the price table/,
     ],
     [{ task: "daily-digest", feedback: "self" }, /defines no "self" feedback/],
-    [{ task: "daily-digest", agent: { trigger: "watcher" } }, /watcher programs need an LLM agent/],
     [{ task: "daily-digest", task_params: { digest_size: "ten" } }, /task_params/],
   ])("%j is refused with a clear error and no run directory", async (cfg, message) => {
     const runsDir = freshRunsDir();

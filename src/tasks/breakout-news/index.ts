@@ -4,6 +4,7 @@ import { newsTools } from "../news-tools.js";
 import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
 import { defineTask, type Episode, type Observation, type StateSection } from "../task.js";
 import { ClaimBook } from "./claim-book.js";
+import { breakoutNewsExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { isMonitored } from "./markets.js";
 import { BreakoutNewsParams, windowMs } from "./params.js";
@@ -44,6 +45,7 @@ export const breakoutNewsTask = defineTask<BreakoutNewsParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 70,
   baseSchedule: "5 */6 * * *",
+  exampleWatcher: breakoutNewsExampleWatcher,
   streams: ["market", "market_price", "news"],
   multiActor: true,
   selfFeedback: {

@@ -2,6 +2,7 @@ import { utcDay } from "../../kernel/day.js";
 import { defineTask, type Episode } from "../task.js";
 import { visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
+import { brokerOpsExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { BrokerOpsParams } from "./params.js";
 import { brokerOpsPolicies } from "./policies.js";
@@ -40,6 +41,7 @@ export const brokerOpsTask = defineTask<BrokerOpsParams>({
   defaultEpisode: "synth-14d",
   budget_usd: 20,
   baseSchedule: "0 */2 * * *",
+  exampleWatcher: brokerOpsExampleWatcher,
   streams: ["broker_event", "candle"],
   // a duty is known from its fill or margin call, one duty window before its deadline
   deadlineLead: (p) =>

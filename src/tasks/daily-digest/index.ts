@@ -2,6 +2,7 @@ import { utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode } from "../task.js";
 import { digestState, digestTools } from "./digest-tools.js";
+import { dailyDigestExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { DailyDigestParams } from "./params.js";
 import { dailyDigestPolicies } from "./reference-policies.js";
@@ -39,6 +40,7 @@ export const dailyDigestTask = defineTask<DailyDigestParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "5 12 * * *",
+  exampleWatcher: dailyDigestExampleWatcher,
   streams: ["reddit_post", "reddit_comment", "reddit_reveal"],
   open(ctx) {
     const p = ctx.params;

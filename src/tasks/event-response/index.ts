@@ -2,6 +2,7 @@ import { isoInstant, utcDay } from "../../kernel/day.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { EventRow } from "../../world/types.js";
 import { defineTask, type Episode, type Observation, type StateSection, type TaskRunContext } from "../task.js";
+import { eventResponseExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { EventResponseParams } from "./params.js";
 import { eventResponsePolicies } from "./policies.js";
@@ -77,6 +78,7 @@ export const eventResponseTask = defineTask<EventResponseParams>({
   defaultEpisode: "example-oncall-3d",
   budget_usd: 20,
   baseSchedule: "*/15 * * * *",
+  exampleWatcher: eventResponseExampleWatcher,
   streams: ["event"],
   open(ctx) {
     checkRun(ctx);

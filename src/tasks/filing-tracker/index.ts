@@ -1,6 +1,7 @@
 import { utcDay } from "../../kernel/day.js";
 import { defineTask, type Episode } from "../task.js";
 import { createFilingTrackerEnv } from "./environment.js";
+import { filingTrackerExampleWatcher } from "./example-watcher.js";
 import { recordKey } from "./filing-record.js";
 import { renderInstruction } from "./instruction.js";
 import { FilingTrackerParams } from "./params.js";
@@ -50,6 +51,7 @@ export const filingTrackerTask = defineTask<FilingTrackerParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
+  exampleWatcher: filingTrackerExampleWatcher,
   streams: ["company", "filing", "xbrl_fact", "broker_event"],
   optionalStreams: ["xbrl_fact"],
   open(ctx) {

@@ -3,6 +3,7 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, newsObservations, resolutionObservations } from "../observations.js";
 import { defineTask, type Episode, type Observation, type Outcome, type StateSection } from "../task.js";
+import { forecastPortfolioExampleWatcher } from "./example-watcher.js";
 import { ForecastBook, forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { ForecastPortfolioParams } from "./params.js";
@@ -41,6 +42,7 @@ export const forecastPortfolioTask = defineTask<ForecastPortfolioParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 70,
   baseSchedule: "0 0 * * *",
+  exampleWatcher: forecastPortfolioExampleWatcher,
   streams: ["market", "market_resolution", "news"],
   open(ctx) {
     const p = ctx.params;

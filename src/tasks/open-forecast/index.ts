@@ -6,6 +6,7 @@ import { defineTask, type Episode, type Observation, type StateSection, type Tas
 import { ablationView, anchorEntries, frozenNewsCut } from "./ablation-view.js";
 import { loadAnchorForecasts } from "./anchor.js";
 import { nextDayTool } from "./day-tools.js";
+import { openForecastExampleWatcher } from "./example-watcher.js";
 import { forecastTools } from "./forecast-tools.js";
 import { renderInstruction } from "./instruction.js";
 import { newsTools } from "./news-tools.js";
@@ -110,6 +111,7 @@ export const openForecastTask = defineTask<OpenForecastParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
+  exampleWatcher: openForecastExampleWatcher,
   streams: ["question", "question_resolution", "news", "market_price"],
   // FutureSim's harness keeps memory: LLM runs get the harness memory tools unless `memory: false`
   memoryToolsDefault: (p) => p.memory,

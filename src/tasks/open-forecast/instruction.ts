@@ -7,7 +7,7 @@ export interface InstructionInput {
   sim_start: number;
   sim_end: number;
   budget_usd: number;
-  trigger: "sleep" | "watcher" | "cron";
+  trigger: "sleep" | "watcher" | "cron" | "policy";
   /** the episode has a news archive */
   news: boolean;
   /** next_day exists (an LLM agent under the sleep trigger) */
@@ -45,6 +45,11 @@ export function renderInstruction(o: InstructionInput): string {
       days.push(
         "- Your base schedule wakes you every day at 00:00 UTC; that wake carries the day's recap. There is no next_day: end " +
           "each episode with done().",
+      );
+      break;
+    case "policy":
+      days.push(
+        "- A trigger policy wakes you; end each wake with done(). The first wake of each day carries the day's recap.",
       );
       break;
     default: {

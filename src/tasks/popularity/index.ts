@@ -1,6 +1,7 @@
 import { isoInstant, utcDay } from "../../kernel/day.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode, type Outcome } from "../task.js";
+import { popularityExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { PopularityParams } from "./params.js";
 import { RecommendationBook, recommendTools } from "./recommend-tools.js";
@@ -60,6 +61,7 @@ export const popularityTask = defineTask<PopularityParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "0 * * * *",
+  exampleWatcher: popularityExampleWatcher,
   streams: ["reddit_post", "reddit_comment", "reddit_reveal"],
   selfFeedback: { description: SELF_DESCRIPTION },
   open(ctx) {

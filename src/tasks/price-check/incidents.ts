@@ -1,5 +1,5 @@
-import { OUTAGE_STATUSES, type VenueSpec } from "./incident-table.js";
 import { SplitMix32 } from "../../common/random.js";
+import { OUTAGE_STATUSES, type VenueSpec } from "./incident-table.js";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

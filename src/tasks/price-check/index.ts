@@ -2,6 +2,7 @@ import { utcDay } from "../../kernel/day.js";
 import { defineTask } from "../task.js";
 import { candleObservations } from "./candle-observations.js";
 import { createPriceCheckEnv } from "./environment.js";
+import { priceCheckExampleWatcher } from "./example-watcher.js";
 import { HourBook } from "./hour-book.js";
 import { INCIDENT_TABLE_VERSION } from "./incident-table.js";
 import { renderInstruction } from "./instruction.js";
@@ -48,6 +49,7 @@ export const priceCheckTask = defineTask<PriceCheckParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "0 0 * * *",
+  exampleWatcher: priceCheckExampleWatcher,
   streams: ["candle"],
   open(ctx) {
     // per run: the venue replay (incident trace, limits, bans) and the book of this hour's commitments

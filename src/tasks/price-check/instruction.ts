@@ -13,7 +13,7 @@ export function renderInstruction(o: {
   sim_start: number;
   sim_end: number;
   /** the run's trigger: how the agent lets time pass and when it is woken differ */
-  trigger: "sleep" | "watcher" | "cron";
+  trigger: "sleep" | "watcher" | "cron" | "policy";
 }): string {
   const { params, setup } = o;
   const venueLines = setup.venues.map((v) => {
@@ -47,7 +47,7 @@ export function renderInstruction(o: {
 }
 
 /** How time passes under each trigger (http_fetch itself never moves the clock). */
-const WAITING: Record<"sleep" | "watcher" | "cron", string> = {
+const WAITING: Record<"sleep" | "watcher" | "cron" | "policy", string> = {
   sleep: "http_fetch never advances the clock: to wait (for a Retry-After, or the next hour), call sleep(until).",
   watcher:
     "http_fetch never advances the clock: time passes only while a watcher program waits (envkit.wait). A program " +
@@ -55,13 +55,16 @@ const WAITING: Record<"sleep" | "watcher" | "cron", string> = {
   cron:
     "http_fetch never advances the clock: time passes only between your episodes, so a Retry-After or the next hour " +
     "is waited for by a schedule entry (create_schedule), never inside an episode.",
+  policy:
+    "http_fetch never advances the clock: time passes only between your wakes, which the run's trigger policy sets.",
 };
 
 /** How often the agent is woken unless it arranges more (every hour needs a report). */
-const WAKING: Record<"sleep" | "watcher" | "cron", string> = {
+const WAKING: Record<"sleep" | "watcher" | "cron" | "policy", string> = {
   sleep:
     "Unless you sleep to an earlier time, you are woken only at the next midnight UTC: deciding how often to wake is up to you.",
   watcher:
     "Unless a program of yours hands over earlier, you are woken only at the next midnight UTC: deciding how often to wake is up to you.",
   cron: 'Your base schedule wakes you once a day (00:00 UTC): to act every hour, add your own entries (e.g. cron_expr "2 * * * *").',
+  policy: "The run's trigger policy decides when you are woken (end each wake with done); you cannot choose the time.",
 };

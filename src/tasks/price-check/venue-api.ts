@@ -1,3 +1,4 @@
+import { keyedUniform } from "../../common/random.js";
 import {
   FixedWindowLimiter,
   type RateLimiter,
@@ -8,7 +9,6 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import { aggregateBars, type Bar } from "./candle-series.js";
 import type { VenueLimit, VenueSpec } from "./incident-table.js";
 import type { IncidentIndex } from "./incidents.js";
-import { keyedUniform } from "../../common/random.js";
 import {
   binanceLimitBody,
   type CandleFeed,

@@ -2,6 +2,7 @@ import { isoInstant, utcDay } from "../../kernel/day.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
 import { defineTask, type Episode, type StateSection } from "../task.js";
+import { resolutionDetectExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { MarkBook } from "./mark-book.js";
 import { isQuestion, ResolutionDetectParams } from "./params.js";
@@ -40,6 +41,7 @@ export const resolutionDetectTask = defineTask<ResolutionDetectParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 70,
   baseSchedule: "0 0 * * *",
+  exampleWatcher: resolutionDetectExampleWatcher,
   streams: ["market", "news"],
   open(ctx) {
     const p = ctx.params;

@@ -2,6 +2,7 @@ import { DAY_MS, utcDay } from "../../kernel/day.js";
 import { defineTask, type Episode } from "../task.js";
 import { ViewCloses } from "./daily-closes.js";
 import { RiskPortfolioEnv } from "./environment.js";
+import { riskPortfolioExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { RiskPortfolioParams } from "./params.js";
 import { riskPortfolioPolicies } from "./policies.js";
@@ -57,6 +58,7 @@ export const riskPortfolioTask = defineTask<RiskPortfolioParams>({
   defaultEpisode: "synth-28d",
   budget_usd: 20,
   baseSchedule: "5 0 * * *",
+  exampleWatcher: riskPortfolioExampleWatcher,
   streams: ["candle"],
   open(ctx) {
     // per run: the market and account (orders, filed books); the tools and the hooks share it

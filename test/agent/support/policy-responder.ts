@@ -31,7 +31,7 @@ export interface PolicyScript {
   cron: string[];
 }
 
-export type ResponderTrigger = "sleep" | "cron" | "watcher";
+export type ResponderTrigger = "sleep" | "cron" | "watcher" | "policy";
 
 const MARKER = /^\(woke at (\S+) for /;
 
@@ -68,6 +68,7 @@ export function policyResponder(
           ? { tool: "finish", args: { summary: "nothing left" } }
           : { tool: "sleep", args: { until: isoInstant(next) } };
       case "cron":
+      case "policy":
         return { tool: "done", args: { summary: "ok" } };
       case "watcher": {
         const p = o.watcherProgram;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SplitMix32 } from "../../../src/common/random.js";
 import { PriceCheckParams } from "../../../src/tasks/price-check/params.js";
 import {
   dropOutliers,
@@ -7,7 +8,6 @@ import {
   oraclePolicy,
   silentPolicy,
 } from "../../../src/tasks/price-check/policies.js";
-import { SplitMix32 } from "../../../src/common/random.js";
 import type { WorldStore } from "../../../src/world/world-store.js";
 import { buildCandleWorld, HOUR, MIN, runPolicy, T0 } from "./fixtures.js";
 

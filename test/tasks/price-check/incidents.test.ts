@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { hash32, keyedUniform, SplitMix32 } from "../../../src/common/random.js";
 import { VENUE_TABLE } from "../../../src/tasks/price-check/incident-table.js";
 import { drawIncidentTrace, IncidentIndex } from "../../../src/tasks/price-check/incidents.js";
-import { hash32, keyedUniform, SplitMix32 } from "../../../src/common/random.js";
 
 const WINDOW = { start: Date.UTC(2026, 2, 1), end: Date.UTC(2026, 2, 29) };
 const SYMS = ["BTC-USD", "ETH-USD", "SOL-USD"];

@@ -1,0 +1,16 @@
+/**
+ * The task's example watcher (spec/harness.md, watcher): seeded into the watcher workspace as
+ * `watcher.example.js`; the scripted agent runs it under `--trigger watcher`.
+ */
+export const forecastPortfolioExampleWatcher = `// watcher.example.js (forecast-portfolio): hands over every EVERY_H hours on the UTC grid, to revise the forecasts of
+// the open questions before each day's scoring.
+// It calls no data tool (free); copy it and add the checks you need (see envkit.d.ts).
+const EVERY_H = 3;
+const MIN = 60 * 1000;
+const next = (now) => {
+  const step = EVERY_H * 60 * MIN;
+  return (Math.floor(now / step) + 1) * step;
+};
+await envkit.wait(next(envkit.now()));
+envkit.handover({ due: new Date().toISOString() });
+`;
