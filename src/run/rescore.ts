@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kernel } from "../kernel/kernel.js";
 import type { EventOf, LedgerEvent } from "../ledger/events.js";
@@ -8,7 +8,6 @@ import { type Outcome, releasedAtOf } from "../tasks/task.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { buildResults } from "./build-results.js";
-import type { RunConfig } from "./config.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
 import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";

@@ -51,8 +51,8 @@ export interface SpawnedActors {
  * per program actor, each with its trigger and tool runtime over the run's ledger, wallet and limiters.
  */
 export function spawnActors(w: ActorWiring): SpawnedActors {
-  const { r, s, run, taskTools } = w;
-  const { kernel, ledger, wallet, now } = s;
+  const { r, s, run } = w;
+  const { kernel, ledger } = s;
   const limiters = run.limiters();
   // memory tools, outcome memory and the reflection curator (src/learning); the curator is the run's model
   const curator: { options: CuratorOptions | null } = { options: null };

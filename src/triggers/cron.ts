@@ -2,15 +2,8 @@ import { z } from "zod";
 import { compileCron } from "../kernel/cron.js";
 import { isoInstant } from "../kernel/day.js";
 import type { Kernel, TriggerInfo } from "../kernel/kernel.js";
-import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
-import {
-  type AgentTrigger,
-  agentWakeOf,
-  type IntentSlot,
-  isDeadlineGuardId,
-  isHarnessTriggerId,
-  parseInstantArg,
-} from "./trigger.js";
+import { defineTool, ok, reject } from "../tools/tool.js";
+import { type AgentTrigger, agentWakeOf, type IntentSlot, isHarnessTriggerId, parseInstantArg } from "./trigger.js";
 
 export const DONE_TOOL = "done";
 export const BASE_SCHEDULE_ID = "base";
