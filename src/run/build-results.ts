@@ -2,6 +2,7 @@ import { DAY_MS, HOUR_MS } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { Wallet } from "../ledger/wallet.js";
 import { EXTERNAL_IDLE_TIMEOUT } from "../mcp/external-actor.js";
+import { EXTERNAL_NO_ISOLATION } from "../mcp/isolated-child.js";
 import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
@@ -153,7 +154,12 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       provider_failed: notes.includes("provider_failed"),
       provider_cost_mismatch: costMismatch,
       before_knowledge_cutoff: checkKnowledgeCutoff(r.agent, sim_start).before,
-      ...(r.agent.kind === "external" ? { external_idle_timeout: notes.includes(EXTERNAL_IDLE_TIMEOUT) } : {}),
+      ...(r.agent.kind === "external"
+        ? {
+            external_idle_timeout: notes.includes(EXTERNAL_IDLE_TIMEOUT),
+            external_no_isolation: notes.includes(EXTERNAL_NO_ISOLATION),
+          }
+        : {}),
     },
     timing: {
       anytime,

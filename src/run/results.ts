@@ -73,6 +73,8 @@ export const ResultsSchema = z.object({
     before_knowledge_cutoff: z.boolean().nullable().optional(),
     /** outside-agent runs only: no MCP request for the idle timeout (wall clock), so the run was ended */
     external_idle_timeout: z.boolean().optional(),
+    /** `relive run --agent-cmd ... --no-isolation`: the app's network was not limited to the proxy and MCP endpoint */
+    external_no_isolation: z.boolean().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),

@@ -339,6 +339,9 @@ export async function executeRun(r: ResolvedRun, recorded: readonly string[], o:
             instruction: x.actor.instruction,
             dailyBrief: () => latestBrief,
             wakeNote: (w) => run.wakeNote(w),
+            wallet,
+            secrets: redactor,
+            runDir: r.runDir,
           }),
         );
       } else {
