@@ -12,14 +12,20 @@ export const EXTERNAL_ISOLATION = "external_isolation";
 export type Isolation = "netns" | "none";
 
 /** Whether network isolation works on this machine: null when it does, else why not. */
-export function isolationUnavailable(): string | null {
+export function isolationUnavailable(env: NodeJS.ProcessEnv = process.env): string | null {
   if (process.platform !== "linux")
     return `network isolation needs Linux network namespaces (this is ${process.platform})`;
   for (const tool of ["unshare", "setpriv", "ip"]) {
-    const found = spawnSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" });
+    const found = spawnSync("/bin/sh", ["-c", `command -v ${tool}`], {
+      encoding: "utf8",
+      env: { PATH: env.PATH ?? "" },
+    });
     if (found.status !== 0) return `network isolation needs \`${tool}\` (util-linux / iproute2), which is not on PATH`;
   }
-  const probe = spawnSync("unshare", ["-n", "--", "ip", "link", "set", "lo", "up"], { encoding: "utf8" });
+  const probe = spawnSync("unshare", ["-n", "--", "ip", "link", "set", "lo", "up"], {
+    encoding: "utf8",
+    env: { PATH: env.PATH ?? "" },
+  });
   if (probe.status !== 0)
     return `\`unshare -n\` failed here (${(probe.stderr || probe.error?.message || `exit ${probe.status}`).trim()}): creating a network namespace needs root or CAP_SYS_ADMIN`;
   return null;

@@ -94,7 +94,7 @@ function writeAppConfig(
 export async function runAgentCommand(cfg: RunConfig, o: AgentCommandOptions): Promise<AgentCommandOutcome> {
   if (o.command.trim() === "") throw new ConfigError("--agent-cmd: the command is empty");
   if (o.isolation === "netns") {
-    const why = isolationUnavailable();
+    const why = isolationUnavailable(o.env ?? process.env);
     if (why !== null)
       throw new ConfigError(
         `--agent-cmd: ${why}; the app's network cannot be limited to the run's proxy and MCP endpoint. Pass --no-isolation to run it unconfined (the run is marked ${EXTERNAL_NO_ISOLATION})`,
@@ -245,7 +245,7 @@ export function harnessOf(command: string, name?: string): string {
 export function agentCommandFromFlags(
   raw: Record<string, unknown>,
   flags: { agentCmd: string; agentName?: string; isolation?: boolean; idleTimeoutS?: number },
-  o: RunOptions & { source: string },
+  o: RunOptions & { source: string } & Pick<AgentCommandOptions, "onOutput" | "graceMs" | "version">,
 ): Promise<AgentCommandOutcome> {
   const agent = { ...((raw.agent as Record<string, unknown> | undefined) ?? {}) };
   const model = typeof agent.model === "string" ? agent.model : undefined;
