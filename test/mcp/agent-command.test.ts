@@ -47,7 +47,7 @@ async function runApp(isolation: boolean) {
   let output = "";
   const out = await agentCommandFromFlags(
     { ...DIGEST_3D, agent: { model: "openai:gpt-4.1-mini" } },
-    { agentCmd: `FORBIDDEN_URL=${forbidden.url} node ${APP}`, agentName: "test-app", isolation },
+    { agentCmd: `FORBIDDEN_URL=${forbidden.url} HOST_PID=${process.pid} node ${APP}`, agentName: "test-app", isolation },
     {
       ...options(runs),
       env: env(),
