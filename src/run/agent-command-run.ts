@@ -102,7 +102,7 @@ export async function runAgentCommand(cfg: RunConfig, o: AgentCommandOptions): P
   }
   if (cfg.agent.upstream_model === undefined)
     throw new ConfigError(
-      "--agent-cmd: no agent.upstream_model (--upstream-model provider:model): the model the app's traffic is forwarded to and billed as",
+      "--agent-cmd: no model for the app: pass -m provider:model (or agent.upstream_model in the config; `relive mcp --upstream-model`), the model its traffic is forwarded to and billed as",
     );
   const outside = new OutsideAgent({
     idleTimeoutMs: o.idleTimeoutMs,

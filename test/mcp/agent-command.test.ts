@@ -47,7 +47,11 @@ async function runApp(isolation: boolean) {
   let output = "";
   const out = await agentCommandFromFlags(
     { ...DIGEST_3D, agent: { model: "openai:gpt-4.1-mini" } },
-    { agentCmd: `FORBIDDEN_URL=${forbidden.url} HOST_PID=${process.pid} node ${APP}`, agentName: "test-app", isolation },
+    {
+      agentCmd: `FORBIDDEN_URL=${forbidden.url} HOST_PID=${process.pid} node ${APP}`,
+      agentName: "test-app",
+      isolation,
+    },
     {
       ...options(runs),
       env: env(),
@@ -136,7 +140,7 @@ describe("relive run --agent-cmd (an outside app as the actor)", () => {
       { agentCmd: `node ${APP}`, isolation: false },
       { ...options(), env: env(), source: "test" },
     ).catch((e) => e as Error);
-    expect((err as Error).message).toMatch(/no agent.upstream_model/);
+    expect((err as Error).message).toMatch(/no model for the app: pass -m provider:model/);
     expect(existsSync(APP)).toBe(true);
   });
 });
