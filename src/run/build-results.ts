@@ -9,7 +9,7 @@ import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
 import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
 import type { ResolvedRun } from "./resolve-run.js";
-import { HARNESS_VERSION } from "./resolve-run.js";
+import { HARNESS_VERSION, RELIVE_REACT } from "./resolve-run.js";
 import { PROVIDER_COST_TOLERANCE, type Results } from "./results.js";
 
 /** The score a run must reach for `hours_to_target` (on the primary's own scale). */
@@ -111,7 +111,12 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
     task_version: task.version,
     scorer_version: task.scorer_version,
     harness_version: HARNESS_VERSION,
-    ...(r.agent.kind === "external" ? { harness: r.agent.harness } : {}),
+    // who acted: relive's own ReAct harness, or an outside app (`external:<name>`, with the model its traffic went to)
+    ...(r.agent.kind === "external"
+      ? { harness: r.agent.harness, ...(r.agent.upstream ? { upstream_model: r.agent.upstream.name } : {}) }
+      : r.agent.kind === "model"
+        ? { harness: RELIVE_REACT }
+        : {}),
     episode: r.episode.name,
     agent: r.agentName,
     trigger: r.config.agent.trigger,

@@ -66,6 +66,8 @@ export type ResolvedAgent =
       upstream: { name: string; priceKey: string; prices: PriceTable; endpoint: string | undefined } | null;
     };
 
+/** The recorded harness of LLM runs driven by relive's own ReAct loop (outside apps record `external:<name>`). */
+export const RELIVE_REACT = "relive-react";
 /** `agent.model` of a run whose actor is an outside agent app speaking MCP (`relive mcp`); also its recorded harness */
 export const EXTERNAL_MCP = "external:mcp";
 /** `external:<name>`: an outside app as the actor (`relive mcp`: `external:mcp`; `relive run --agent-cmd`: the app's name) */

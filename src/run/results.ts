@@ -11,8 +11,10 @@ export const ResultsSchema = z.object({
   task_version: z.string(),
   scorer_version: z.string(),
   harness_version: z.string(),
-  /** who acted: present for outside agent apps (`external:mcp`); absent means relive's own harness */
+  /** who acted: `relive-react` (relive's own LLM harness) or an outside app `external:<name>`; absent for scripted agents */
   harness: z.string().optional(),
+  /** outside apps: the `provider:model` their traffic went to through the metering proxy */
+  upstream_model: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
   trigger: z.enum(["sleep", "watcher", "cron"]),

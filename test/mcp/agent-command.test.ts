@@ -94,6 +94,7 @@ describe("relive run --agent-cmd (an outside app as the actor)", () => {
       expect(probe.model_replies).toEqual(["ok", "ok", "ok"]);
       expect(out.exitCode).toBe(0);
       expect(out.results.harness).toBe("external:test-app");
+      expect(out.results.upstream_model).toBe("openai:gpt-4.1-mini");
       expect(out.results.flags.external_no_isolation).toBe(false);
       expect(events.filter((e) => e.type === "note" && e.kind === "external_isolation")).toHaveLength(1);
       // the model traffic was metered: three calls at the imitation's default 10 in / 5 out tokens
