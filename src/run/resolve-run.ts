@@ -134,6 +134,10 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     );
   checkDeadlineGuardMargin(config, task, parsedParams.data);
   let agent: ResolvedAgent;
+  if (config.agent.upstream_model !== undefined && provider !== "external")
+    throw new ConfigError(
+      `agent.upstream_model: only outside agents (agent.model external:<name>) have an upstream model; "${model}" is called directly`,
+    );
   if (provider === "scripted") {
     const policy = task.referencePolicies.find((p) => p.name === name);
     if (!policy)

@@ -8,6 +8,7 @@ import { readLedger } from "../../src/ledger/ledger-reader.js";
 import { isolationUnavailable } from "../../src/mcp/isolated-child.js";
 import { agentCommandFromFlags, harnessOf } from "../../src/run/agent-command-run.js";
 import { parseRunConfig } from "../../src/run/config.js";
+import { resolveRun } from "../../src/run/resolve-run.js";
 import { runFromConfig } from "../../src/run/runner.js";
 import { options, REPO } from "../run/helpers.js";
 import { IMITATION_KEY, type ProviderImitation, startProviderImitation } from "./provider-imitation.js";
@@ -143,5 +144,28 @@ describe("relive run --agent-cmd (an outside app as the actor)", () => {
     ).catch((e) => e as Error);
     expect((err as Error).message).toMatch(/no model for the app: pass -m provider:model/);
     expect(existsSync(APP)).toBe(true);
+  });
+
+  it("config errors name the field: a bad harness name, an unpriced or non-model upstream, an upstream on a relive agent", () => {
+    const bad = (agent: Record<string, unknown>) => {
+      try {
+        resolveRun(parseRunConfig({ ...DIGEST_3D, agent }), options());
+        return "accepted";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    expect(bad({ model: "external:Bad Name" })).toMatch(
+      /^agent\.model: outside-agent harness "external:Bad Name" must be external:<name>/,
+    );
+    expect(bad({ model: "external:x", upstream_model: "openai:not-priced" })).toMatch(
+      /^agent\.upstream_model: model "openai:not-priced" is not in the price table/,
+    );
+    expect(bad({ model: "external:x", upstream_model: "scripted:top-comments" })).toMatch(
+      /^agent\.upstream_model: "scripted:top-comments" must be provider:model with an OpenAI-compatible provider or anthropic/,
+    );
+    expect(bad({ model: "scripted:top-comments", upstream_model: "openai:gpt-4.1-mini" })).toMatch(
+      /^agent\.upstream_model: only outside agents/,
+    );
   });
 });
