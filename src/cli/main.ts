@@ -135,7 +135,17 @@ withCommon(
     .option("--world <dir>", "a built world directory instead of the synthetic world")
     .option("--budget <usd>", "budget in USD (default: the task's)", num)
     .option("--json", "print results.json instead of the table")
-    .option("--stop-after-day <d>", "pause at the end of simulated day D (1-based); `relive resume` continues", int),
+    .option("--stop-after-day <d>", "pause at the end of simulated day D (1-based); `relive resume` continues", int)
+    .option(
+      "--agent-cmd <command>",
+      "an outside agent app as the actor (see src/mcp/README.md): its model traffic goes through the run's metering proxy to -m <provider:model>",
+    )
+    .option(
+      "--agent-name <name>",
+      "--agent-cmd: the harness name recorded as external:<name> (default: the command's name)",
+    )
+    .option("--no-isolation", "--agent-cmd: run the app without network isolation (marked external_no_isolation)")
+    .option("--idle-timeout-s <s>", "--agent-cmd: wall-clock seconds without a request before the run is ended", num),
 ).action(async (o) => {
   const { loadRunConfig, parseRunConfig } = await config();
   const base: Record<string, unknown> = o.config ? { ...loadRunConfig(o.config) } : {};
@@ -179,6 +189,14 @@ withCommon(
     agent,
   };
   if (!raw.task) throw new ConfigError("no task: pass --task <id> or a config with `task:` (see `relive tasks`)");
+  if (o.agentCmd) {
+    const { agentCommandFromFlags } = await import("../run/agent-command-run.js");
+    const res = await agentCommandFromFlags(raw, o, { ...runOptions(o), source: o.config ?? "command-line flags" });
+    process.stdout.write(
+      o.json ? `${JSON.stringify(res.results, null, 2)}\n` : `${scoreTable(res.results, res.runDir)}\n`,
+    );
+    return finishWith(res.results);
+  }
   const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
   const res = await (await runner()).runFromConfig(cfg, {
     ...runOptions(o),

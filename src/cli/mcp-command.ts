@@ -27,6 +27,8 @@ interface McpFlags {
   budget?: number;
   http?: boolean;
   port: number;
+  upstreamModel?: string;
+  proxyPort: number;
   idleTimeoutS: number;
   runs: string;
   cache: string;
@@ -63,7 +65,7 @@ function configOf(o: McpFlags, base: Record<string, unknown>, agentModel: string
     ...(o.worldSeed !== undefined ? { world: { seed: o.worldSeed } } : {}),
     ...(o.world ? { world: { dir: o.world } } : {}),
     ...(o.budget ? { budget_usd: o.budget } : {}),
-    agent: { ...baseAgent, model: agentModel },
+    agent: { ...baseAgent, model: agentModel, ...(o.upstreamModel ? { upstream_model: o.upstreamModel } : {}) },
   };
 }
 
@@ -98,6 +100,11 @@ export function registerMcpCommand(program: Command): void {
       pos,
       600,
     )
+    .option(
+      "--upstream-model <provider:model>",
+      "also serve a metering model proxy on 127.0.0.1 that forwards to this model (billed to the run; URLs and key printed on stderr)",
+    )
+    .option("--proxy-port <n>", "metering proxy port (0: any free port)", int, 0)
     .option("--runs <dir>", "runs directory", process.env.RELIVE_RUNS_DIR ?? "runs")
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
     .option("--raw <dir>", "raw source data for real-data worlds")
@@ -108,7 +115,7 @@ export function registerMcpCommand(program: Command): void {
       const [
         { loadRunConfig, parseRunConfig },
         { EXTERNAL_MCP },
-        { runExternal },
+        { runExternal, startMeteringProxy },
         { OutsideAgent },
         { progressLine, scoreTable },
       ] = await Promise.all([
@@ -124,6 +131,7 @@ export function registerMcpCommand(program: Command): void {
       const cfg = parseRunConfig(raw, o.config ?? "command-line flags");
       const idleTimeoutMs = Math.round(o.idleTimeoutS * 1000);
       const outside = new OutsideAgent({ idleTimeoutMs });
+      let closeProxy = async () => {};
       const version = "0.1.0";
       const running = runExternal(cfg, {
         runsDir: resolve(o.runs),
@@ -132,6 +140,15 @@ export function registerMcpCommand(program: Command): void {
         log: (m) => say(pc.dim(m)),
         ...(o.quiet ? {} : { onProgress: (p) => say(progressLine(p)) }),
         externalActor: outside.actor,
+        beforeRun: async (r) => {
+          const proxy = await startMeteringProxy(r, outside, { port: o.proxyPort });
+          if (proxy === null) return;
+          closeProxy = () => proxy.close();
+          say(
+            `relive mcp: metering proxy for ${proxy.upstream.priceKey}: OPENAI_BASE_URL=${proxy.openaiBaseURL} ` +
+              `ANTHROPIC_BASE_URL=${proxy.anthropicBaseURL} key=${proxy.key} (model calls are billed to the run)`,
+          );
+        },
       });
       const finished = running.then(
         (res) => {
@@ -153,6 +170,7 @@ export function registerMcpCommand(program: Command): void {
         say(`relive mcp: Streamable HTTP at ${http.url}`);
         await finished.catch(async (err) => {
           await http.close();
+          await closeProxy();
           throw err;
         });
         // keep answering (free rejections) until the client has been quiet for the idle timeout
@@ -162,6 +180,7 @@ export function registerMcpCommand(program: Command): void {
           await new Promise((r) => setTimeout(r, idleTimeoutMs - quiet));
         }
         await http.close();
+        await closeProxy();
         return;
       }
       const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
@@ -180,9 +199,15 @@ export function registerMcpCommand(program: Command): void {
         if (!outside.isSettled()) process.on("SIGTERM", settling);
       });
       await server.connect(new StdioServerTransport());
-      await finished.finally(() => process.off("SIGTERM", settling));
+      await finished
+        .finally(() => process.off("SIGTERM", settling))
+        .catch(async (err) => {
+          await closeProxy();
+          throw err;
+        });
       // after the run, keep answering (free rejections) until the client closes the session
       await stdinClosed;
       await server.close();
+      await closeProxy();
     });
 }

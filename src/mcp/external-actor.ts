@@ -1,6 +1,8 @@
 import { isoInstant, utcDayNumber } from "../kernel/day.js";
 import type { Actor } from "../kernel/kernel.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
+import type { Redactor } from "../ledger/redactor.js";
+import type { Wallet } from "../ledger/wallet.js";
 import type { ToolResult } from "../tools/tool.js";
 import type { ToolDoc, ToolRuntime } from "../tools/tool-runtime.js";
 import { type AgentTrigger, type AgentWake, type IntentSlot, waitToolOf, waitUntilOf } from "../triggers/trigger.js";
@@ -23,6 +25,49 @@ export interface ExternalActorContext {
   dailyBrief: () => string | null;
   /** the task's text for a wake (e.g. open-forecast's daily recap), or null */
   wakeNote: (w: { at: number; reason: string }) => string | null;
+  /** the run's wallet (the metering proxy's model calls are refused once the LLM cap or the budget is spent) */
+  wallet: Wallet;
+  /** the run's secrets (redacted from llm.jsonl like the ledger) */
+  secrets: Redactor;
+  /** the run directory (the metering proxy appends to its llm.jsonl) */
+  runDir: string;
+}
+
+/** Token usage as the provider reported it (input includes cached input). */
+export interface MeteredUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+}
+
+/** What the metering proxy reports for one forwarded model request (it never throws: failures are `ok: false`). */
+export interface MeteredCall {
+  ok: boolean;
+  /** the price-table key the call is billed under (ledgered as `llm_call.model`) */
+  model: string;
+  usage: MeteredUsage;
+  cost_usd: number;
+  provider_cost_usd?: number;
+  /** why the attempt failed (`HTTP <status>: <message>`, or the network error) */
+  error?: string;
+}
+
+/** How the actor answered a model request: forwarded (and billed), or refused before it left. */
+export type ModelCallReply = { kind: "forwarded"; call: MeteredCall } | { kind: "refused"; reason: string };
+
+/** Where a forwarded model request sits in the run: its actor and model-call index, and where to log it. */
+export interface ModelCallSlot {
+  actor: string;
+  callIndex: number;
+  runDir: string;
+  secrets: Redactor;
+}
+
+/** One model request waiting for the actor: `forward` runs inside the actor's turn (simulated time frozen). */
+interface ModelJob {
+  forward: (at: ModelCallSlot) => Promise<MeteredCall>;
+  resolve: (r: ModelCallReply) => void;
+  reject: (e: Error) => void;
 }
 
 /** Builds the kernel body of the one outside actor of a run. */
@@ -53,7 +98,8 @@ interface Pending {
   reject: (e: Error) => void;
 }
 
-type Next = { kind: "call"; call: Pending } | { kind: "closed" } | { kind: "idle" };
+type Item = { kind: "call"; call: Pending } | { kind: "model"; job: ModelJob };
+type Next = Item | { kind: "closed" } | { kind: "idle" };
 
 const resultText = (r: ToolResult) => (r.ok ? (JSON.stringify(r.value) ?? "null") : `ERROR: ${r.error}`);
 
@@ -69,7 +115,7 @@ const resultText = (r: ToolResult) => (r.ok ? (JSON.stringify(r.value) ?? "null"
  */
 export class OutsideAgent {
   private ctx: ExternalActorContext | null = null;
-  private readonly queue: Pending[] = [];
+  private readonly queue: Item[] = [];
   private waiting: ((n: Next) => void) | null = null;
   private closed = false;
   private ended: { cause: EndCause; last: { call: Pending; result: ToolResult } | null } | null = null;
@@ -80,7 +126,13 @@ export class OutsideAgent {
   /** resolves once the runner has spawned the actor (the run's tools exist) */
   readonly ready: Promise<void>;
 
-  constructor(private readonly o: { idleTimeoutMs: number }) {
+  constructor(
+    private readonly o: {
+      idleTimeoutMs: number;
+      /** ledger notes written when the actor starts (e.g. how an `--agent-cmd` app is confined) */
+      startNotes?: { kind: string; message: string }[];
+    },
+  ) {
     this.ready = new Promise<void>((res, rej) => {
       this.readyResolve = res;
       this.readyReject = rej;
@@ -116,14 +168,34 @@ export class OutsideAgent {
     if (this.failure) throw this.failure;
     const over = this.ended?.cause ?? (this.closed ? "session_closed" : null);
     if (over !== null) return this.afterEnd(over);
-    return new Promise<CallReply>((resolve, reject) => {
-      const p: Pending = { name, args, resolve, reject };
-      if (this.waiting) {
-        const w = this.waiting;
-        this.waiting = null;
-        w({ kind: "call", call: p });
-      } else this.queue.push(p);
-    });
+    return new Promise<CallReply>((resolve, reject) =>
+      this.enqueue({ kind: "call", call: { name, args, resolve, reject } }),
+    );
+  }
+
+  /**
+   * One model request from the metering proxy. It waits its turn in the same queue as tool calls
+   * (one at a time, arrival order; a request made while a clock call is pending runs after the wake),
+   * then the actor checks the wallet: refused once the LLM cap or the budget is spent (the first
+   * refusal is ledgered `llm_rejected`, as in-process), else `forward` runs with the run's next
+   * model-call index and its usage is ledgered as an `llm_call` at the frozen simulated time.
+   */
+  async modelCall(forward: (at: ModelCallSlot) => Promise<MeteredCall>): Promise<ModelCallReply> {
+    await this.ready;
+    if (this.failure) throw this.failure;
+    const over = this.ended?.cause ?? (this.closed ? "session_closed" : null);
+    if (over !== null) return { kind: "refused", reason: `the run has ended (${ENDED_BY[over]})` };
+    return new Promise<ModelCallReply>((resolve, reject) =>
+      this.enqueue({ kind: "model", job: { forward, resolve, reject } }),
+    );
+  }
+
+  private enqueue(item: Item): void {
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = null;
+      w(item);
+    } else this.queue.push(item);
   }
 
   /** The client went away (stdio closed): treated as `finish`. */
@@ -150,7 +222,9 @@ export class OutsideAgent {
         clock: `(the run ended at ${isoInstant(s.sim_end)}: ${why}; results in ${s.runDir}/results.json)`,
       });
     }
-    for (const p of this.queue.splice(0)) p.resolve(this.afterEnd(cause));
+    for (const q of this.queue.splice(0))
+      if (q.kind === "call") q.call.resolve(this.afterEnd(cause));
+      else q.job.resolve({ kind: "refused", reason: `the run has ended (${ENDED_BY[cause]})` });
   }
 
   /** The run failed (a system error): every pending and later call gets an MCP error. */
@@ -158,7 +232,7 @@ export class OutsideAgent {
     this.failure = err;
     this.readyReject(err);
     this.ended?.last?.call.reject(err);
-    for (const p of this.queue.splice(0)) p.reject(err);
+    for (const q of this.queue.splice(0)) (q.kind === "call" ? q.call : q.job).reject(err);
   }
 
   /** How the outside agent's participation ended (null while it runs). */
@@ -198,7 +272,7 @@ export class OutsideAgent {
   private next(): Promise<Next> {
     if (this.closed) return Promise.resolve({ kind: "closed" });
     const queued = this.queue.shift();
-    if (queued) return Promise.resolve({ kind: "call", call: queued });
+    if (queued) return Promise.resolve(queued);
     return new Promise<Next>((resolve) => {
       const timer = setTimeout(() => {
         this.waiting = null;
@@ -228,7 +302,10 @@ export class OutsideAgent {
     };
     c.trigger.install();
     ledgerWake({ at: self.now(), reason: "start" });
+    for (const n of this.o.startNotes ?? []) note(n.kind, n.message);
     let lastWakeDay: number | null = null;
+    let modelCalls = 0;
+    let llmRefused = false;
     const marker = (w: Exclude<AgentWake, { reason: "end" }>) => {
       const day = utcDayNumber(w.at);
       const brief = day !== lastWakeDay ? c.dailyBrief() : null;
@@ -254,6 +331,42 @@ export class OutsideAgent {
           `no MCP request for ${this.o.idleTimeoutMs / 1000} s of wall time: the outside agent's run is ended (the clock runs to sim_end)`,
         );
         return end("idle_timeout", null);
+      }
+      if (n.kind === "model") {
+        const { job } = n;
+        const why = c.wallet.refusal("llm");
+        if (why !== null) {
+          // ledgered once, like the in-process agent that stops calling the model; later refusals are free and silent
+          if (!llmRefused) c.ledger.append({ type: "llm_rejected", t: self.now(), actor, reason: why });
+          llmRefused = true;
+          job.resolve({ kind: "refused", reason: why });
+          continue;
+        }
+        const callIndex = modelCalls++;
+        let m: MeteredCall;
+        try {
+          m = await job.forward({ actor, callIndex, runDir: c.runDir, secrets: c.secrets });
+        } catch (err) {
+          job.reject(err as Error);
+          throw err;
+        }
+        c.ledger.append({
+          type: "llm_call",
+          t: self.now(),
+          actor,
+          model: m.model,
+          call_index: callIndex,
+          attempt: 1,
+          status: m.ok ? "ok" : "error",
+          ...(m.ok ? {} : { error: m.error ?? "failed" }),
+          input_tokens: m.ok ? m.usage.input_tokens : 0,
+          cached_input_tokens: m.ok ? m.usage.cached_input_tokens : 0,
+          output_tokens: m.ok ? m.usage.output_tokens : 0,
+          cost_usd: m.ok ? m.cost_usd : 0,
+          ...(m.ok && m.provider_cost_usd !== undefined ? { provider_cost_usd: m.provider_cost_usd } : {}),
+        });
+        job.resolve({ kind: "forwarded", call: m });
+        continue;
       }
       const { call } = n;
       let result: ToolResult;

@@ -14,6 +14,8 @@ export const NON_AXIS_PATHS: ReadonlySet<string> = new Set([
   "seed",
   "world.seed",
   "agent.model",
+  // an outside app's base model is part of its row label (report/experiments.ts agentLabel)
+  "agent.upstream_model",
   "agent.trigger",
 ]);
 

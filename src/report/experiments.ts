@@ -1,3 +1,4 @@
+import type { Results } from "../run/results.js";
 import { type Axis, configPaths, UNSET, varyingAxes } from "./config-axes.js";
 import type { LoadedRun } from "./load-runs.js";
 import { ReportInputError } from "./report-error.js";
@@ -94,7 +95,7 @@ export function groupExperiments(runs: readonly LoadedRun[], o: { poolVersions?:
       axes,
       runs: group.map((run, i) => ({
         run,
-        model: run.results.agent,
+        model: agentLabel(run.results),
         trigger: run.results.trigger,
         seed: run.results.seed,
         worldSeed: worldSeedOf(run),
@@ -109,4 +110,13 @@ export function groupExperiments(runs: readonly LoadedRun[], o: { poolVersions?:
         "report them separately, rescore them with the current scorer (`relive rescore RUNDIR`), or pass --pool-versions to pool them anyway",
     );
   return experiments.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+/**
+ * The row label of a run's agent: the model for relive's own harness (and the scripted policies),
+ * `external:<app> · <provider:model>` for an outside app, so native apps and relive's harness on the
+ * same base model sit side by side (FutureSim's main table).
+ */
+export function agentLabel(r: Pick<Results, "agent" | "harness" | "upstream_model">): string {
+  return r.harness?.startsWith("external:") && r.upstream_model ? `${r.harness} · ${r.upstream_model}` : r.agent;
 }

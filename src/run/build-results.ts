@@ -2,13 +2,14 @@ import { DAY_MS, HOUR_MS } from "../kernel/day.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { Wallet } from "../ledger/wallet.js";
 import { EXTERNAL_IDLE_TIMEOUT } from "../mcp/external-actor.js";
+import { EXTERNAL_NO_ISOLATION } from "../mcp/isolated-child.js";
 import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
 import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
 import type { ResolvedRun } from "./resolve-run.js";
-import { HARNESS_VERSION } from "./resolve-run.js";
+import { HARNESS_VERSION, RELIVE_REACT } from "./resolve-run.js";
 import { PROVIDER_COST_TOLERANCE, type Results } from "./results.js";
 
 /** The score a run must reach for `hours_to_target` (on the primary's own scale). */
@@ -110,7 +111,12 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
     task_version: task.version,
     scorer_version: task.scorer_version,
     harness_version: HARNESS_VERSION,
-    ...(r.agent.kind === "external" ? { harness: r.agent.harness } : {}),
+    // who acted: relive's own ReAct harness, or an outside app (`external:<name>`, with the model its traffic went to)
+    ...(r.agent.kind === "external"
+      ? { harness: r.agent.harness, ...(r.agent.upstream ? { upstream_model: r.agent.upstream.name } : {}) }
+      : r.agent.kind === "model"
+        ? { harness: RELIVE_REACT }
+        : {}),
     task_axes: task.axes,
     episode: r.episode.name,
     agent: r.agentName,
@@ -154,7 +160,12 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       provider_failed: notes.includes("provider_failed"),
       provider_cost_mismatch: costMismatch,
       before_knowledge_cutoff: checkKnowledgeCutoff(r.agent, sim_start).before,
-      ...(r.agent.kind === "external" ? { external_idle_timeout: notes.includes(EXTERNAL_IDLE_TIMEOUT) } : {}),
+      ...(r.agent.kind === "external"
+        ? {
+            external_idle_timeout: notes.includes(EXTERNAL_IDLE_TIMEOUT),
+            external_no_isolation: notes.includes(EXTERNAL_NO_ISOLATION),
+          }
+        : {}),
     },
     timing: {
       anytime,

@@ -71,6 +71,8 @@ export const RunConfigSchema = z
         temperature: z.number().min(0).max(2).optional(),
         /** default 4,096 */
         max_output_tokens: z.number().int().positive().optional(),
+        /** outside agents (`external:<name>`): the `provider:model` the metering proxy forwards to, billed by the price table */
+        upstream_model: z.string().optional(),
         /** per-request timeout of the model client in seconds (default 120; slow local models need more) */
         request_timeout_s: z.number().positive().max(3600).optional(),
         /**

@@ -2,6 +2,7 @@ import { isAbsolute, join, resolve as resolvePath } from "node:path";
 import { canonicalJson } from "../common/canonical-json.js";
 import type { ModelSettings } from "../models/model.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable, type PriceTable } from "../models/price-table.js";
+import { isOpenAICompatibleProvider } from "../models/provider-name.js";
 import { type CreatedModel, createModel, modelEndpoint } from "../models/resolve-model.js";
 import { getTask } from "../tasks/registry.js";
 import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
@@ -62,10 +63,20 @@ export type ResolvedAgent =
       created: CreatedModel | null;
     }
   /** an outside agent app driving the run's tools over MCP (`relive mcp`): one actor under the sleep trigger */
-  | { kind: "external"; harness: typeof EXTERNAL_MCP; trigger: "sleep" };
+  | {
+      kind: "external";
+      harness: string;
+      trigger: "sleep";
+      /** `agent.upstream_model`: what the metering proxy forwards to (null: no proxy, the app brings its own model) */
+      upstream: { name: string; priceKey: string; prices: PriceTable; endpoint: string | undefined } | null;
+    };
 
+/** The recorded harness of LLM runs driven by relive's own ReAct loop (outside apps record `external:<name>`). */
+export const RELIVE_REACT = "relive-react";
 /** `agent.model` of a run whose actor is an outside agent app speaking MCP (`relive mcp`); also its recorded harness */
 export const EXTERNAL_MCP = "external:mcp";
+/** `external:<name>`: an outside app as the actor (`relive mcp`: `external:mcp`; `relive run --agent-cmd`: the app's name) */
+export const EXTERNAL_HARNESS = /^external:[a-z0-9][a-z0-9._-]{0,63}$/;
 
 export interface ResolveOptions {
   runsDir: string;
@@ -135,6 +146,10 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     agent: config.agent,
   });
   let agent: ResolvedAgent;
+  if (config.agent.upstream_model !== undefined && provider !== "external")
+    throw new ConfigError(
+      `agent.upstream_model: only outside agents (agent.model external:<name>) have an upstream model; "${model}" is called directly`,
+    );
   if (provider === "scripted") {
     const policy = task.referencePolicies.find((p) => p.name === name);
     if (!policy)
@@ -145,13 +160,31 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
     agent = { kind: "scripted", policy, trigger };
   } else if (provider === "external") {
-    if (model !== EXTERNAL_MCP)
-      throw new ConfigError(`agent.model: unknown outside-agent harness "${model}"; available: ${EXTERNAL_MCP}`);
+    if (!EXTERNAL_HARNESS.test(model))
+      throw new ConfigError(
+        `agent.model: outside-agent harness "${model}" must be external:<name> (lowercase letters, digits, . _ -), e.g. ${EXTERNAL_MCP}`,
+      );
     if (trigger !== "sleep")
       throw new ConfigError(
         `agent.trigger: an outside agent (${EXTERNAL_MCP}) moves the clock with its sleep tool; only trigger "sleep" is available`,
       );
-    agent = { kind: "external", harness: EXTERNAL_MCP, trigger };
+    const up = config.agent.upstream_model;
+    let upstream: Extract<ResolvedAgent, { kind: "external" }>["upstream"] = null;
+    if (up !== undefined) {
+      const prices = priceTableOf(config);
+      const p = up.split(":")[0] ?? "";
+      if (!up.includes(":") || !(p === "anthropic" || isOpenAICompatibleProvider(p)))
+        throw new ConfigError(
+          `agent.upstream_model: "${up}" must be provider:model with an OpenAI-compatible provider or anthropic (see \`relive models\`)`,
+        );
+      try {
+        prices.require(up);
+      } catch (err) {
+        throw new ConfigError(`agent.upstream_model: ${(err as Error).message}`);
+      }
+      upstream = { name: up, priceKey: up, prices, endpoint: safeEndpoint(up, o.env) };
+    }
+    agent = { kind: "external", harness: model, trigger, upstream };
   } else {
     if (!TRIGGERS_FOR_MODELS.includes(trigger))
       throw new ConfigError(
@@ -222,7 +255,20 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       ...(config.agent.trigger_module !== undefined
         ? { trigger_module: triggerModuleIdentity(config.agent.trigger_module) }
         : {}),
-      ...(agent.kind === "external" ? { harness: agent.harness } : {}),
+      ...(agent.kind === "external"
+        ? {
+            harness: agent.harness,
+            ...(agent.upstream
+              ? {
+                  upstream: {
+                    name: agent.upstream.name,
+                    price: agent.upstream.prices.lookup(agent.upstream.priceKey),
+                    ...(agent.upstream.endpoint !== undefined ? { endpoint: agent.upstream.endpoint } : {}),
+                  },
+                }
+              : {}),
+          }
+        : {}),
       ...(agent.kind === "model"
         ? {
             model: {

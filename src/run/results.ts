@@ -11,10 +11,12 @@ export const ResultsSchema = z.object({
   task_version: z.string(),
   scorer_version: z.string(),
   harness_version: z.string(),
-  /** who acted: present for outside agent apps (`external:mcp`); absent means relive's own harness */
+  /** who acted: `relive-react` (relive's own LLM harness) or an outside app `external:<name>`; absent for scripted agents */
   harness: z.string().optional(),
   /** the task's capability axes (tasks.md): reports slice results by them */
   task_axes: z.object({ time_sensitivity: z.string(), reasoning: z.string(), recurrence: z.string() }).optional(),
+  /** outside apps: the `provider:model` their traffic went to through the metering proxy */
+  upstream_model: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
   trigger: z.enum(["sleep", "watcher", "cron", "policy"]),
@@ -75,6 +77,8 @@ export const ResultsSchema = z.object({
     before_knowledge_cutoff: z.boolean().nullable().optional(),
     /** outside-agent runs only: no MCP request for the idle timeout (wall clock), so the run was ended */
     external_idle_timeout: z.boolean().optional(),
+    /** `relive run --agent-cmd ... --no-isolation`: the app's network was not limited to the proxy and MCP endpoint */
+    external_no_isolation: z.boolean().optional(),
   }),
   timing: z.object({
     anytime: z.array(z.object({ day: z.number().int(), t: z.string(), primary: z.number().nullable() })),

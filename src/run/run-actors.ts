@@ -211,6 +211,9 @@ function spawnActorsWith(
           instruction: x.actor.instruction,
           dailyBrief: w.latestBrief,
           wakeNote: (wake) => run.wakeNote(wake),
+          wallet,
+          secrets: s.redactor,
+          runDir: r.runDir,
         }),
       );
       return { close: () => {}, switchSettings: () => {} };

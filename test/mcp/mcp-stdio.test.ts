@@ -64,7 +64,12 @@ describe("relive mcp over stdio (the official MCP SDK client spawning the CLI)",
       expect(res.agent).toBe("external:mcp");
       expect(res.harness).toBe("external:mcp");
       // an outside app's model is not known to relive: its knowledge cutoff cannot be checked (null)
-      expect(res.flags).toEqual({ ...ref.results.flags, external_idle_timeout: false, before_knowledge_cutoff: null });
+      expect(res.flags).toEqual({
+        ...ref.results.flags,
+        external_idle_timeout: false,
+        external_no_isolation: false,
+        before_knowledge_cutoff: null,
+      });
       expect(res.performance).toEqual(ref.results.performance);
       expect(res.performance.primary.value).toBeGreaterThan(0);
       expect(res.outcomes).toEqual(ref.results.outcomes);

@@ -74,4 +74,21 @@ describe("grouping runs into experiments", () => {
       ]),
     );
   });
+
+  it("puts an outside app beside relive's harness on the same base model (its upstream model is its label, not an axis)", () => {
+    const native = fakeRun({ model: "openai:m", seed: 0 });
+    const app = fakeRun({
+      model: "external:codex",
+      seed: 0,
+      config: {
+        agent: { model: "external:codex", upstream_model: "openai:m", trigger: "sleep", deadline_guard: false },
+      },
+    });
+    Object.assign(native.results, { harness: "relive-react" });
+    Object.assign(app.results, { harness: "external:codex", upstream_model: "openai:m" });
+    const [exp, ...rest] = groupExperiments([native, app]);
+    expect(rest).toEqual([]);
+    expect(exp!.axes).toEqual([]);
+    expect(exp!.runs.map((r) => r.model)).toEqual(["openai:m", "external:codex · openai:m"]);
+  });
 });
