@@ -19,6 +19,12 @@ import { slugify } from "./vocab.js";
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
 export const GENERATOR_VERSION = "v4";
 
+/**
+ * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
+ * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too.
+ */
+export const FUTURE_VERSION = 2;
+
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
 
@@ -127,7 +133,14 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const ids = new IdMinter(opts.seed);
   const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
   const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
-  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(
+    root.split("filings"),
+    from,
+    opts.start,
+    opts.end,
+    ids,
+    futureSplit(future, "filings"),
+  );
   const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
   const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
   const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
@@ -160,7 +173,9 @@ export function generateRows(o: SynthOptions): SynthWorld {
     question: questions.questions,
     question_resolution: questionResolutions(questions.questions, questions.answers),
     // by time; at one instant the PM book's events in the order they happen, then the blotter's
-    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids)].sort((a, b) => a.t - b.t),
+    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids, futureSplit(future, "blotter"))].sort(
+      (a, b) => a.t - b.t,
+    ),
     event: [], // imported event logs only (relive data import --events)
     truth: {
       breakpoint: markets.breakpoints,
