@@ -78,6 +78,8 @@ export async function checkDifferentFutures(o: DifferentFuturesOptions): Promise
         if (ra.ok) okCount++;
       }
     } finally {
+      await a.run.dispose();
+      await b.run.dispose();
       a.close();
       b.close();
     }
