@@ -45,9 +45,9 @@ const { worldA, worldB } = synthFuturesPair({
 const CASES: [task: string, policy: string, params?: unknown, from?: number][] = [
   ["breakout-news", "news-burst"],
   ["resolution-detect", "news-cue"],
-  // the Reddit policies poll often over ~80 posts an hour: driven over the last 8 hours before T
-  ["popularity", "velocity", undefined, CUT - 8 * H],
-  ["daily-digest", "top-comments", undefined, CUT - 8 * H],
+  // the Reddit policies poll often over ~80 posts an hour: driven over the last 3 hours before T
+  ["popularity", "velocity", undefined, CUT - 3 * H],
+  ["daily-digest", "top-comments", undefined, CUT - 3 * H],
   ["price-check", "median-poll"],
   ["forecast-portfolio", "news-forecaster"],
   ["filing-tracker", "perfect-client", { portal_mode: "api" }],
