@@ -21,9 +21,10 @@ export const GENERATOR_VERSION = "v4";
 
 /**
  * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
- * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too.
+ * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too;
+ * 3: questions opening by the cut are asked about the filings of the seed's own stream.
  */
-export const FUTURE_VERSION = 2;
+export const FUTURE_VERSION = 3;
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
@@ -144,6 +145,7 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
   const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
   const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
+  // questions opening by the cut are asked about the filings as the seed's own stream draws them
   const questions = generateQuestions(
     root.split("questions"),
     markets.plans,
@@ -151,6 +153,10 @@ export function generateRows(o: SynthOptions): SynthWorld {
     opts.start,
     opts.end,
     ids,
+    future && {
+      from: future.from,
+      askedLabels: generateFilings(root.split("filings"), from, opts.start, opts.end, new IdMinter(opts.seed)).labels,
+    },
   );
   const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end, ids);
   const attribution: AttributionRow[] = [];
