@@ -8,7 +8,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { utcDay as day } from "../../src/kernel/day.js";
 import { SYNTH_COMPANIES } from "../../src/synth/filings.js";
 import { WorldStore } from "../../src/world/world-store.js";
 import { checkDifferentFutures, probeTimes, synthFuturesPair } from "../support/different-futures.js";
@@ -90,7 +89,7 @@ describe("different futures: filing-tracker and risk-portfolio tools at times â‰
     const ticker = fc.constantFrom(...SYNTH_COMPANIES.map((c) => c.ticker), "ZZZ");
     const instant = fc
       .integer({ min: CUT - 3 * D, max: CUT + D })
-      .map((t) => new Date(t).toISOString().slice(0, 16) + "Z");
+      .map((t) => `${new Date(t).toISOString().slice(0, 16)}Z`);
     const n = await checkDifferentFutures({
       taskId: "filing-tracker",
       worldA,
