@@ -3,7 +3,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrokerEventRow, CompanyRow, FilingRow, LabelRow, WorldManifest, XbrlFactRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
-import { padCik, parseEdgarCompanyFacts, parseEdgarSubmissions, parseEdgarSubmissionsPage } from "./edgar.js";
+import {
+  companyNameRows,
+  padCik,
+  parseEdgarCompanyFacts,
+  parseEdgarSubmissions,
+  parseEdgarSubmissionsPage,
+} from "./edgar.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 
 /**
@@ -121,7 +127,7 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
         rejected.push(...p.rejected);
       }
       own.sort((a, b) => a.accepted_at - b.accepted_at || (a.accession < b.accession ? -1 : 1));
-      companies.push({ ...s.company, visible_at: own[0]?.accepted_at ?? s.company.visible_at });
+      companies.push(...companyNameRows(s.company, s.formerNames, own[0]?.accepted_at ?? s.company.visible_at));
       filings.push(...own);
       if (!c.companyfacts) {
         withoutFacts.push(s.company.cik);
@@ -144,7 +150,9 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
       rejected.push(...f.rejected);
       bounded += f.boundedByFiledDate;
     }
-    const blotter: BrokerEventRow[] = companies.map((c, i) => ({
+    // one holding per company (a company has one row per name it had)
+    const held = companies.filter((c, i) => companies.findIndex((x) => x.cik === c.cik) === i);
+    const blotter: BrokerEventRow[] = held.map((c, i) => ({
       id: `bl-${String(i + 1).padStart(3, "0")}`,
       kind: "holding",
       t: spec.window.start,

@@ -86,6 +86,7 @@ const SubmissionsFile = z.looseObject({
   cik: z.union([z.string(), z.number()]),
   name: z.string().min(1),
   tickers: z.array(z.string()).optional(),
+  formerNames: z.array(z.unknown()).optional(),
   filings: z.looseObject({
     recent: FilingArrays,
     files: z.array(z.looseObject({ name: z.string() })).optional(),
@@ -102,7 +103,10 @@ const SubmissionRow = z.object({
 });
 
 export interface ParsedSubmissions {
+  /** the company under its current name, visible from its first accepted filing of this file */
   company: CompanyRow;
+  /** the file's `formerNames`, validated (`companyNameRows` turns them into dated company rows) */
+  formerNames: FormerName[];
   filings: FilingRow[];
   rejected: RejectedRow[];
   /** names of the older pages listed in `filings.files` (`CIK##########-submissions-001.json`, …) */
@@ -179,6 +183,70 @@ function filingRows(
   return { filings, rejected };
 }
 
+/** One entry of a submissions file's `formerNames` (the EDGAR API writes the dates as midnight UTC instants). */
+const FormerName = z.object({
+  name: z.string().min(1),
+  from: z.union([z.string(), z.null()]).optional(),
+  to: z.string(),
+});
+
+export interface FormerName {
+  name: string;
+  /** UTC ms the name took effect (null: not given) */
+  from: number | null;
+  /** UTC ms the name stopped being the company's */
+  to: number;
+}
+
+function parseInstant(v: string, file: string, where: string): number {
+  const t = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || !Number.isFinite(t))
+    throw new Error(`${file}: ${where} must be an ISO date-time, got ${JSON.stringify(v)}`);
+  return t;
+}
+
+/** `formerNames` of a submissions file, validated (a bad entry names its index and field). */
+export function parseFormerNames(raw: readonly unknown[], file: string): FormerName[] {
+  return raw.map((x, i) => {
+    const r = FormerName.safeParse(x);
+    if (!r.success) throw new Error(`${file}: formerNames[${i}]: ${issueText(r.error)}`);
+    const from = r.data.from ? parseInstant(r.data.from, file, `formerNames[${i}].from`) : null;
+    const to = parseInstant(r.data.to, file, `formerNames[${i}].to`);
+    if (from !== null && from > to) throw new Error(`${file}: formerNames[${i}]: from is after to`);
+    return { name: r.data.name, from, to };
+  });
+}
+
+/**
+ * A company's name history as dated `company` rows (DESIGN invariant 2: the name served at `now` is
+ * the one valid then): each former name from when it took effect, the current name from the end of
+ * the latest former name, none before `firstVisible` (the company's first accepted filing; a row
+ * that would start earlier starts then). A name superseded before it could become visible is left
+ * out, so the rows' `visible_at` strictly increase. EDGAR keeps no ticker history: every row carries
+ * the current ticker.
+ */
+export function companyNameRows(
+  current: CompanyRow,
+  former: readonly FormerName[],
+  firstVisible: number,
+): CompanyRow[] {
+  const spans = [...former].sort((a, b) => a.to - b.to || (a.from ?? a.to) - (b.from ?? b.to));
+  const rows: CompanyRow[] = [];
+  const push = (name: string, t: number) => {
+    const visible_at = Math.max(t, firstVisible);
+    while (rows.length > 0 && rows[rows.length - 1]!.visible_at >= visible_at) rows.pop();
+    rows.push({ cik: current.cik, ticker: current.ticker, name, visible_at });
+  };
+  // a former name is valid from its `from` (or, unknown, from the previous name's end)
+  let prevEnd = Number.NEGATIVE_INFINITY;
+  for (const f of spans) {
+    push(f.name, f.from ?? prevEnd);
+    prevEnd = f.to;
+  }
+  push(current.name, prevEnd);
+  return rows;
+}
+
 /**
  * One company's submissions file → its company row and one filing row per entry of
  * `filings.recent` (the parallel arrays; the older pages named in `filings.files` are read by
@@ -194,8 +262,10 @@ export function parseEdgarSubmissions(text: string, file: string): ParsedSubmiss
   const { filings, rejected } = filingRows(s.filings.recent, cik, file, "filings.recent.");
   const first = filings[0]?.accepted_at;
   if (first === undefined) throw new Error(`${file}: no valid filing in filings.recent`);
+  const company = { cik, ticker: s.tickers?.[0] ?? "", name: s.name, visible_at: first };
   return {
-    company: { cik, ticker: s.tickers?.[0] ?? "", name: s.name, visible_at: first },
+    company,
+    formerNames: parseFormerNames(s.formerNames ?? [], file),
     filings,
     rejected,
     pages: (s.filings.files ?? []).map((f) => f.name),

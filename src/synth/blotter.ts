@@ -1,5 +1,6 @@
 import type { BrokerEventRow } from "../world/types.js";
 import { SYNTH_COMPANIES } from "./filings.js";
+import type { FutureStream } from "./future.js";
 import type { IdMinter } from "./ids.js";
 
 const HOUR = 3_600_000;
@@ -11,12 +12,25 @@ const HOUR = 3_600_000;
  * - the last company is added a quarter into the window at 14:00 UTC (`add`), so a duty can
  *   appear mid-episode;
  * - the first company is dropped three quarters into the window at 14:00 UTC (`drop`).
- * Ids are `bl-<8 hex>` (ids.ts), separate from the PM book's `be-` ids.
+ * Ids are `bl-<8 hex>` (ids.ts), separate from the PM book's `be-` ids. With a different future
+ * (`future`), a change after the cut moves to a day after it drawn from the future stream.
  */
-export function generateBlotter(from: number, start: number, end: number, ids: IdMinter): BrokerEventRow[] {
-  const at = (share: number) => {
+export function generateBlotter(
+  from: number,
+  start: number,
+  end: number,
+  ids: IdMinter,
+  future: FutureStream = null,
+): BrokerEventRow[] {
+  const at = (share: number, label: string) => {
     const t = start + share * (end - start);
-    return t - (t % (24 * HOUR)) + 14 * HOUR;
+    const day = t - (t % (24 * HOUR)) + 14 * HOUR;
+    if (future === null || day <= future.from) return day;
+    // different futures: a change of holdings after the cut moves to another day after it (14:00 UTC)
+    const first = Math.max(future.from - (future.from % (24 * HOUR)) + 14 * HOUR, start + 14 * HOUR);
+    const firstAfter = first > future.from ? first : first + 24 * HOUR;
+    const days = Math.floor((end - 1 - firstAfter) / (24 * HOUR)) + 1;
+    return days > 0 ? firstAfter + future.rng.split(label).int(days) * 24 * HOUR : day;
   };
   const rows: BrokerEventRow[] = [];
   const emit = (t: number, c: (typeof SYNTH_COMPANIES)[number], action: "hold" | "add" | "drop") =>
@@ -29,7 +43,7 @@ export function generateBlotter(from: number, start: number, end: number, ids: I
     });
   const last = SYNTH_COMPANIES[SYNTH_COMPANIES.length - 1]!;
   for (const c of SYNTH_COMPANIES) if (c !== last) emit(from, c, "hold");
-  emit(at(0.25), last, "add");
-  emit(at(0.75), SYNTH_COMPANIES[0]!, "drop");
+  emit(at(0.25, "add"), last, "add");
+  emit(at(0.75, "drop"), SYNTH_COMPANIES[0]!, "drop");
   return rows;
 }

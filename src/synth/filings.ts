@@ -1,6 +1,7 @@
 import { DateTime } from "luxon";
 import type { Rng } from "../common/random.js";
 import type { CompanyRow, FilingRow, LabelRow, XbrlFactRow } from "../world/types.js";
+import type { FutureStream } from "./future.js";
 import type { IdMinter } from "./ids.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
 import { DAY } from "./time.js";
@@ -168,25 +169,59 @@ function latestQuarterEnd(fye: number, before: DateTime, lagDays: number): Perio
 
 const iso = (d: DateTime) => d.toISODate() as string;
 
+/** one quarter's revenue (from the previous quarter's unrounded revenue) and net income */
+function quarter(rng: Rng, c: CompanySpec, prev: number, growth: number): { raw: number; rev: number; ni: number } {
+  const raw = prev * growth * (1 + 0.03 * rng.normal());
+  const rev = Math.round(raw / 1000) * 1000;
+  return { raw, rev, ni: rev * c.margin * (1 + 0.2 * rng.normal()) };
+}
+
+interface Financials {
+  /** revenue and net income by quarter-end ISO date */
+  q: Map<string, { rev: number; ni: number }>;
+  /** the unrounded revenue by quarter-end ISO date (the next quarter grows from it) */
+  raw: Map<string, number>;
+  growth: number;
+}
+
 /** quarterly revenue and net income, indexed by quarter-end ISO date */
-function financials(rng: Rng, c: CompanySpec, ends: DateTime[]): Map<string, { rev: number; ni: number }> {
-  const out = new Map<string, { rev: number; ni: number }>();
+function financials(rng: Rng, c: CompanySpec, ends: DateTime[]): Financials {
+  const out: Financials = { q: new Map(), raw: new Map(), growth: 1 + rng.uniform(-0.01, 0.04) };
   let rev = c.baseRevenue;
-  const growth = 1 + rng.uniform(-0.01, 0.04);
   for (const e of ends) {
-    rev = rev * growth * (1 + 0.03 * rng.normal());
-    const r = Math.round(rev / 1000) * 1000;
-    const ni = r * c.margin * (1 + 0.2 * rng.normal());
-    out.set(iso(e), { rev: r, ni });
+    const x = quarter(rng, c, rev, out.growth);
+    rev = x.raw;
+    out.q.set(iso(e), { rev: x.rev, ni: x.ni });
+    out.raw.set(iso(e), x.raw);
   }
   return out;
+}
+
+/**
+ * A time drawn from `draw` that lies after the cut and on the same side of `end` as `fallback` (the
+ * ordinary world's time, used when 64 draws find none): a re-drawn row is never visible before the
+ * cut and never leaves or enters the window.
+ */
+function after(cut: number, end: number, fallback: number, draw: () => number): number {
+  for (let i = 0; i < 64; i++) {
+    const t = draw();
+    if (t > cut && t < end === fallback < end) return t;
+  }
+  return fallback;
 }
 
 /**
  * Companies with one earnings cycle inside the window (8-K item 2.02, then the 10-Q/10-K with
  * XBRL facts) and the previous cycle as history.
  */
-export function generateFilings(rng: Rng, from: number, start: number, end: number, ids: IdMinter): FilingStreams {
+export function generateFilings(
+  rng: Rng,
+  from: number,
+  start: number,
+  end: number,
+  ids: IdMinter,
+  future: FutureStream = null,
+): FilingStreams {
   const out: FilingStreams = { companies: [], filings: [], facts: [], labels: [], news: [] };
   const W = end - start;
   SYNTH_COMPANIES.forEach((c, ci) => {
@@ -206,6 +241,8 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
       ends.push(monthEnd(cur.end.minus({ months: 3 * k }).year, cur.end.minus({ months: 3 * k }).month));
     const fin = financials(r.split("financials"), c, ends);
     r.int(40); // (was the first accession counter; kept so the company's later draws stay as they were)
+    const fr = future?.rng.split(`company-${c.ticker}`) ?? null;
+    const cut = future?.from ?? Number.POSITIVE_INFINITY;
     cycles.forEach((d0, cyc) => {
       let d = d0;
       while (d.weekday > 5) d = d.plus({ days: 1 });
@@ -214,7 +251,7 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
       const accession = (form: string, reportDate: string) =>
         `${c.cik}-${yy}-${ids.decimal("accession", [c.cik, form, reportDate], 6)}`;
       const accn8k = accession("8-K", iso(d));
-      const acc8k = c.preMarket ? atEt(d, 6 + r.int(2), r.int(60), r.int(60)) : atEt(d, 16, 1 + r.int(40), r.int(60));
+      let acc8k = c.preMarket ? atEt(d, 6 + r.int(2), r.int(60), r.int(60)) : atEt(d, 16, 1 + r.int(40), r.int(60));
       const isK = period.q === 4;
       const form = isK ? "10-K" : "10-Q";
       let dq = d;
@@ -228,6 +265,41 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
         accQ = atEt(dq, 8 + r.int(13), r.int(60), r.int(60));
       }
       const accnQ = accession(form, iso(period.end));
+      // different futures (README, "Prefix stability"): what is not visible at the cut is re-drawn
+      let nr = r.split(`news-${cyc}`);
+      if (fr !== null) {
+        const f = fr.split(`cycle-${cyc}`);
+        if (acc8k > cut) {
+          // the whole release: the 8-K's time, the quarter's figures, the 10-Q's time and the press
+          const dayQ = dq;
+          acc8k = after(cut, end, acc8k, () =>
+            c.preMarket ? atEt(d, 6 + f.int(2), f.int(60), f.int(60)) : atEt(d, 16, 1 + f.int(40), f.int(60)),
+          );
+          const e = iso(period.end);
+          const prev = fin.raw.get(
+            iso(monthEnd(period.end.minus({ months: 3 }).year, period.end.minus({ months: 3 }).month)),
+          );
+          if (prev !== undefined) {
+            const x = quarter(f.split("financials"), c, prev, fin.growth);
+            fin.q.set(e, { rev: x.rev, ni: x.ni });
+          }
+          accQ = after(cut, end, accQ, () => {
+            const t = dayQ.hasSame(d, "day")
+              ? atEt(d, 16 + f.int(3), 5 + f.int(54), f.int(60))
+              : atEt(dayQ, 8 + f.int(13), f.int(60), f.int(60));
+            return t <= acc8k ? acc8k + (10 + f.int(50)) * 60_000 : t;
+          });
+          nr = f.split("news");
+        } else if (accQ > cut) {
+          // the 8-K (and perhaps its press release, which says whether the report comes the same day) is out
+          accQ = after(cut, end, accQ, () => {
+            const t = dq.hasSame(d, "day")
+              ? atEt(d, 16 + f.int(3), 5 + f.int(54), f.int(60))
+              : atEt(dq, 8 + f.int(13), f.int(60), f.int(60));
+            return t <= acc8k ? acc8k + (10 + f.int(50)) * 60_000 : t;
+          });
+        }
+      }
       out.filings.push({
         cik: c.cik,
         accession: accn8k,
@@ -250,7 +322,7 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
         visible_at: accQ,
       });
       // values
-      const qv = (e: DateTime) => fin.get(iso(monthEnd(e.year, e.month))) ?? { rev: 0, ni: 0 };
+      const qv = (e: DateTime) => fin.q.get(iso(monthEnd(e.year, e.month))) ?? { rev: 0, ni: 0 };
       const sumQuarters = (e: DateTime, n: number) => {
         let rev = 0;
         let ni = 0;
@@ -323,12 +395,19 @@ export function generateFilings(rng: Rng, from: number, start: number, end: numb
           eps_diluted: eps(cur.ni),
         },
       });
-      const nr = r.split(`news-${cyc}`);
       const qLabel = isK ? `fiscal ${period.fy}` : `fiscal Q${period.q} ${period.fy}`;
       const title = `${c.name.replace(/ (Inc\.|Corp\.|Ltd\.|Co\.|Group)$/, "")} reports ${qLabel} revenue of $${(cur.rev / 1e9).toFixed(2)} billion`;
+      const pressAt = (g: Rng) => Math.floor((acc8k + g.uniform(5, 40) * 60_000) / 1000) * 1000;
+      let published_at = pressAt(nr);
+      if (fr !== null && published_at > cut && acc8k <= cut) {
+        // the 8-K is out, its press release is not: re-drawn (its figures are the filing's)
+        nr = fr.split(`cycle-${cyc}`).split("news");
+        const fallback = published_at;
+        published_at = after(cut, end, fallback, () => pressAt(nr));
+      }
       out.news.push({
         key: `${c.ticker}:${accn8k}:press`,
-        published_at: Math.floor((acc8k + nr.uniform(5, 40) * 60_000) / 1000) * 1000,
+        published_at,
         domain: pickDomain(nr),
         title,
         text: composeBody(nr, `${title}, according to a statement filed with regulators (ticker ${c.ticker}).`, [

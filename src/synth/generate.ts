@@ -19,6 +19,13 @@ import { slugify } from "./vocab.js";
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
 export const GENERATOR_VERSION = "v4";
 
+/**
+ * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
+ * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too;
+ * 3: questions opening by the cut are asked about the filings of the seed's own stream.
+ */
+export const FUTURE_VERSION = 3;
+
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
 
@@ -127,10 +134,18 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const ids = new IdMinter(opts.seed);
   const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
   const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
-  const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
+  const filings = generateFilings(
+    root.split("filings"),
+    from,
+    opts.start,
+    opts.end,
+    ids,
+    futureSplit(future, "filings"),
+  );
   const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
   const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
   const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
+  // questions opening by the cut are asked about the filings as the seed's own stream draws them
   const questions = generateQuestions(
     root.split("questions"),
     markets.plans,
@@ -138,6 +153,10 @@ export function generateRows(o: SynthOptions): SynthWorld {
     opts.start,
     opts.end,
     ids,
+    future && {
+      from: future.from,
+      askedLabels: generateFilings(root.split("filings"), from, opts.start, opts.end, new IdMinter(opts.seed)).labels,
+    },
   );
   const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end, ids);
   const attribution: AttributionRow[] = [];
@@ -160,7 +179,9 @@ export function generateRows(o: SynthOptions): SynthWorld {
     question: questions.questions,
     question_resolution: questionResolutions(questions.questions, questions.answers),
     // by time; at one instant the PM book's events in the order they happen, then the blotter's
-    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids)].sort((a, b) => a.t - b.t),
+    broker_event: [...broker, ...generateBlotter(from, opts.start, opts.end, ids, futureSplit(future, "blotter"))].sort(
+      (a, b) => a.t - b.t,
+    ),
     event: [], // imported event logs only (relive data import --events)
     truth: {
       breakpoint: markets.breakpoints,

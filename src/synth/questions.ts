@@ -124,12 +124,22 @@ function marketResolution(plan: MarketPlan, open: number, at: number, positive: 
   };
 }
 
-function revenueQuestion(r: Rng, f: RevenueFiling, open: number, positive: boolean): QuestionDraft {
+/**
+ * `f` as asked (text, threshold, resolve date); `actual` the same filing as it happens (the answer),
+ * which differs from `f` only in a different-futures world (see `questionDrafts`).
+ */
+function revenueQuestion(
+  r: Rng,
+  f: RevenueFiling,
+  open: number,
+  positive: boolean,
+  actual: RevenueFiling = f,
+): QuestionDraft {
   const P = QUESTION_PARAMS;
   const band = r.uniform(P.revenueBandLo, P.revenueBandHi) * (r.chance(0.5) ? 1 : -1);
   const thrB = Math.round((f.revenue / 1e9) * (1 + band) * 100) / 100;
   const rel = positive ? "above" : "at or below";
-  const hit = f.revenue > thrB * 1e9;
+  const hit = actual.revenue > thrB * 1e9;
   return {
     kind: "revenue",
     positive,
@@ -139,8 +149,18 @@ function revenueQuestion(r: Rng, f: RevenueFiling, open: number, positive: boole
     open,
     resolve: utcDayStart(f.accepted_at) + DAY,
     answer: yesNo(positive ? hit : !hit),
-    resolved_at: f.accepted_at,
+    resolved_at: actual.accepted_at,
   };
+}
+
+/**
+ * The filings of a different-futures world (generate.ts `future`): questions that open at or before
+ * `from` are asked about the filings as the world seed's own stream draws them (`asked`), so their
+ * text never depends on the re-drawn future; their answers come from the world's filings.
+ */
+export interface QuestionFuture {
+  from: number;
+  askedLabels: readonly LabelRow[];
 }
 
 /**
@@ -157,9 +177,13 @@ export function questionDrafts(
   filingLabels: readonly LabelRow[],
   start: number,
   end: number,
+  future: QuestionFuture | null = null,
 ): QuestionDraft[] {
   const P = QUESTION_PARAMS;
   const filings = revenueFilings(filingLabels);
+  const asked = future ? revenueFilings(future.askedLabels) : filings;
+  const key = (f: RevenueFiling) => `${f.ticker}:${f.period}:${f.form}`;
+  const actualOf = new Map(filings.map((f) => [key(f), f]));
   const out: QuestionDraft[] = [];
   const firstDay = utcDayStart(start) + (start % DAY === 0 ? 0 : DAY);
   for (let open = firstDay; open < end; open += DAY) {
@@ -185,8 +209,12 @@ export function questionDrafts(
           break;
         }
         case "revenue": {
-          const due = filings.filter((f) => f.accepted_at > open && f.accepted_at < end);
-          if (due.length > 0) d = revenueQuestion(r, r.pick(due), open, positive);
+          const pool = future && open <= future.from ? asked : filings;
+          const due = pool.filter((f) => f.accepted_at > open && f.accepted_at < end);
+          if (due.length > 0) {
+            const f = r.pick(due);
+            d = revenueQuestion(r, f, open, positive, actualOf.get(key(f)) ?? f);
+          }
           break;
         }
         default: {
@@ -211,11 +239,12 @@ export function generateQuestions(
   start: number,
   end: number,
   ids: IdMinter,
+  future: QuestionFuture | null = null,
 ): QuestionStreams {
   const questions: QuestionRow[] = [];
   const answers: QuestionAnswerRow[] = [];
   const kinds = new Map<string, QuestionKind>();
-  for (const d of questionDrafts(rng, plans, filingLabels, start, end)) {
+  for (const d of questionDrafts(rng, plans, filingLabels, start, end, future)) {
     if (d.open >= end || d.open >= d.resolved_at) continue;
     const id = `q-${ids.hex("question", [d.title, d.open], 10)}`;
     if (kinds.has(id)) continue; // the same question drawn twice on one day is asked once

@@ -4,7 +4,7 @@ import { STREAM_KINDS, type StreamKind, type StreamRows } from "../world/row-sch
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON, WorldBuilder } from "../world/world-builder.js";
 import { assertDigestCandidates, digestCandidateCounts } from "./digest-check.js";
-import { GENERATOR_VERSION, generateRows, type SynthOptions, SynthOptionsSchema } from "./generate.js";
+import { FUTURE_VERSION, GENERATOR_VERSION, generateRows, type SynthOptions, SynthOptionsSchema } from "./generate.js";
 import { DAY } from "./time.js";
 
 /** the `builder` field written into synthetic worlds' manifests */
@@ -19,11 +19,12 @@ function stamp(t: number): string {
 
 /**
  * `${cacheDir}/synth-${GENERATOR_VERSION}-s${seed}-${startISOdate}-${endISOdate}`, plus
- * `-f${future.seed}@${from}` for a different-futures world
+ * `-f${FUTURE_VERSION}.${future.seed}@${from}` for a different-futures world (FUTURE_VERSION counts
+ * changes of what a future re-draws; the ordinary world does not change with it)
  */
 export function synthWorldDir(cacheDir: string, o: SynthOptions): string {
   const opts = SynthOptionsSchema.parse(o);
-  const future = opts.future ? `-f${opts.future.seed}@${stamp(opts.future.from)}` : "";
+  const future = opts.future ? `-f${FUTURE_VERSION}.${opts.future.seed}@${stamp(opts.future.from)}` : "";
   return join(cacheDir, `synth-${GENERATOR_VERSION}-s${opts.seed}-${stamp(opts.start)}-${stamp(opts.end)}${future}`);
 }
 

@@ -112,10 +112,11 @@ CREATE TABLE xbrl_fact (
   visible_at INTEGER NOT NULL
 );
 CREATE TABLE company (
-  cik TEXT PRIMARY KEY,
+  cik TEXT NOT NULL,
   ticker TEXT NOT NULL,
   name TEXT NOT NULL,
-  visible_at INTEGER NOT NULL
+  visible_at INTEGER NOT NULL,
+  PRIMARY KEY (cik, visible_at)
 );
 CREATE TABLE question (
   id TEXT PRIMARY KEY,

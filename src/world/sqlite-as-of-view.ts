@@ -508,7 +508,7 @@ export class SqliteAsOfView implements AsOfView {
   readonly filings: AsOfView["filings"] = {
     companies: () =>
       this.b
-        .stmt("SELECT cik, ticker, name, visible_at FROM company WHERE visible_at <= @now ORDER BY cik")
+        .stmt("SELECT cik, ticker, name, visible_at FROM company WHERE visible_at <= @now ORDER BY cik, visible_at")
         .all({ now: this.t() }) as CompanyRow[],
     submissions: (cik) =>
       this.b

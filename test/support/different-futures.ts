@@ -78,6 +78,8 @@ export async function checkDifferentFutures(o: DifferentFuturesOptions): Promise
         if (ra.ok) okCount++;
       }
     } finally {
+      await a.run.dispose();
+      await b.run.dispose();
       a.close();
       b.close();
     }
@@ -98,11 +100,19 @@ export function probeTimes(cut: number, span: number, n: number, seed: number): 
  * `futureSeed`), built once per machine under the shared test cache. Test files run in parallel
  * processes: when another one finished building the same world first, that world is used.
  */
-export function synthFuturesPair(o: { seed: number; futureSeed: number; start: number; end: number; cut: number }): {
+export function synthFuturesPair(o: {
+  seed: number;
+  futureSeed: number;
+  start: number;
+  end: number;
+  cut: number;
+  /** the cache directory's name under the temp dir (default: the shared test cache) */
+  cacheName?: string;
+}): {
   worldA: string;
   worldB: string;
 } {
-  const cache = join(tmpdir(), "relive-test-synth-cache");
+  const cache = join(tmpdir(), o.cacheName ?? "relive-test-synth-cache");
   mkdirSync(cache, { recursive: true });
   const build = (opts: Parameters<typeof ensureSynthWorld>[1]) => {
     try {

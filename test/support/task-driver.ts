@@ -18,6 +18,7 @@ import {
   type TaskRunContext,
 } from "../../src/tasks/task.js";
 import { ToolRuntime } from "../../src/tools/tool-runtime.js";
+import type { ViewOptions } from "../../src/world/sqlite-as-of-view.js";
 import type { TruthStore } from "../../src/world/truth-store.js";
 import type { WorldStore } from "../../src/world/world-store.js";
 
@@ -50,7 +51,10 @@ export async function driveTask(o: {
   params?: unknown;
   actor?: string;
   feedback?: FeedbackCondition;
-  onWake?: (api: PolicyApi) => Promise<void>;
+  onWake?: (api: PolicyApi, run: TaskRun) => Promise<void>;
+  /** the view's options (e.g. `{search: "strict"}`: as-of BM25 statistics) */
+  viewOptions?: ViewOptions;
+  env_seed?: number;
 }): Promise<DriveResult> {
   const params = o.task.params.parse(o.params ?? {});
   const clock = { t: o.sim_start };
@@ -77,10 +81,10 @@ export async function driveTask(o: {
     oracleFeedback: feedback === "oracle" ? oracleFeedbackOf(events, () => clock.t) : null,
     sim_start: o.sim_start,
     sim_end: o.sim_end,
-    view: o.world.at(() => clock.t),
+    view: o.world.at(() => clock.t, o.viewOptions ?? {}),
     kernel: new Kernel({ start: o.sim_start, end: o.sim_end }),
     budget_usd: o.task.budget_usd,
-    env_seed: 0,
+    env_seed: o.env_seed ?? 0,
     world: o.world,
   };
   const run = o.task.open(ctx);
@@ -119,7 +123,7 @@ export async function driveTask(o: {
       settle(t);
       wakes++;
       await policy.act();
-      if (o.onWake) await o.onWake(api);
+      if (o.onWake) await o.onWake(api, run);
       const next: number | null = policy.nextWake(t);
       if (next !== null && next <= t)
         throw new Error(`policy ${o.policy.name}: nextWake(${t}) = ${next} is not after now`);

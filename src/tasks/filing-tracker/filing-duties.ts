@@ -70,7 +70,10 @@ export class FilingDuties {
         ? [{ t: r.t, cik: p.cik, action: p.action }]
         : [];
     });
-    for (const c of db.prepare("SELECT cik, ticker FROM company").all() as { cik: string; ticker: string }[])
+    for (const c of db.prepare("SELECT cik, ticker FROM company ORDER BY cik, visible_at").all() as {
+      cik: string;
+      ticker: string;
+    }[])
       this.tickers.set(c.cik, c.ticker);
   }
 

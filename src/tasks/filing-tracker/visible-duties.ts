@@ -3,6 +3,7 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import type { Observation } from "../task.js";
 import { isDutyFiling } from "./filing-duties.js";
 import { nextNyseOpen } from "./nyse-calendar.js";
+import { companiesAsOf } from "./web/company-as-of.js";
 
 /** A recording duty as the agent can know it now: a visible filing of a company the visible blotter held at acceptance. */
 export interface VisibleDuty {
@@ -48,7 +49,7 @@ export function visibleDuties(view: AsOfView): VisibleDuty[] {
     return held;
   };
   const out: VisibleDuty[] = [];
-  for (const c of view.filings.companies())
+  for (const c of companiesAsOf(view.filings.companies()))
     for (const f of view.filings.submissions(c.cik)) {
       if (!isDutyFiling(f.form, f.items) || !heldAt(c.cik, f.accepted_at)) continue;
       out.push({
@@ -88,7 +89,7 @@ export function filingObservations(view: AsOfView, since: number, now: number): 
   const out: Observation[] = [];
   const inRange = (t: number) => t > since && t <= now;
   const tickers = new Map<string, string>();
-  for (const c of view.filings.companies()) {
+  for (const c of companiesAsOf(view.filings.companies())) {
     tickers.set(c.cik, c.ticker);
     for (const f of view.filings.submissions(c.cik))
       if (inRange(f.visible_at))

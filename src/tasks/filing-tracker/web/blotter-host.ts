@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { isoInstant } from "../../../kernel/day.js";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import type { AsOfView } from "../../../world/as-of-view.js";
+import { companiesAsOf } from "./company-as-of.js";
 import { esc, htmlResponse, page } from "./html.js";
 
 export const BLOTTER_HOST = "blotter";
@@ -19,7 +20,7 @@ export interface Holding {
  * replayed into the current holdings.
  */
 export function holdingsAsOf(view: AsOfView) {
-  const names = new Map(view.filings.companies().map((c) => [c.cik, c] as const));
+  const names = new Map(companiesAsOf(view.filings.companies()).map((c) => [c.cik, c] as const));
   const events = view.broker.events({ kind: "holding" }).flatMap((e) => {
     const p = e.payload as { cik?: unknown; ticker?: unknown; action?: unknown };
     if (typeof p.cik !== "string" || typeof p.action !== "string") return [];
