@@ -6,8 +6,8 @@ export default defineConfig({
   resolve: { alias: { relive: fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
   test: {
     include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    testTimeout: 600_000,
+    hookTimeout: 900_000,
     pool: "forks",
     maxWorkers: 2,
   },

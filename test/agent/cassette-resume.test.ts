@@ -52,7 +52,7 @@ describe("cassette runs: any run's llm.jsonl replays it (R2, R8)", () => {
       expect(readFileSync(join(runDir, "results.json"), "utf8")).toBe(refResults);
     }
     expect(resumedMidRun).toBeGreaterThan(2);
-  }, 150_000);
+  }, 900_000);
 
   it("a resumed live run replays its own llm.jsonl (no new model traffic for the recorded part)", async () => {
     const cfg = { task: "daily-digest", ...DIGEST_5D };
@@ -71,5 +71,5 @@ describe("cassette runs: any run's llm.jsonl replays it (R2, R8)", () => {
     });
     expect(again.results).toEqual(live.results);
     expect(readFileSync(join(live.runDir, "ledger.jsonl"), "utf8")).toBe(`${lines.join("\n")}\n`);
-  }, 60_000);
+  }, 900_000);
 });

@@ -21,7 +21,9 @@ describe("R4: provider faults", () => {
       15: { kind: "malformed_tool_json", name: "digest_status" },
     };
     const play = policyResponder(topCommentsScript(), "sleep");
-    const res = await runWithServer(DIGEST, (body, i) => faults[i] ?? play(body, i));
+    // the one test whose server hangs on purpose: a client timeout short enough to wait out, long
+    // enough that no answered call on a busy machine reaches it
+    const res = await runWithServer(DIGEST, (body, i) => faults[i] ?? play(body, i), { modelTimeoutMs: 20_000 });
     const ref = await run({ ...DIGEST, agent: { model: "scripted:top-comments" } });
     expect(res.results.performance).toEqual(ref.results.performance);
 
@@ -43,7 +45,7 @@ describe("R4: provider faults", () => {
     expect(bad?.type === "tool_call" && bad.error).toMatch(/not valid JSON.*Valid arguments: \{/);
     // the text-only reply was nudged and the run went on
     expect(res.requests.some((r) => JSON.stringify(r.body.messages).includes("(no tool call:"))).toBe(true);
-  }, 60_000);
+  }, 900_000);
 });
 
 describe("R5: the LLM cap", () => {
@@ -67,5 +69,5 @@ describe("R5: the LLM cap", () => {
     expect(ev.filter((e) => e.type === "daily_brief")).toHaveLength(5);
     expect(ev.slice(firstRejected).filter((e) => e.type === "wake").length).toBeGreaterThan(0);
     expect(ev.filter((e) => e.type === "llm_rejected")).toHaveLength(1);
-  }, 60_000);
+  }, 900_000);
 });

@@ -56,7 +56,7 @@ describe("LLM-driven runs through the runner (OpenAI test server playing the ref
       const cfg = JSON.parse(readFileSync(join(res.runDir, "config.json"), "utf8"));
       expect(cfg.resolved.model.settings).toEqual({ maxOutputTokens: 4096 });
       expect(cfg.resolved.model.price).toMatchObject({ input: 0.4, cached_input: 0.1, output: 1.6 });
-    }, 60_000);
+    }, 900_000);
 
     it(`price-check under ${trigger}: same score as the scripted median-poll policy`, async () => {
       const ref = await run({
@@ -71,7 +71,7 @@ describe("LLM-driven runs through the runner (OpenAI test server playing the ref
       expect(res.results.outcomes).toEqual(ref.results.outcomes);
       expect(res.results.resources.fees_usd).toBeCloseTo(ref.results.resources.fees_usd, 10);
       checkLedger(res.runDir);
-    }, 120_000);
+    }, 900_000);
   }
 });
 
@@ -126,7 +126,7 @@ describe("watcher programs under the LLM agent", () => {
     const validate = res.requests[2]!.body.messages.at(-1);
     expect(validate.content).toBe('{"valid":true}');
     expect(res.results.flags.finished_early).toBe(true);
-  }, 60_000);
+  }, 900_000);
 
   it("applies the config's watcher step budget", async () => {
     const busy = "let x = 0;\nfor (let i = 0; i < 200000; i++) x += i;\nenvkit.handover({ x });\n";
@@ -151,5 +151,5 @@ describe("watcher programs under the LLM agent", () => {
     const ev = readLedger(join(roomy.runDir, "ledger.jsonl"));
     expect(ev.some((e) => e.type === "note" && e.kind === "program_error")).toBe(false);
     expect(ev.some((e) => e.type === "wake" && e.reason === "handover")).toBe(true);
-  }, 60_000);
+  }, 900_000);
 });

@@ -37,7 +37,7 @@ describe("trigger policies through the runner", () => {
       ["start", null],
       ["trigger", "policy"],
     ]);
-  }, 180_000);
+  }, 900_000);
 
   it("keyword:page wakes only when a page became visible (as of each check), and the deadline guard composes", async () => {
     const r = await ev({ model: "scripted:poll-15m", trigger: "policy", trigger_policy: "keyword:^page$" });
@@ -57,7 +57,7 @@ describe("trigger policies through the runner", () => {
     const g = ledgerOf(guarded.runDir);
     expect(g.some((x) => x.type === "wake" && x.reason === "deadline")).toBe(true);
     expect(g.filter((x) => x.type === "wake" && x.trigger_id === "policy").length).toBe(policyWakes.length);
-  }, 180_000);
+  }, 900_000);
 
   it("--trigger-module: a policy file (fresh per run) is loaded, its path and sha256 recorded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "relive-trigmod-"));
@@ -99,7 +99,7 @@ describe("trigger policies through the runner", () => {
     );
     await expect(ev({ trigger: "policy", trigger_module: bad }, options(runsDir))).rejects.toThrow(ConfigError);
     expect(existsSync(runsDir) ? readdirSync(runsDir) : []).toEqual([]);
-  }, 180_000);
+  }, 900_000);
 
   it("an LLM agent under interval:30m (done ends each wake) scores like the scripted policy under it", async () => {
     // two days: the first day's digest settles inside the window

@@ -136,7 +136,7 @@ describe("scaffolding switches: each changes exactly what it names", () => {
       `${goal} today is 2026-03-03, day 3 of 3. 2 items still open: revisit stale commitments. ` +
         "Nothing is due tomorrow (2026-03-04).)",
     );
-  }, 60_000);
+  }, 900_000);
 
   it("procedure: only the system prompt gains the daily checklist (after how you run); every message is unchanged", async () => {
     const base = await runWith(NO_SCAFFOLDING);

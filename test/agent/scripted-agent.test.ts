@@ -45,5 +45,5 @@ describe("the scripted agent under the run's trigger", () => {
     expect(cron.results.performance.primary).toEqual(sleep.results.performance.primary);
     const config = JSON.parse(readFileSync(join(cron.runDir, "config.json"), "utf8"));
     expect(config.config.agent.trigger).toBe("cron");
-  }, 120_000);
+  }, 900_000);
 });

@@ -70,7 +70,7 @@ describe("the scripted agent under the watcher trigger", () => {
     // the watcher's own list_posts calls are billed like the agent's: one per day more than under sleep
     const calls = (evs: LedgerEvent[]) => evs.filter((e) => e.type === "tool_call" && e.tool === "list_posts").length;
     expect(calls(events)).toBe(calls(ledgerOf(sleep.runDir)) + 3);
-  }, 300_000);
+  }, 900_000);
 
   it("event-response: the watcher hands over when an event needs a response; the poller answers it", async () => {
     const world = await importExample();
@@ -80,7 +80,7 @@ describe("the scripted agent under the watcher trigger", () => {
     expectWatcherRan(events, "event-response");
     expect(events.some((e) => e.type === "wake" && e.reason === "handover")).toBe(true);
     expect(r.results.performance.primary.value).toBeGreaterThanOrEqual(0.8);
-  }, 300_000);
+  }, 900_000);
 
   for (const t of TASKS.filter((x) => x.id !== "event-response" && x.id !== "daily-digest"))
     it(`${t.id}: its example watcher validates and runs (${defaultPolicy(t).name} at each handover)`, async () => {
@@ -92,5 +92,5 @@ describe("the scripted agent under the watcher trigger", () => {
       });
       expectWatcherRan(ledgerOf(r.runDir), t.id);
       expect(r.results.resources.wakes, t.id).toBeGreaterThan(1);
-    }, 300_000);
+    }, 900_000);
 });

@@ -17,7 +17,7 @@ describe("relive data import --events", () => {
     expect(r.status).toBe(0);
     for (const flag of ["--events", "--time-field", "--kind-field", "--id-field", "--mapping"])
       expect(r.stdout).toContain(flag);
-  }, 300_000);
+  }, 900_000);
 
   it("imports the example log with the flags or a mapping file, listing rejections with file:line", () => {
     const log = join(dir, "log.jsonl");
@@ -56,7 +56,7 @@ describe("relive data import --events", () => {
     );
     expect(m.status).toBe(0);
     expect(m.stdout).toMatch(/^imported 29 event row\(s\) of 29 read/);
-  }, 300_000);
+  }, 900_000);
 
   it("exits 1 and writes no world when nothing was imported; refuses a missing mapping", () => {
     const log = join(dir, "bad.jsonl");
@@ -72,5 +72,5 @@ describe("relive data import --events", () => {
     const n = relive("data", "import", "--events", log, "-o", out);
     expect(n.status).not.toBe(0);
     expect(n.stderr).toContain("--events needs --time-field and --kind-field (or --mapping FILE)");
-  }, 300_000);
+  }, 900_000);
 });

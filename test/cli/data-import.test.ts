@@ -30,7 +30,7 @@ describe("relive data import", () => {
       "--out",
     ])
       expect(r.stdout).toContain(flag);
-  }, 300_000);
+  }, 900_000);
 
   it("imports, listing each rejected row with file:line and reason, and exits 0", () => {
     const f = join(dir, "dump.ndjson");
@@ -43,7 +43,7 @@ describe("relive data import", () => {
     expect(r.stdout).toContain("imported 1 post/comment row(s) of 2 read");
     expect(r.stdout).toContain(`${f}:2: invalid JSON`);
     expect(existsSync(join(dir, "w", "world.json"))).toBe(true);
-  }, 300_000);
+  }, 900_000);
 
   it("exits 1 and writes no world when every row is rejected", () => {
     const f = join(dir, "bad.ndjson");
@@ -53,11 +53,11 @@ describe("relive data import", () => {
     expect(r.stderr).toContain("nothing to import: every one of the 1 source row(s) was rejected");
     expect(r.stdout).toContain(`${f}:1: invalid JSON`);
     expect(existsSync(join(dir, "none"))).toBe(false);
-  }, 300_000);
+  }, 900_000);
 
   it("refuses two source kinds at once", () => {
     const r = relive("data", "import", "--reddit", "--warc", "x", "-o", join(dir, "two"));
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("one source kind per import: got --warc and --reddit");
-  }, 300_000);
+  }, 900_000);
 });

@@ -137,7 +137,7 @@ describe("different futures: filing-tracker and risk-portfolio tools at times â‰
     });
     expect(n.probes).toBe(TIMES * CALLS);
     expect(n.ok).toBeGreaterThanOrEqual(0.5 * n.probes);
-  }, 300_000);
+  }, 900_000);
 
   it("risk-portfolio: get_prices, get_account, submit_orders, submit_books, validate_books", async () => {
     const dayArg = fc
@@ -196,5 +196,5 @@ describe("different futures: filing-tracker and risk-portfolio tools at times â‰
     });
     expect(n.probes).toBe(TIMES * CALLS);
     expect(n.ok).toBeGreaterThanOrEqual(0.4 * n.probes);
-  }, 300_000);
+  }, 900_000);
 });

@@ -133,7 +133,7 @@ describe("different futures: news, market, question, price and broker tools at t
       ),
       { search_news: searchCheck("hits") },
     );
-  }, 300_000);
+  }, 900_000);
 
   it("resolution-detect", async () => {
     await run(
@@ -152,7 +152,7 @@ describe("different futures: news, market, question, price and broker tools at t
       ),
       { search_news: searchCheck("hits") },
     );
-  }, 300_000);
+  }, 900_000);
 
   it("forecast-portfolio", async () => {
     const forecast = fc.double({ min: 0, max: 1, noNaN: true }).map((p) => ({ Yes: p, No: 1 - p }));
@@ -175,7 +175,7 @@ describe("different futures: news, market, question, price and broker tools at t
       ),
       { search_news: searchCheck("hits") },
     );
-  }, 300_000);
+  }, 900_000);
 
   it("open-forecast", async () => {
     const qid = fc.oneof({ arbitrary: fc.constantFrom(...QUESTIONS), weight: 5 }, fc.constant("q-0000000000"));
@@ -201,7 +201,7 @@ describe("different futures: news, market, question, price and broker tools at t
       ),
       { search_news: searchCheck("results") },
     );
-  }, 300_000);
+  }, 900_000);
 
   it("price-check", async () => {
     const ms = fc.integer({ min: CUT - 2 * D, max: CUT + 6 * H });
@@ -247,7 +247,7 @@ describe("different futures: news, market, question, price and broker tools at t
           .map(([symbol, price]) => ["report", { symbol, price }] as Probe),
       ),
     );
-  }, 300_000);
+  }, 900_000);
 
   it("broker-ops (events and mail hosts)", async () => {
     const instant = fc.integer({ min: CUT - 2 * D, max: CUT + D }).map((x) => new Date(x).toISOString());
@@ -289,5 +289,5 @@ describe("different futures: news, market, question, price and broker tools at t
         { arbitrary: mailPath.map((path) => ["http_get", { host: "mail", path }] as Probe), weight: 3 },
       ),
     );
-  }, 300_000);
+  }, 900_000);
 });

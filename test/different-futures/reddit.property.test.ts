@@ -73,7 +73,7 @@ describe("different futures: Reddit tools at times ≤ T cannot tell two futures
     });
     expect(n.probes).toBe(TIMES * CALLS);
     expect(n.ok).toBeGreaterThan(0.4 * n.probes);
-  }, 300_000);
+  }, 900_000);
 
   it("daily-digest: list_posts, get_post, get_cascade, quota, digest_status, digest", async () => {
     const calls: fc.Arbitrary<Probe> = fc.oneof(
@@ -96,5 +96,5 @@ describe("different futures: Reddit tools at times ≤ T cannot tell two futures
     });
     expect(n.probes).toBe(TIMES * CALLS);
     expect(n.ok).toBeGreaterThan(0.4 * n.probes);
-  }, 300_000);
+  }, 900_000);
 });

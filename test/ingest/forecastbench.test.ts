@@ -193,5 +193,5 @@ describe.skipIf(!HAVE_RAW)("ForecastBench real sets (../shared/data/raw/forecast
     expect(c.results.performance.forecasts_accepted).toBeGreaterThan(200);
     expect(c.results.performance.forecasts_rejected).toBe(0);
     expect(h.results.not_scorable.some((x) => x.reason.startsWith("resolved=false"))).toBe(true);
-  }, 300_000);
+  }, 900_000);
 });

@@ -88,7 +88,7 @@ describe("memory tools on any task", () => {
     } finally {
       await server.close();
     }
-  }, 300_000);
+  }, 900_000);
 
   it("a run without memory tools offers none and writes no memory directory", async () => {
     const out = await runWithServer({ task: "price-check", ...WINDOW }, () =>
@@ -96,7 +96,7 @@ describe("memory tools on any task", () => {
     );
     expect(toolNames(out.requests[0]!.body)).not.toContain("memory_append");
     expect(existsSync(join(out.runDir, "memory"))).toBe(false);
-  }, 300_000);
+  }, 900_000);
 });
 
 describe("memory phase and daily reset", () => {
@@ -149,7 +149,7 @@ describe("memory phase and daily reset", () => {
       .find((ms) => ms.length > 4 && wokeAt(ms[1]!.content ?? "") === parseIsoInstant("2026-03-02T00:00:00Z"))!;
     expect(read2[3]!.content).toContain('"note":"day summary"');
     expect(read2[3]!.content).toContain('"at":"2026-03-01T23:30:00.000Z"');
-  }, 300_000);
+  }, 900_000);
 });
 
 describe("memory phase at 90% of the context", () => {
@@ -189,7 +189,7 @@ describe("memory phase at 90% of the context", () => {
       .trim()
       .split("\n");
     expect(notes.length).toBe(phases.length);
-  }, 300_000);
+  }, 900_000);
 });
 
 describe("outcome memory in the system prompt", () => {
@@ -212,7 +212,7 @@ describe("outcome memory in the system prompt", () => {
     expect(toolNames(out.requests[0]!.body)).toEqual(
       expect.arrayContaining(["memory_read", "memory_append", "get_feedback"]),
     );
-  }, 300_000);
+  }, 900_000);
 });
 
 describe("reflection memory", () => {
@@ -307,5 +307,5 @@ describe("reflection memory", () => {
         expect(existsSync(join(out.runDir, "memory", "records.jsonl"))).toBe(false);
         for (const r of agentReqs) expect(toolNames(r.body)).not.toContain("get_feedback");
       }
-    }, 300_000);
+    }, 900_000);
 });

@@ -114,7 +114,7 @@ describe("relive run --agent-cmd (an outside app as the actor)", () => {
       expect(out.results.outcomes).toEqual(ref.results.outcomes);
       expect(out.results.performance.primary).toEqual(ref.results.performance.primary);
     },
-    240_000,
+    900_000,
   );
 
   it("--no-isolation: the same app reaches the forbidden server (the probe can fail) and the run is marked", async () => {
@@ -123,7 +123,7 @@ describe("relive run --agent-cmd (an outside app as the actor)", () => {
     expect(probe.forbidden).toBe("reached (HTTP 200)");
     expect(out.results.flags.external_no_isolation).toBe(true);
     expect(events.filter((e) => e.type === "note" && e.kind === "external_no_isolation")).toHaveLength(1);
-  }, 240_000);
+  }, 900_000);
 
   it("where namespaces cannot work the run is refused, naming --no-isolation, before anything is created", async () => {
     const runs = mkdtempSync(join(tmpdir(), "relive-agent-cmd-"));

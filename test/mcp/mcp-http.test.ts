@@ -108,5 +108,5 @@ describe("relive mcp --http (the official MCP SDK client over Streamable HTTP)",
       await client.close();
       child.kill();
     }
-  }, 180_000);
+  }, 900_000);
 });

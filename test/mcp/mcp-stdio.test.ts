@@ -89,7 +89,7 @@ describe("relive mcp over stdio (the official MCP SDK client spawning the CLI)",
     } finally {
       await client.close();
     }
-  }, 180_000);
+  }, 900_000);
 
   it("a session whose stdin closes is finish: the run settles, results are written, nothing but protocol on stdout, exit 0", () => {
     const runs = freshRunsDir();
@@ -108,7 +108,7 @@ describe("relive mcp over stdio (the official MCP SDK client spawning the CLI)",
     const res = readResultsFile(join(dir, only!, "results.json"));
     expect(res.flags).toMatchObject({ finished_early: true, external_idle_timeout: false });
     expect(res.outcomes.map((o) => o.credit)).toEqual([0, 0]);
-  }, 120_000);
+  }, 900_000);
 
   it("a bad configuration exits 2 naming the field, before anything is served", () => {
     const p = spawnSync(
@@ -123,5 +123,5 @@ describe("relive mcp over stdio (the official MCP SDK client spawning the CLI)",
     expect(p.status).toBe(2);
     expect(p.stderr).toMatch(/error.*task: /);
     expect(p.stdout).toBe("");
-  }, 60_000);
+  }, 900_000);
 });

@@ -62,7 +62,7 @@ describe("how an outside agent's run ends", () => {
       await client.close();
       await http.close();
     }
-  }, 120_000);
+  }, 900_000);
 
   it("a session that closes is finish: noted, finished_early, outcomes settle", async () => {
     const { outside, running, http, client } = await start(600_000);
@@ -91,7 +91,7 @@ describe("how an outside agent's run ends", () => {
       await client.close();
       await http.close();
     }
-  }, 120_000);
+  }, 900_000);
 
   it("outside-agent runs are not resumable: a finished one is refused, an interrupted one restarts from the beginning", async () => {
     const { running, http, client, runsDir } = await start(600_000);
@@ -125,7 +125,7 @@ describe("how an outside agent's run ends", () => {
     await expect(
       runExternal(parseRunConfig({ ...DIGEST_3D }), { ...options(runsDir), externalActor: again().actor }),
     ).rejects.toThrow(ConfigError);
-  }, 120_000);
+  }, 900_000);
 
   it("a task's own clock tool (open-forecast's next_day) moves the clock for the outside agent too", async () => {
     const cfg = parseRunConfig({
@@ -151,7 +151,7 @@ describe("how an outside agent's run ends", () => {
       await client.close();
       await http.close();
     }
-  }, 120_000);
+  }, 900_000);
 
   for (const [what, extra, status] of [
     ["rate limits", { task_params: { reddit_call_usd: 0.01, reddit_rate_limit: 1 } }, "rate_limited"],
@@ -189,5 +189,5 @@ describe("how an outside agent's run ends", () => {
         await client.close();
         await http.close();
       }
-    }, 120_000);
+    }, 900_000);
 });

@@ -95,7 +95,7 @@ afterEach(async () => {
 const model = () =>
   new AnthropicModel("anthropic:claude-haiku-4-5", {
     endpoint: { apiKey: "sk-ant-test", baseURL: srv.url },
-    timeoutMs: 500,
+    timeoutMs: 5_000,
   });
 
 describe("AnthropicModel against a loopback Messages API", () => {

@@ -40,7 +40,7 @@ async function record(path: string): Promise<GenerateResponse[]> {
   );
   const live = new OpenAICompatibleModel("openai:gpt-4.1-mini", {
     endpoint: { baseURL: server.url, apiKey: "k" },
-    timeoutMs: 500,
+    timeoutMs: 5_000,
   });
   const wrapped = new CassetteRecorder(path).wrap(live);
   expect(wrapped.name).toBe("openai:gpt-4.1-mini");
@@ -138,7 +138,7 @@ describe("cassettes", () => {
     server.enqueue({ kind: "status", status: 500 });
     const live = new OpenAICompatibleModel("openai:gpt-4.1-mini", {
       endpoint: { baseURL: server.url, apiKey: "k" },
-      timeoutMs: 500,
+      timeoutMs: 5_000,
     });
     await expect(
       new CassetteRecorder(path).wrap(live).generate(mkReq("x"), { actor: "a", callIndex: 0 }),

@@ -27,7 +27,7 @@ afterEach(async () => {
   await server.close();
 });
 
-const model = (name = "openai:gpt-4.1-mini", timeoutMs = 500) =>
+const model = (name = "openai:gpt-4.1-mini", timeoutMs = 5_000) =>
   new OpenAICompatibleModel(name, { endpoint: { baseURL: server.url, apiKey: "sk-test" }, timeoutMs });
 
 describe("OpenAICompatibleModel against the loopback test server", () => {
@@ -155,7 +155,7 @@ describe("OpenAICompatibleModel against the loopback test server", () => {
   it("maps a refused connection to ModelError(network)", async () => {
     const url = server.url;
     await server.close();
-    const m = new OpenAICompatibleModel("vllm:qwen", { endpoint: { baseURL: url, apiKey: "unused" }, timeoutMs: 500 });
+    const m = new OpenAICompatibleModel("vllm:qwen", { endpoint: { baseURL: url, apiKey: "unused" }, timeoutMs: 5_000 });
     const err = await m.generate(req(), ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
     expect((err as ModelError).kind).toBe("network");

@@ -61,7 +61,7 @@ describe("createModel", () => {
     const { model, priceKey } = createModel("local:tiny", {
       prices,
       env: { LOCAL_BASE_URL: server.url },
-      timeoutMs: 500,
+      timeoutMs: 5_000,
     });
     const r = await model.generate(
       { system: "s", messages: [{ role: "user", content: "hi" }], tools: [], settings: { maxOutputTokens: 16 } },

@@ -161,7 +161,7 @@ describe("R4: provider faults against the loopback server", () => {
     );
     const model = new OpenAICompatibleModel("openai:gpt-4.1", {
       endpoint: { baseURL: server.url, apiKey: "sk-test" },
-      timeoutMs: 500,
+      timeoutMs: 5_000,
     });
     const script: ScriptedReply[][] = [
       [

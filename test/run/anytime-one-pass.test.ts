@@ -65,7 +65,7 @@ describe("one-pass anytime curve = per-day replay, on every built-in task", () =
       expect(d.results.timing.anytime).toEqual(curve);
       expect(curve.map((p) => p.primary)).toEqual(d.replay.map((x) => x.primary.value));
       expect(curve.at(-1)?.primary).toBe(d.results.performance.primary.value);
-    }, 300_000);
+    }, 900_000);
   }
 });
 
@@ -90,7 +90,7 @@ describe("hand-crafted ledgers where a day's report is not the final state's", (
     expect(onePass[0]).toEqual(d.replay[0]);
     expect(onePass[2]!.metrics.price_acc_raw).toBe(d.replay[2]!.metrics.price_acc_raw);
     expect(onePass[2]!.metrics.symbol_hours).toBe(d.replay[2]!.metrics.symbol_hours);
-  }, 300_000);
+  }, 900_000);
 
   it("resolution-detect: a mark before a later determination is no_determination on the early days, early credit after", async () => {
     const d = await dailyReports("resolution-detect", CASES.find((c) => c.task === "resolution-detect")!.cfg);
@@ -132,7 +132,7 @@ describe("hand-crafted ledgers where a day's report is not the final state's", (
     // the last day: the same mark is an early, credited claim
     expect(onePass.at(-1)!.metrics.no_determination).toBe(ndBase.at(-1));
     expect(onePass.at(-1)!.metrics.early).toBe(earlyBase.at(-1)! + 1);
-  }, 300_000);
+  }, 900_000);
 
   it("daily-digest: budget exhaustion on day 3 stops counting the days opening after it", async () => {
     const d = await dailyReports("daily-digest", CASES.find((c) => c.task === "daily-digest")!.cfg);
@@ -146,5 +146,5 @@ describe("hand-crafted ledgers where a day's report is not the final state's", (
     const counted = onePass.map((x) => x.metrics.days_counted);
     const scored = onePass.map((x) => x.metrics.days_scored as number);
     expect(scored.at(-1)).toBeGreaterThan(counted.at(-1) as number);
-  }, 300_000);
+  }, 900_000);
 });

@@ -125,7 +125,7 @@ describe("conditions: blind has no trace of feedback, oracle differs only by the
     expect(lines.length).toBeGreaterThan(10);
     // the treatment changes no outcome of a policy that never asks for feedback
     expect(oracle.results.outcomes).toEqual(blind.results.outcomes);
-  }, 60_000);
+  }, 900_000);
 
   it("self feedback is refused where the task does not define it", async () => {
     await expect(run({ task: "price-check", ...WINDOW, feedback: "self" })).rejects.toThrow(

@@ -58,7 +58,7 @@ describe("relive judge (open-forecast answer judge)", () => {
     question = q!.detail.question as string;
     answer = q!.detail.answer as string;
     paraphrase = answer === "Yes" ? "It will happen" : "It will not happen";
-  }, 120_000);
+  }, 900_000);
   afterAll(() => judgeServer?.close());
 
   it("rules on the unsettled pair once, and the rescore scores it as the named truth", async () => {
@@ -87,7 +87,7 @@ describe("relive judge (open-forecast answer judge)", () => {
     // a second call finds every pair ruled on and never calls the model
     expect(await judgeRun(free.runDir, judgeOf(), options(runsDir))).toMatchObject({ pending: 0, judged: 0 });
     expect(judgeServer.requests).toHaveLength(1);
-  }, 180_000);
+  }, 900_000);
 
   it("a judge that never gives a valid verdict fails the batch and caches nothing", async () => {
     const other = join(mkdtempSync(join(tmpdir(), "relive-judge-bad-")), "verdicts.json");
@@ -103,7 +103,7 @@ describe("relive judge (open-forecast answer judge)", () => {
     );
     expect(judgeServer.requests.length - before).toBe(3);
     expect(existsSync(other)).toBe(false);
-  }, 180_000);
+  }, 900_000);
 
   it("refuses runs it cannot judge, saying what to do", async () => {
     const plain = await forecastRun("Surely not", {});
@@ -114,7 +114,7 @@ describe("relive judge (open-forecast answer judge)", () => {
     await expect(judgeRun(digest.runDir, judgeOf(), options(runsDir))).rejects.toThrow(
       /is a daily-digest run: only open-forecast has free-text answers/,
     );
-  }, 180_000);
+  }, 900_000);
 
   it("states the pair in the prompt", () => {
     expect(

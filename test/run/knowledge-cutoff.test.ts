@@ -57,5 +57,5 @@ describe("knowledge cutoff", () => {
       finish,
     );
     expect(after.results.flags.before_knowledge_cutoff).toBe(false);
-  }, 180_000);
+  }, 900_000);
 });

@@ -46,7 +46,7 @@ describe("relive replay-triggers", () => {
     expect(q!.reaction_min!.max).toBeLessThanOrEqual(15);
     // the one event after the last quarter hour (A-212 at 03-04 23:50) is seen by no wake
     expect(q!.events_missed).toBe(1);
-  }, 300_000);
+  }, 900_000);
 
   it("refuses bad input with a clear error", async () => {
     const silent = await ev({ model: "scripted:silent" });
@@ -54,5 +54,5 @@ describe("relive replay-triggers", () => {
     await expect(replayTriggers(silent.runDir, ["every:5m"], options())).rejects.toThrow(/--trigger "every:5m"/);
     await expect(replayTriggers(silent.runDir, ["interval:0m"], options())).rejects.toThrow(/cannot read the interval/);
     await expect(replayTriggers("/nonexistent", ["interval:1h"], options())).rejects.toThrow(/not a run directory/);
-  }, 120_000);
+  }, 900_000);
 });

@@ -90,7 +90,7 @@ describe("pause (--stop-after-day) and restart (--from-day): scripted policy", (
       /expected key=value/,
     );
     expect(readdirSync(join(runsDir, "daily-digest", "scripted-top-comments"))).toEqual(before);
-  }, 300_000);
+  }, 900_000);
 });
 
 describe("pause and restart: model runs (a cassette, and a loopback model)", () => {

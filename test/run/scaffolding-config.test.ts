@@ -90,7 +90,7 @@ describe("agent.scaffolding: config field and grid axis", () => {
     );
     // the switches change what the model sees, never the score of the same actions
     expect(on.results.performance).toEqual(off.results.performance);
-  }, 300_000);
+  }, 900_000);
 });
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -100,7 +100,7 @@ describe("world validity guards", () => {
     expect(() =>
       resolveWith({ task: "price-check", sim_start: "2026-03-02", sim_end: "2026-03-05", world: { dir } }),
     ).toThrow(/missing 2026-03-03 → 2026-03-05 \(after the world ends\)/);
-  }, 120_000);
+  }, 900_000);
 
   it("`relive run --task breakout-news --world <news-only>` exits 2 naming the missing streams", () => {
     const r = spawnSync(
@@ -111,5 +111,5 @@ describe("world validity guards", () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("it has no market, market_price rows");
     expect(r.stderr).not.toContain("    at ");
-  }, 120_000);
+  }, 900_000);
 });

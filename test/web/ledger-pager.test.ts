@@ -182,14 +182,14 @@ describe("ledger pages", () => {
   });
 
   it("stops a sparse filter at its scan budget and continues from the cursor it returns", async () => {
-    const p1 = await readLedgerPage(indexes, path, { cursor: 0, limit: 5, types: ["run_end"] }, 500_000);
+    const p1 = await readLedgerPage(indexes, path, { cursor: 0, limit: 5, types: ["run_end"] }, 900_000);
     expect(p1.partial).toBe(true);
     expect(p1.rows).toEqual([]);
     expect(p1.next).toBe(p1.scanned[1]);
     let cursor = p1.next;
     let found: number[] = [];
     for (let i = 0; i < 100 && cursor !== null && found.length === 0; i++) {
-      const p = await readLedgerPage(indexes, path, { cursor, limit: 5, types: ["run_end"] }, 500_000);
+      const p = await readLedgerPage(indexes, path, { cursor, limit: 5, types: ["run_end"] }, 900_000);
       found = seqs(p.rows);
       cursor = p.next;
     }

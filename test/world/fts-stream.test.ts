@@ -122,7 +122,7 @@ describe("streamed news FTS build", () => {
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^hash [0-9a-f]{64}\n$/);
-  }, 90_000);
+  }, 900_000);
 
   it("leaves nothing behind when the build is aborted mid-stream", () => {
     const dir = fresh();

@@ -115,5 +115,5 @@ describe("label-only world export", () => {
     expect(b.status).toBe(0);
     expect(b.stdout).toContain(`hash ${original.hash} (matches the export)`);
     expect(readWorldManifest(target).hash).toBe(original.hash);
-  }, 60_000);
+  }, 900_000);
 });

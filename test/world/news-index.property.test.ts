@@ -125,7 +125,7 @@ describe("news index: identical ranking to FTS5 bm25", () => {
       dirs.push(dir);
       stores.push({ name, store: world(join(dir, "w"), corpus(lagged ? 7 : 3, 9000, lagged)) });
     }
-  }, 120_000);
+  }, 900_000);
   afterAll(() => {
     for (const s of stores) s.store.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -219,7 +219,7 @@ describe("news index: strict as-of statistics", () => {
         full.close();
       }
     }
-  }, 120_000);
+  }, 900_000);
 
   it("two worlds identical up to T give byte-identical strict results at every time <= T", () => {
     const T = 10_000;
@@ -253,7 +253,7 @@ describe("news index: strict as-of statistics", () => {
       a.close();
       b.close();
     }
-  }, 120_000);
+  }, 900_000);
 
   it("strict mode rejects phrases and NOT with a message that depends only on the query", () => {
     const dir = workDir("relive-news-strict-err-");

@@ -5,12 +5,16 @@ import { type OpenAITestServer, startOpenAITestServer } from "../../support/open
 
 export const TEST_MODEL = "openai:gpt-4.1-mini";
 
-/** Run options that point the OpenAI provider at a loopback test server, with fast retries. */
+/**
+ * Run options that point the OpenAI provider at a loopback test server, with fast retries. The
+ * client timeout is generous (a loopback server never times out in tests, however busy the
+ * machine): a test of the timeout path sets its own `modelTimeoutMs`.
+ */
 export function llmOptions(server: OpenAITestServer, runsDir?: string): RunOptions {
   return {
     ...options(runsDir),
     env: { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key" },
-    modelTimeoutMs: 1500,
+    modelTimeoutMs: 600_000,
     retry: { baseDelayMs: 1, maxDelayMs: 5 },
   };
 }

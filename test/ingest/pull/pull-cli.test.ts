@@ -84,7 +84,7 @@ describe("relive data pull (CLI)", () => {
       "--no-facts",
       "--no-pages",
     ]);
-  }, 300_000);
+  }, 900_000);
 
   it.skipIf(!have)(
     "forecastbench: fetches into --out, a second run fetches nothing",
@@ -123,6 +123,6 @@ describe("relive data pull (CLI)", () => {
         /2031-01-05-llm\.json: 404 not found\n\(what is done is kept: run the same pull again to continue\)/,
       );
     },
-    300_000,
+    900_000,
   );
 });

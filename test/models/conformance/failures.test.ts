@@ -97,7 +97,7 @@ describe("conformance: broken endpoints", () => {
         ...(s.model_prices ? { model_prices: s.model_prices } : {}),
       });
       await expectStopped(runFromConfig(cfg, { ...options(), ...fast, env }), gone, /network/);
-    }, 300_000);
+    }, 900_000);
   }
 
   it("a key revoked mid-episode stops the run unscored; resume with the recorded endpoint finishes it like an uninterrupted run", async () => {
@@ -150,7 +150,7 @@ describe("conformance: broken endpoints", () => {
     } finally {
       await s.close();
     }
-  }, 300_000);
+  }, 900_000);
 
   it("anthropic: a model the preflight cannot check stops at the first call; resume continues once it is served", async () => {
     const s = await startStyle("anthropic", brain(), { servedModel: "claude-other" });
@@ -172,7 +172,7 @@ describe("conformance: broken endpoints", () => {
     } finally {
       await s.close();
     }
-  }, 300_000);
+  }, 900_000);
 
   it("the CLI (a child process) exits non-zero naming the URL when the endpoint is unreachable", async () => {
     const gone = await closedPort();
@@ -198,5 +198,5 @@ describe("conformance: broken endpoints", () => {
     expect(out.stderr).toContain(`${gone}/v1`);
     expect(out.stderr).toMatch(/provider failure \(preflight\): vllm:conf-model at/);
     expect(existsSync(join(dir, "runs")) ? readdirSync(join(dir, "runs")) : []).toEqual([]);
-  }, 300_000);
+  }, 900_000);
 });

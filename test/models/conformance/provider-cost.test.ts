@@ -49,5 +49,5 @@ describe("conformance: provider-reported cost", () => {
         await s.close();
       }
     }
-  }, 300_000);
+  }, 900_000);
 });

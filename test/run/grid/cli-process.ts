@@ -44,7 +44,7 @@ export function relive(args: string[]): Proc {
     lines,
     exited,
     stderr: () => errBuf,
-    waitFor: (re, timeoutMs = 90_000) => {
+    waitFor: (re, timeoutMs = 600_000) => {
       const seen = lines.find((l) => re.test(l));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {

@@ -134,5 +134,5 @@ describe.skipIf(!HAVE_REDIS)("grid on a BullMQ queue (real redis-server, two `re
 
     b.child.kill("SIGTERM");
     expect(await b.exited).toBe(0);
-  }, 240_000);
+  }, 900_000);
 });

@@ -73,7 +73,7 @@ describe("R1: breakout-news tools never depend on rows visible after now", () =>
       harness: { start: START, end: END },
     });
     expect(probes).toBe(CUTS * CALLS_PER_CUT);
-  }, 300_000);
+  }, 900_000);
 
   it("self labels at a cut are the same on the full and the truncated world", () => {
     const p = BreakoutNewsParams.parse({ self_hold_minutes: 30, window_hours: 6 });

@@ -116,5 +116,5 @@ describe("event-response tools: no output depends on the future", () => {
       harness: { start: lo, end: hi, params: { task_file: EXAMPLE_TASK } },
     });
     expect(probes).toBe(600);
-  }, 120_000);
+  }, 900_000);
 });

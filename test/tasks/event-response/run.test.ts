@@ -32,7 +32,7 @@ describe("event-response through the runner", () => {
     expect(r.not_scorable, JSON.stringify(r.not_scorable)).toEqual([
       { key: "event:A-212", reason: "settles after window" },
     ]);
-  }, 120_000);
+  }, 900_000);
 
   it("oracle → 1 and silent → 0 through the runner", async () => {
     for (const [model, v] of [
@@ -47,7 +47,7 @@ describe("event-response through the runner", () => {
       });
       expect(res.results.performance.primary.value, model).toBe(v);
     }
-  }, 120_000);
+  }, 900_000);
 
   it("the task file's sha256 is part of run identity", () => {
     const dir = mkdtempSync(join(tmpdir(), "relive-ev-id-"));
@@ -80,5 +80,5 @@ describe("event-response through the runner", () => {
       run({ task: "event-response", world: { dir: world }, task_params: { task_file: bad } }),
     ).rejects.toThrow(/task_params\.task_file: .*respond\.alert\.deadline: not a duration: "soon"/);
     await expect(run({ task: "event-response", world: { dir: world } })).rejects.toThrow(/task_params\.task_file/);
-  }, 120_000);
+  }, 900_000);
 });

@@ -75,5 +75,5 @@ describe("R1: filing-tracker tools (API mode) leak nothing visible after now", (
       harness: { start: START, end: END, params: { portal_mode: "api" } },
     });
     expect(probes).toBe(1500);
-  }, 60_000);
+  }, 900_000);
 });

@@ -55,7 +55,7 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
     // under cron (the sweeps as cron lines on top of the base schedule) the honest client scores the same
     const cron = await run({ ...API, agent: { model: "scripted:perfect-client", trigger: "cron" } });
     expect(cron.results.performance.primary.value).toBe(1);
-  }, 120_000);
+  }, 900_000);
 
   it("blind runs carry no feedback; under oracle get_feedback releases each filing's status only once settled", async () => {
     const ctxOf = (feedback: "none" | "oracle", mode: "browser" | "api") => {
@@ -117,7 +117,7 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
     expect(await items()).toHaveLength(7);
     await fbRun.dispose();
     fbWorld.close();
-  }, 60_000);
+  }, 900_000);
 
   it("an LLM agent playing the perfect client through the OpenAI test server scores what the script scores", async () => {
     const state = newClientState();
@@ -143,7 +143,7 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
     expect(res.results.performance).toEqual(ref.results.performance);
     expect(res.results.resources.llm_calls).toBeGreaterThan(0);
     expect(JSON.stringify(res.requests.map((r) => r.body)).toLowerCase()).not.toContain("feedback");
-  }, 120_000);
+  }, 900_000);
 
   it.skipIf(chromiumMissing() !== null)(
     "browser mode: the perfect client saves through the portal form on Chromium; the browser is closed at the end",
@@ -175,6 +175,6 @@ describe("filing-tracker runs (synthetic 2026-03-01 → 03-03)", () => {
       const children = execFileSync("ps", ["-o", "comm=", "--ppid", String(process.pid)], { encoding: "utf8" });
       expect(children).not.toMatch(/chrom/i);
     },
-    120_000,
+    900_000,
   );
 });

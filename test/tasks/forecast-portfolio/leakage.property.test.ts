@@ -103,5 +103,5 @@ describe("R1: forecast-portfolio tools leak nothing visible after now", () => {
       harness: { start: START, end: END },
     });
     expect(probes).toBe(CUTS * CALLS_PER_CUT);
-  }, 120_000);
+  }, 900_000);
 });

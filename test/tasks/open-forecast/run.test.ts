@@ -61,7 +61,7 @@ describe("open-forecast runs", () => {
     const mean = sleep.results.performance.mean_score as number;
     expect(mean).toBeGreaterThan(0);
     expect(mean).toBeLessThan(1);
-  }, 120_000);
+  }, 900_000);
 
   it("an LLM agent replaying the heuristic scores the same; wakes carry the daily recap; blind runs have no feedback", async () => {
     const ref = await run({ ...BASE, agent: { model: "scripted:base-rate-news", trigger: "sleep" } });
@@ -83,7 +83,7 @@ describe("open-forecast runs", () => {
     expect(markers.at(-1)).toContain("Recap, day 3 of 3 (2026-03-03)");
     expect(markers.at(-1)).toMatch(/Since 2026-03-02T00:00:00.000Z: \d+ new articles, \d+ new questions?\./);
     expect(JSON.stringify(res.requests[0]!.body.messages)).toContain("Recap, day 1 of 3 (2026-03-01): ");
-  }, 120_000);
+  }, 900_000);
 
   it("under oracle: next_day sleeps to each midnight (a next_day wait), get_feedback gives only settled outcomes, the recap shows scores", async () => {
     let step = 0;
@@ -122,5 +122,5 @@ describe("open-forecast runs", () => {
       .filter((m) => m.role === "user" && m.content?.startsWith("(woke at "))
       .map((m) => m.content as string);
     expect(markers.some((m) => m.includes("Your scores"))).toBe(settledBeforeEnd > 0);
-  }, 120_000);
+  }, 900_000);
 });

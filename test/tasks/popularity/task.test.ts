@@ -212,7 +212,7 @@ describe("popularity end to end on the synthetic world (seed 1)", () => {
       ref.outcomes.map((o) => [o.key, o.status, o.credit]),
     );
     expect(res.results.resources.fees_usd).toBeCloseTo(ref.spent_usd, 12);
-  }, 60_000);
+  }, 900_000);
 
   it("an LLM agent (test server replaying the velocity steps every 8 h, 2 days) scores like the same policy scripted", async () => {
     const window = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-03T00:00:00Z" };
@@ -234,5 +234,5 @@ describe("popularity end to end on the synthetic world (seed 1)", () => {
     );
     expect(res.results.outcomes.some((o) => o.status === "hit")).toBe(true);
     expect(res.results.resources.llm_calls).toBeGreaterThan(0);
-  }, 120_000);
+  }, 900_000);
 });

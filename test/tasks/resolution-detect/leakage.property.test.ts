@@ -70,5 +70,5 @@ describe("R1: resolution-detect tools never depend on rows visible after now", (
       harness: { start: START, end: END },
     });
     expect(probes).toBe(CUTS * CALLS_PER_CUT);
-  }, 120_000);
+  }, 900_000);
 });

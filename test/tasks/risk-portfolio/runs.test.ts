@@ -64,7 +64,7 @@ describe("risk-portfolio through the runner (synthetic, 5 days)", () => {
     const silent = await run({ ...CFG, agent: { model: "scripted:silent" } });
     expect((silent.results.performance.primary as { value: number }).value).toBe(0);
     expect(silent.results.outcomes.filter((o) => o.status === "missing")).toHaveLength(REQUIRED);
-  }, 120_000);
+  }, 900_000);
 
   it("an LLM replaying the heuristic (asking get_feedback at every wake, oracle condition) scores like the script; feedback holds only settled outcomes", async () => {
     // the same synthetic world (built by the test above), a 3-day window
@@ -109,7 +109,7 @@ describe("risk-portfolio through the runner (synthetic, 5 days)", () => {
     }
     // by the last wake (03-03 00:05) only the book of 03-01 had settled (at 03-03 00:00)
     expect(seen).toBe(1);
-  }, 120_000);
+  }, 900_000);
 });
 
 describe("real-data episode svb-2023 (Kraken daily closes of BTC-USD, BTC-USDC, BTC-USDT)", () => {
@@ -131,6 +131,6 @@ describe("real-data episode svb-2023 (Kraken daily closes of BTC-USD, BTC-USDC, 
       expect(p.net_return).toMatchInlineSnapshot(`-0.04086785646763336`);
       expect(r.results.not_scorable).toContainEqual({ key: "book:2023-03-21", reason: "settles after window" });
     },
-    120_000,
+    900_000,
   );
 });

@@ -98,5 +98,5 @@ describe("hostile watcher programs in a run (R3)", () => {
     });
     expect(again.results).toEqual(live.results);
     expect(readFileSync(join(live.runDir, "ledger.jsonl"), "utf8")).toBe(`${lines.join("\n")}\n`);
-  }, 180_000);
+  }, 900_000);
 });

@@ -289,7 +289,7 @@ describe("runProgram with a real kernel", () => {
     expect(releaseFailures).toEqual([]);
     const after = await drive("await envkit.wait(envkit.now() + 1000);\nenvkit.handover('fine');");
     expect(payloadOf(after.end)).toBe("fine");
-  }, 60_000);
+  }, 900_000);
 });
 
 describe("validateProgram", () => {
