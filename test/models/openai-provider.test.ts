@@ -155,7 +155,10 @@ describe("OpenAICompatibleModel against the loopback test server", () => {
   it("maps a refused connection to ModelError(network)", async () => {
     const url = server.url;
     await server.close();
-    const m = new OpenAICompatibleModel("vllm:qwen", { endpoint: { baseURL: url, apiKey: "unused" }, timeoutMs: 5_000 });
+    const m = new OpenAICompatibleModel("vllm:qwen", {
+      endpoint: { baseURL: url, apiKey: "unused" },
+      timeoutMs: 5_000,
+    });
     const err = await m.generate(req(), ctx).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelError);
     expect((err as ModelError).kind).toBe("network");
