@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { scriptedAgentBody } from "../src/agent/scripted-agent.js";
-import { DAY_MS, HOUR_MS } from "../src/kernel/day.js";
+import { DAY_MS, HOUR_MS } from "../src/common/time.js";
 import { Kernel } from "../src/kernel/kernel.js";
 import { SlidingWindowLimiter } from "../src/kernel/rate-limiter.js";
 import { LedgerWriter } from "../src/ledger/ledger-writer.js";

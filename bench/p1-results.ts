@@ -12,6 +12,7 @@ import { loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
+import { DAY_MS } from "../src/common/time.js";
 import { dailyReportsByReplay, dailyReportsOnePass } from "../src/run/anytime.js";
 import { parseRunConfig } from "../src/run/config.js";
 import { loadFinishedRun } from "../src/run/rescore.js";
@@ -23,7 +24,6 @@ import { WorldStore } from "../src/world/world-store.js";
 import { isMain, median, writeResult } from "./stats.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-const DAY_MS = 86_400_000;
 const START = "2026-03-01T00:00:00Z";
 
 /** counts PriceTruth.at calls while `f` runs */

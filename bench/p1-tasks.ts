@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { DAY_MS } from "../src/kernel/day.js";
+import { DAY_MS } from "../src/common/time.js";
 import { parseRunConfig } from "../src/run/config.js";
 import { runFromConfig } from "../src/run/runner.js";
 import { TASKS } from "../src/tasks/registry.js";

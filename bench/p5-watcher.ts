@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { DAY_MS } from "../src/kernel/day.js";
+import { DAY_MS } from "../src/common/time.js";
 import { Kernel } from "../src/kernel/kernel.js";
 import { SlidingWindowLimiter } from "../src/kernel/rate-limiter.js";
 import { LedgerWriter } from "../src/ledger/ledger-writer.js";

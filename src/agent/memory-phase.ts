@@ -1,4 +1,4 @@
-import { HOUR_MS, startOfUtcDay } from "../kernel/day.js";
+import { HOUR_MS, startOfUtcDay } from "../common/time.js";
 
 /** the memory phase opens at the agent's first wake at or after this hour (UTC) of a simulated day */
 export const MEMORY_PHASE_HOUR = 23;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant, utcDayNumber } from "../kernel/day.js";
+import { isoInstant, utcDayNumber } from "../common/time.js";
 import type { Actor } from "../kernel/kernel.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Wallet } from "../ledger/wallet.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, isoDay, nextUtcMidnight } from "../kernel/day.js";
+import { DAY_MS, isoDay, nextUtcMidnight } from "../common/time.js";
 
 /** FutureSim's light scaffold (spec/harness.md "Scaffolding options"): the switches the ReAct agent owns. Off by default. */
 export interface Scaffolding {

@@ -1,4 +1,4 @@
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant } from "../common/time.js";
 
 /** One section of the state block (the shape of `StateSection` in tasks/task.ts and of a trigger's own state). */
 export interface StateBlockSection {

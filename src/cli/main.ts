@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { Command, InvalidArgumentError } from "commander";
+import { Command } from "commander";
 import pc from "picocolors";
 import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
 import { ProviderFailedError } from "../models/model.js";
@@ -8,6 +8,7 @@ import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { Results } from "../run/results.js";
 import type { RunOptions } from "../run/runner.js";
+import { nonNegativeInt as int, nonNegative as nonNeg, positive as num } from "./arg-parsers.js";
 import { progressLine, resultWarnings, scoreTable } from "./format.js";
 
 /** exit codes: 2 configuration error, 3 provider failure (the run directory is kept), 4 a broken-measurement flag, 1 anything else */
@@ -41,22 +42,6 @@ function printPaused(res: { runDir: string; paused?: { paused_after_day: number;
 const runner = () => import("../run/runner.js");
 const config = () => import("../run/config.js");
 const rescore = () => import("../run/rescore.js");
-
-const int = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
-  return n;
-};
-const nonNeg = (v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a non-negative number");
-  return n;
-};
-const num = (v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
-  return n;
-};
 
 interface Common {
   runs: string;

@@ -1,18 +1,8 @@
 import { resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import pc from "picocolors";
 import { ConfigError } from "../run/config-error.js";
-
-const int = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
-  return n;
-};
-const pos = (v: string) => {
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
-  return n;
-};
+import { nonNegativeInt as int, positive as pos } from "./arg-parsers.js";
 
 interface McpFlags {
   config?: string;

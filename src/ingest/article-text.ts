@@ -1,6 +1,6 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import { HOUR_MS } from "../kernel/day.js";
+import { HOUR_MS } from "../common/time.js";
 import { parsePublishedAt } from "./news-jsonl.js";
 
 /** The charset of an HTML payload: the HTTP Content-Type's, else a `<meta>` in the first 4 KiB, else utf-8. */

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { DAY_MS, HOUR_MS } from "../common/time.js";
 import type { CandleRow, WorldManifest } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 import { parseBinanceKlinesJson, parseBinanceUsCsv, resampleCandles } from "./binance-klines.js";
@@ -8,8 +9,6 @@ import { type ParsedCandles, parseKrakenOhlcvt, type RejectedRow } from "./krake
 
 export const CRYPTO_SVB_BUILDER = "crypto-svb-2023";
 export const CRYPTO_SVB_BUILDER_VERSION = "1";
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 /** the episode window 2023-03-01 → 03-21 inclusive */
 export const CRYPTO_SVB_WINDOW = { start: Date.UTC(2023, 2, 1), end: Date.UTC(2023, 2, 22) };
 /** candles opening in [start − LOOKBACK, end) are kept, so the first hours have history to poll */

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { canonicalJson } from "../common/canonical-json.js";
-import { DAY_MS, parseUtcInstant, startOfUtcDay } from "../kernel/day.js";
+import { DAY_MS, parseUtcInstant, startOfUtcDay } from "../common/time.js";
 import type { EventRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 import { type ImportReport, refuseIfEmpty } from "./import-report.js";

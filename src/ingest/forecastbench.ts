@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "zod";
+import { DAY_MS } from "../common/time.js";
 import type {
   LabelRow,
   MarketPriceRow,
@@ -18,7 +19,6 @@ export const FORECASTBENCH_BUILDER_VERSION = "1";
 export const QUESTION_UNSCORABLE_LABEL = "question_unscorable";
 /** The raw folder of ForecastBench sets under the raw data dir. */
 export const FORECASTBENCH_DIR = "forecastbench";
-const DAY_MS = 86_400_000;
 
 const NA = "N/A";
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expected YYYY-MM-DD");

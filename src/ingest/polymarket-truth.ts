@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, HOUR_MS, MINUTE_MS } from "../kernel/day.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../common/time.js";
 import type { BreakpointRow } from "../world/types.js";
 
 /** One price point of one outcome (t in UTC ms). */

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
-import { MINUTE_MS, nextUtcMidnight, startOfUtcDay } from "../kernel/day.js";
+import { MINUTE_MS, nextUtcMidnight, startOfUtcDay } from "../common/time.js";
 import type { BreakpointRow, LabelRow, MarketPriceRow, MarketResolutionRow, MarketRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 import { fileSha256, type ImportReport, refuseIfEmpty } from "./import-report.js";

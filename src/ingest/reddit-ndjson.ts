@@ -4,7 +4,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { z } from "zod";
-import { HOUR_MS } from "../kernel/day.js";
+import { HOUR_MS } from "../common/time.js";
 import { DIGEST_MIN_CANDIDATES, digestCandidateCounts } from "../synth/digest-check.js";
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";

@@ -1,7 +1,7 @@
 import type { Cron } from "croner";
+import { nextUtcMidnight } from "../common/time.js";
 import { BinaryHeap } from "./binary-heap.js";
 import { compileCron, cronNext } from "./cron.js";
-import { nextUtcMidnight } from "./day.js";
 
 /**
  * The discrete-event kernel: the one simulated clock of a run (DESIGN invariant 1).

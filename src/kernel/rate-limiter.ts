@@ -1,4 +1,4 @@
-import { formatDuration } from "./day.js";
+import { formatDuration } from "../common/time.js";
 
 /**
  * Rate limiters driven by simulated time: every call passes `now` (kernel ms), nothing reads wall

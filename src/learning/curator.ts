@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Wallet } from "../ledger/wallet.js";

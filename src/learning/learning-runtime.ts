@@ -1,7 +1,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { countTokens } from "../agent/token-counter.js";
-import { DAY_MS, isoInstant, MINUTE_MS, startOfUtcDay } from "../kernel/day.js";
+import { DAY_MS, isoInstant, MINUTE_MS, startOfUtcDay } from "../common/time.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { DAY_MS, isoInstant, startOfUtcDay } from "../kernel/day.js";
+import { DAY_MS, isoInstant, startOfUtcDay } from "../common/time.js";
 
 /** One memory note as the agent appended it: general (`item` null) or about one item (a question, a market, a ticker). */
 export interface MemoryNote {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDay, isoInstant, startOfUtcDay } from "../kernel/day.js";
+import { isoDay, isoInstant, startOfUtcDay } from "../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../tools/tool.js";
 import type { MemoryNote, MemoryStore, MemoryView } from "./memory-store.js";
 

@@ -1,5 +1,5 @@
 import { closeSync, openSync, writeSync } from "node:fs";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import { type Outcome, releasedAtOf } from "../tasks/task.js";
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 
 /**
  * Every ledger event. `t` is simulated UTC epoch ms; `seq` is the 0-based line number,
@@ -19,7 +20,7 @@ export const RunStartEvent = z.object({
   sim_end: z.number().int(),
   seed: z.number().int(),
   agent: z.string(),
-  trigger: z.enum(["sleep", "watcher", "cron", "policy"]),
+  trigger: z.enum(TRIGGER_KINDS),
   world_hash: z.string(),
   budget_usd: z.number(),
 });

@@ -1,4 +1,4 @@
-import { isoInstant, utcDayNumber } from "../kernel/day.js";
+import { isoInstant, utcDayNumber } from "../common/time.js";
 import type { Actor } from "../kernel/kernel.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Redactor } from "../ledger/redactor.js";

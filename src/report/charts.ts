@@ -1,8 +1,7 @@
 import type { TopLevelSpec } from "vega-lite";
+import { DAY_MS } from "../common/time.js";
 import type { TimelineRun } from "./aggregate.js";
 import type { CellData, ExperimentData, ReportRun } from "./report-data.js";
-
-const DAY_MS = 86_400_000;
 
 export interface ChartSpec {
   id: string;

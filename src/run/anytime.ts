@@ -1,4 +1,4 @@
-import { DAY_MS } from "../kernel/day.js";
+import { DAY_MS } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { ScoreReport, ScorerContext } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from "../kernel/day.js";
+import { DAY_MS, HOUR_MS } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { Wallet } from "../ledger/wallet.js";
 import { EXTERNAL_IDLE_TIMEOUT } from "../mcp/external-actor.js";

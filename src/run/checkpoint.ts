@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { DAY_MS, isoInstant, nextUtcMidnight } from "../kernel/day.js";
+import { DAY_MS, isoInstant, nextUtcMidnight } from "../common/time.js";
 import { ConfigError } from "./config-error.js";
 
 /**

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { parseUtcInstant } from "../kernel/day.js";
+import { parseUtcInstant } from "../common/time.js";
+import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 import { builtInTriggerPolicy, isTriggerPolicyName } from "../triggers/trigger-policy.js";
 import { ConfigError } from "./config-error.js";
 
@@ -47,7 +48,7 @@ export const RunConfigSchema = z
       .object({
         model: z.string().optional(),
         /** `interval:<duration>` and `keyword:<regex>` are read as trigger "policy" with that `trigger_policy` */
-        trigger: z.enum(["sleep", "watcher", "cron", "policy"]).default("sleep"),
+        trigger: z.enum(TRIGGER_KINDS).default("sleep"),
         /** the built-in trigger policy of trigger "policy": `interval:15m`, `keyword:<regex>` (src/triggers/trigger-policy.ts) */
         trigger_policy: z.string().min(1).optional(),
         /** a file exporting a trigger policy (`check(now, newObservations)`) for trigger "policy"; path and sha256 are recorded */

@@ -1,4 +1,4 @@
-import { MINUTE_MS } from "../kernel/day.js";
+import { MINUTE_MS } from "../common/time.js";
 import type { AnyTask } from "../tasks/task.js";
 import { DEADLINE_GUARD_MARGIN_MS } from "../triggers/deadline-guard.js";
 import { ConfigError, type RunConfig } from "./config.js";

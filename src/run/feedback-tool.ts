@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant, parseUtcInstant } from "../kernel/day.js";
+import { isoInstant, parseUtcInstant } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import {
   type AnyTask,

@@ -1,4 +1,4 @@
-import { isoDay } from "../kernel/day.js";
+import { isoDay } from "../common/time.js";
 import type { PriceTable } from "../models/price-table.js";
 
 /**

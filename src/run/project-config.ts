@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "./config.js";
+import { importModuleFile } from "./module-file.js";
 import { loadTaskModule } from "./task-module.js";
 
 /**
@@ -49,16 +49,7 @@ async function readProjectConfig(path: string): Promise<unknown> {
       );
     }
   }
-  if (path.endsWith(".ts")) {
-    const { register } = await import("tsx/esm/api");
-    register();
-  }
-  try {
-    const mod = (await import(pathToFileURL(path).href)) as { default?: unknown };
-    return mod.default;
-  } catch (err) {
-    throw new ConfigError(`${path}: failed to load: ${(err as Error).message}`);
-  }
+  return (await importModuleFile(path, "relive config")).default;
 }
 
 /**

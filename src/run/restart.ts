@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { canonicalJson } from "../common/canonical-json.js";
-import { isoInstant, parseUtcInstant } from "../kernel/day.js";
+import { isoInstant, parseUtcInstant } from "../common/time.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
 import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 
 const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
 
@@ -19,7 +20,7 @@ export const ResultsSchema = z.object({
   upstream_model: z.string().optional(),
   episode: z.string(),
   agent: z.string(),
-  trigger: z.enum(["sleep", "watcher", "cron", "policy"]),
+  trigger: z.enum(TRIGGER_KINDS),
   seed: z.number().int(),
   sim_start: z.string(),
   sim_end: z.string(),

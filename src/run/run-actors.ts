@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { finishTool, reactAgentBody } from "../agent/react-agent.js";
 import { scriptedAgentBody, scriptedSchedules } from "../agent/scripted-agent.js";
 import { modelCostText } from "../agent/system-prompt.js";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant } from "../common/time.js";
 import { CURATOR_DEFAULT_MAX_OUTPUT_TOKENS, type CuratorOptions } from "../learning/curator.js";
 import { type Learning, setupLearning } from "../learning/learning-runtime.js";
 import { MEMORY_TOOL_NAMES } from "../learning/memory-tools.js";

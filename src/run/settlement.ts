@@ -1,4 +1,4 @@
-import { DAY_MS, nextUtcMidnight } from "../kernel/day.js";
+import { DAY_MS, nextUtcMidnight } from "../common/time.js";
 import { dailyBrief } from "../ledger/daily-brief.js";
 import type { Outcome } from "../tasks/task.js";
 import type { ResolvedRun } from "./resolve-run.js";

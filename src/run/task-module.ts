@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { allTasks, registerTask } from "../tasks/registry.js";
 import type { AnyTask } from "../tasks/task.js";
 import { ConfigError } from "./config.js";
+import { importModuleFile } from "./module-file.js";
 
 /** A task module as config.json records it: resume, rescore and grid workers load the same file. */
 export interface TaskModuleIdentity {
@@ -26,7 +26,6 @@ const isTask = (v: unknown): v is AnyTask =>
   typeof (v as AnyTask).open === "function" &&
   typeof (v as AnyTask).createScorer === "function";
 
-let tsxRegistered = false;
 const loaded = new Map<string, AnyTask[]>();
 
 /**
@@ -38,17 +37,7 @@ export async function loadTaskModule(path: string): Promise<AnyTask[]> {
   const { path: abs } = taskModuleIdentity(path);
   const done = loaded.get(abs);
   if (done) return done;
-  if (/\.(c|m)?ts$/.test(abs) && !tsxRegistered) {
-    const { register } = await import("tsx/esm/api");
-    register();
-    tsxRegistered = true;
-  }
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
-  } catch (err) {
-    throw new ConfigError(`task_module: ${abs} failed to load: ${(err as Error).message}`);
-  }
+  const mod = await importModuleFile(abs, "task_module");
   const tasks = Object.values(mod)
     .flatMap((v) => (Array.isArray(v) ? v : [v]))
     .filter(isTask);

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { builtInTriggerPolicy, type TriggerPolicy } from "../triggers/trigger-policy.js";
 import { ConfigError } from "./config-error.js";
+import { importModuleFile } from "./module-file.js";
 
 /** A trigger module as config.json records it (resume and grid workers load the same file). */
 export interface TriggerModuleIdentity {
@@ -22,7 +22,6 @@ type Check = TriggerPolicy["check"];
 /** a fresh policy per run (a module's state never leaks between runs) */
 type Factory = () => TriggerPolicy;
 
-let tsxRegistered = false;
 const loaded = new Map<string, Factory>();
 
 const isFn = (v: unknown): v is (...a: unknown[]) => unknown => typeof v === "function";
@@ -36,17 +35,7 @@ export async function loadTriggerModule(path: string): Promise<Factory> {
   const { path: abs } = triggerModuleIdentity(path);
   const done = loaded.get(abs);
   if (done) return done;
-  if (/\.(c|m)?ts$/.test(abs) && !tsxRegistered) {
-    const { register } = await import("tsx/esm/api");
-    register();
-    tsxRegistered = true;
-  }
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(abs).href)) as Record<string, unknown>;
-  } catch (err) {
-    throw new ConfigError(`agent.trigger_module: ${abs} failed to load: ${(err as Error).message}`);
-  }
+  const mod = await importModuleFile(abs, "agent.trigger_module");
   const name = `module:${abs.split(/[\\/]/).pop()}`;
   const def = mod.default as Record<string, unknown> | ((...a: unknown[]) => unknown) | undefined;
   let factory: Factory | null = null;

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant } from "../common/time.js";
 import type { AnyTask, Episode } from "../tasks/task.js";
 import type { WorldManifest } from "../world/types.js";
 import { readWorldManifest } from "../world/world-store.js";

@@ -1,9 +1,8 @@
+import { HOUR_MS } from "../common/time.js";
 import type { BrokerEventRow } from "../world/types.js";
 import { SYNTH_COMPANIES } from "./filings.js";
 import type { FutureStream } from "./future.js";
 import type { IdMinter } from "./ids.js";
-
-const HOUR = 3_600_000;
 
 /**
  * The scripted holdings blotter of the filing tracker (tasks.md §7), as `broker_event` rows of kind
@@ -24,13 +23,13 @@ export function generateBlotter(
 ): BrokerEventRow[] {
   const at = (share: number, label: string) => {
     const t = start + share * (end - start);
-    const day = t - (t % (24 * HOUR)) + 14 * HOUR;
+    const day = t - (t % (24 * HOUR_MS)) + 14 * HOUR_MS;
     if (future === null || day <= future.from) return day;
     // different futures: a change of holdings after the cut moves to another day after it (14:00 UTC)
-    const first = Math.max(future.from - (future.from % (24 * HOUR)) + 14 * HOUR, start + 14 * HOUR);
-    const firstAfter = first > future.from ? first : first + 24 * HOUR;
-    const days = Math.floor((end - 1 - firstAfter) / (24 * HOUR)) + 1;
-    return days > 0 ? firstAfter + future.rng.split(label).int(days) * 24 * HOUR : day;
+    const first = Math.max(future.from - (future.from % (24 * HOUR_MS)) + 14 * HOUR_MS, start + 14 * HOUR_MS);
+    const firstAfter = first > future.from ? first : first + 24 * HOUR_MS;
+    const days = Math.floor((end - 1 - firstAfter) / (24 * HOUR_MS)) + 1;
+    return days > 0 ? firstAfter + future.rng.split(label).int(days) * 24 * HOUR_MS : day;
   };
   const rows: BrokerEventRow[] = [];
   const emit = (t: number, c: (typeof SYNTH_COMPANIES)[number], action: "hold" | "add" | "drop") =>

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant, MINUTE_MS, parseIsoInstant } from "../kernel/day.js";
+import { isoInstant, MINUTE_MS, parseIsoInstant } from "../common/time.js";
 import { type RateLimiter, SlidingWindowLimiter } from "../kernel/rate-limiter.js";
 import { defineTool, ok, reject, type ToolDef, type ToolResult } from "../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../world/as-of-view.js";

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { TriggerKind } from "../common/trigger-kind.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { RateLimiter } from "../kernel/rate-limiter.js";
 import type { EventOf, LedgerEvent } from "../ledger/events.js";
@@ -119,7 +120,7 @@ export interface SelfFeedbackSpec {
  */
 export interface TaskAgentClock {
   /** the run's trigger */
-  trigger: "sleep" | "watcher" | "cron" | "policy";
+  trigger: TriggerKind;
   /** ends the calling actor's wake (`ToolContext.actor`): only for LLM agents under the sleep trigger; null elsewhere */
   sleepUntil: ((until: number, tool: string, actor: string) => void) | null;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { isoInstant } from "../common/time.js";
 import { compileCron } from "../kernel/cron.js";
-import { isoInstant } from "../kernel/day.js";
 import type { Kernel, TriggerInfo } from "../kernel/kernel.js";
 import { defineTool, ok, reject } from "../tools/tool.js";
 import { type AgentTrigger, agentWakeOf, type IntentSlot, isHarnessTriggerId, parseInstantArg } from "./trigger.js";

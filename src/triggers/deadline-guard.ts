@@ -1,4 +1,4 @@
-import { HOUR_MS, isoInstant, MINUTE_MS } from "../kernel/day.js";
+import { HOUR_MS, isoInstant, MINUTE_MS } from "../common/time.js";
 import type { Kernel } from "../kernel/kernel.js";
 import { DEADLINE_GUARD_PREFIX } from "./trigger.js";
 

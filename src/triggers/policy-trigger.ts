@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MINUTE_MS } from "../kernel/day.js";
+import { MINUTE_MS } from "../common/time.js";
 import { defineTool, ok } from "../tools/tool.js";
 import { type AgentTrigger, agentWakeOf, type IntentSlot } from "./trigger.js";
 import { TriggerDecisionSchema, type TriggerObservation, type TriggerPolicy } from "./trigger-policy.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MINUTE_MS } from "../kernel/day.js";
+import { MINUTE_MS } from "../common/time.js";
 
 /**
  * Trigger policies as code (spec/harness.md, config `agent.trigger_module`; issue 15 §3): a policy

@@ -1,9 +1,10 @@
-import { parseUtcInstant } from "../kernel/day.js";
+import { parseUtcInstant } from "../common/time.js";
+import type { TriggerKind } from "../common/trigger-kind.js";
 import type { Actor } from "../kernel/kernel.js";
 import type { EventOf } from "../ledger/events.js";
 import type { ToolDef } from "../tools/tool.js";
 
-export type TriggerKind = "sleep" | "watcher" | "cron" | "policy";
+export type { TriggerKind };
 
 /** Why the agent woke, as ledgered (`wake.reason`). */
 export type AgentWakeReason = EventOf<"wake">["reason"];

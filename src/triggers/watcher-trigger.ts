@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant } from "../kernel/day.js";
+import { isoInstant } from "../common/time.js";
 import { defineTool, ok, reject, type ToolResult } from "../tools/tool.js";
 import type { ToolDoc } from "../tools/tool-runtime.js";
 import { type AgentTrigger, agentWakeOf, type IntentSlot, parseInstantArg } from "./trigger.js";

@@ -1,8 +1,5 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../common/time.js";
 /** Display helpers for the dashboard pages (pure functions of their arguments). */
-
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 
 /** ISO 8601 of a simulated instant, without milliseconds when they are 0. */
 export function isoTime(t: number | null | undefined): string {
@@ -14,10 +11,10 @@ export function isoTime(t: number | null | undefined): string {
 export function episodeTime(t: number | null | undefined, origin: number | null | undefined): string {
   if (t === null || t === undefined || origin === null || origin === undefined) return "";
   const rel = t - origin;
-  const d = Math.floor(rel / DAY);
-  const rest = rel - d * DAY;
-  const hh = String(Math.floor(rest / HOUR)).padStart(2, "0");
-  const mm = String(Math.floor((rest % HOUR) / MINUTE)).padStart(2, "0");
+  const d = Math.floor(rel / DAY_MS);
+  const rest = rel - d * DAY_MS;
+  const hh = String(Math.floor(rest / HOUR_MS)).padStart(2, "0");
+  const mm = String(Math.floor((rest % HOUR_MS) / MINUTE_MS)).padStart(2, "0");
   return `d${d + 1} ${hh}:${mm}`;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 import { LedgerEvent, type LedgerEventType } from "../ledger/events.js";
 import { RUN_STATUSES } from "./run-summary.js";
 
@@ -71,7 +72,7 @@ export const RUN_SORT_KEYS = [
 export const RunsQuery = z.strictObject({
   task: opt(text(200)),
   model: opt(text(200)),
-  trigger: opt(z.enum(["sleep", "watcher", "cron", "policy"])),
+  trigger: opt(z.enum(TRIGGER_KINDS)),
   status: opt(z.enum(RUN_STATUSES)),
   q: opt(text(200)),
   sort: opt(z.enum(RUN_SORT_KEYS)),

@@ -1,3 +1,4 @@
+import { DAY_MS } from "../common/time.js";
 import { count, episodeTime, isoTime, metric, usd } from "./format.js";
 import { type Html, html } from "./html.js";
 import type { TimelineBin, TimelineData } from "./timeline.js";
@@ -6,7 +7,6 @@ import type { TimelineBin, TimelineData } from "./timeline.js";
 export type LedgerHref = (p: { at?: number; cursor?: number; type?: string }) => string;
 
 const PALETTE = ["#1f6feb", "#cf222e", "#1a7f37", "#9a6700", "#8250df", "#bf3989", "#0a7ea4", "#57606a"];
-const DAY = 86_400_000;
 
 /** Stable colors for the values of a histogram (sorted by name). */
 export function colorsFor(keys: readonly string[]): Map<string, string> {
@@ -83,16 +83,16 @@ export function timelineSvg(tl: TimelineData, ledgerHref: LedgerHref): Html {
   const statusColor = outcomeColors(Object.keys(tl.outcomes.by_status));
 
   // day grid and labels
-  const days = (t1 - t0) / DAY;
+  const days = (t1 - t0) / DAY_MS;
   const step = Math.max(1, Math.ceil(days / 14));
   const grid: Html[] = [];
   for (let d = 0; d <= Math.floor(days); d++) {
-    const gx = x(t0 + d * DAY);
+    const gx = x(t0 + d * DAY_MS);
     if (days <= 120 || d % step === 0)
       grid.push(html`<line x1="${gx}" y1="${LANES.wakes.y - 6}" x2="${gx}" y2="${AXIS_Y}" stroke="#eef0f2"/>`);
     if (d % step === 0 && d < days)
       grid.push(
-        html`<text x="${gx + 2}" y="${AXIS_Y + 14}">d${d + 1}</text><text x="${gx + 2}" y="${AXIS_Y + 24}" class="muted">${isoTime(t0 + d * DAY).slice(5, 10)}</text>`,
+        html`<text x="${gx + 2}" y="${AXIS_Y + 14}">d${d + 1}</text><text x="${gx + 2}" y="${AXIS_Y + 24}" class="muted">${isoTime(t0 + d * DAY_MS).slice(5, 10)}</text>`,
       );
   }
 

@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../common/time.js";
 import { FileScanCache, type LineConsumer } from "./file-scan-cache.js";
 import { type LinePeek, parseLine, peekCost, peekLineInto, peekString } from "./line-peek.js";
 
@@ -74,21 +75,18 @@ export interface TimelineData {
   unreadable_lines: number;
 }
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const BIN_WIDTHS = [
-  MINUTE,
-  5 * MINUTE,
-  15 * MINUTE,
-  HOUR,
-  3 * HOUR,
-  6 * HOUR,
-  12 * HOUR,
-  DAY,
-  2 * DAY,
-  7 * DAY,
-  30 * DAY,
+  MINUTE_MS,
+  5 * MINUTE_MS,
+  15 * MINUTE_MS,
+  HOUR_MS,
+  3 * HOUR_MS,
+  6 * HOUR_MS,
+  12 * HOUR_MS,
+  DAY_MS,
+  2 * DAY_MS,
+  7 * DAY_MS,
+  30 * DAY_MS,
 ];
 /** At most this many bins over the episode window. */
 export const MAX_BINS = 1000;
@@ -113,7 +111,7 @@ class TimelineBuilder implements LineConsumer {
   simStart: number | null = null;
   simEnd: number | null = null;
   origin: number | null = null;
-  binMs = HOUR;
+  binMs = HOUR_MS;
   firstT: number | null = null;
   lastT: number | null = null;
   events = 0;

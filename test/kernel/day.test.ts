@@ -10,7 +10,7 @@ import {
   parseIsoInstant,
   startOfUtcDay,
   utcDayNumber,
-} from "../../src/kernel/day.js";
+} from "../../src/common/time.js";
 
 describe("day helpers", () => {
   const noon = Date.UTC(2024, 1, 29, 12, 34, 56, 789);

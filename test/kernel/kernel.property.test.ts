@@ -1,7 +1,7 @@
 import { setTimeout as delay, setImmediate as immediate } from "node:timers/promises";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, MINUTE_MS } from "../../src/kernel/day.js";
+import { DAY_MS, MINUTE_MS } from "../../src/common/time.js";
 import { Kernel } from "../../src/kernel/kernel.js";
 
 const T0 = Date.UTC(2024, 2, 30, 18); // crosses a day boundary (and a European DST change, irrelevant in UTC)

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../src/kernel/day.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../src/common/time.js";
 import { type Actor, Kernel, type Wake } from "../../src/kernel/kernel.js";
 
 const T0 = Date.UTC(2024, 0, 1); // a Monday, 00:00 UTC

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DAILY_RESET_LINE } from "../../src/agent/memory-phase.js";
-import { nextUtcMidnight, parseIsoInstant } from "../../src/kernel/day.js";
+import { nextUtcMidnight, parseIsoInstant } from "../../src/common/time.js";
 import { CURATOR_ACTOR, SET_LESSONS_TOOL } from "../../src/learning/curator.js";
 import type { LedgerEvent } from "../../src/ledger/events.js";
 import { readLedger } from "../../src/ledger/ledger-reader.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS, utcDay } from "../../src/kernel/day.js";
+import { DAY_MS, HOUR_MS, utcDay } from "../../src/common/time.js";
 import { MemoryStore } from "../../src/learning/memory-store.js";
 import { memoryTools, NOTE_MAX_CHARS } from "../../src/learning/memory-tools.js";
 

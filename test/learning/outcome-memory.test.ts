@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../src/agent/token-counter.js";
-import { DAY_MS, HOUR_MS, isoInstant, utcDay } from "../../src/kernel/day.js";
+import { DAY_MS, HOUR_MS, isoInstant, utcDay } from "../../src/common/time.js";
 import { renderOutcomeBlock, rowRanges } from "../../src/learning/outcome-block.js";
 import { OutcomeDrain, type OutcomeRecord } from "../../src/learning/outcome-records.js";
 import type { LedgerEvent } from "../../src/ledger/events.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { utcDay as day, isoInstant, MINUTE_MS } from "../../src/kernel/day.js";
+import { utcDay as day, isoInstant, MINUTE_MS } from "../../src/common/time.js";
 import { oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import { breakoutNewsTask } from "../../src/tasks/breakout-news/index.js";
 import { dailyDigestTask } from "../../src/tasks/daily-digest/index.js";

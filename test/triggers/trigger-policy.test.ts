@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MINUTE_MS } from "../../src/kernel/day.js";
+import { MINUTE_MS } from "../../src/common/time.js";
 import { parseRunConfig } from "../../src/run/config.js";
 import {
   builtInTriggerPolicy,

@@ -1,4 +1,4 @@
-import { isoInstant, MINUTE_MS, utcDay } from "../../kernel/day.js";
+import { isoInstant, MINUTE_MS, utcDay } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";

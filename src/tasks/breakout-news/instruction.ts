@@ -1,4 +1,4 @@
-import { isoDay } from "../../kernel/day.js";
+import { isoDay } from "../../common/time.js";
 import type { BreakoutNewsParams } from "./params.js";
 
 export interface InstructionInput {

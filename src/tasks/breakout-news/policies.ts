@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOUR_MS, isoInstant, MINUTE_MS } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant, MINUTE_MS } from "../../common/time.js";
 import type { TruthStore } from "../../world/truth-store.js";
 import type { WorldStore } from "../../world/world-store.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";

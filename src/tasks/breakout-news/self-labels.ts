@@ -1,4 +1,4 @@
-import { isoInstant, MINUTE_MS } from "../../kernel/day.js";
+import { isoInstant, MINUTE_MS } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { Claim } from "./claim-book.js";
 import { type BreakoutNewsParams, windowMs } from "./params.js";

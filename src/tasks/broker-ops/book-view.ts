@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { type BookEvent, type BookKind, bookEvent, type MarginCallEvent } from "./book-events.js";
 import type { BrokerOpsParams } from "./params.js";

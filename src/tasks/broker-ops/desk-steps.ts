@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { HTTP_GET_TOOL } from "../../tools/browser/http-get-tool.js";
 import type { PolicyStep, StepResult } from "../policy-steps.js";
 import { BROKER_GET_TOOL, ENTER_CODE_TOOL, PLACE_STOP_TOOL, SEND_FUNDING_TOOL, SIGN_IN_TOOL } from "./site-tools.js";

@@ -1,4 +1,4 @@
-import { utcDay } from "../../kernel/day.js";
+import { utcDay } from "../../common/time.js";
 import { defineTask, type Episode } from "../task.js";
 import { visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";

@@ -1,4 +1,4 @@
-import { formatDuration, isoDay } from "../../kernel/day.js";
+import { formatDuration, isoDay } from "../../common/time.js";
 import { HTTP_GET_DEFAULT_CHARS } from "../../tools/browser/http-get-tool.js";
 import type { BrokerOpsParams } from "./params.js";
 import {

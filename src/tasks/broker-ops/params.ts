@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOUR_MS, MINUTE_MS } from "../../kernel/day.js";
+import { HOUR_MS, MINUTE_MS } from "../../common/time.js";
 
 /** Sign-in name and password of the synthetic world's ops account (used when the run config sets none). */
 export const DEFAULT_USERNAME = "ops-desk";

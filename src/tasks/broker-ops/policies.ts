@@ -1,4 +1,4 @@
-import { MINUTE_MS } from "../../kernel/day.js";
+import { MINUTE_MS } from "../../common/time.js";
 import { runSteps } from "../policy-steps.js";
 import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import type { ReferencePolicy } from "../task.js";

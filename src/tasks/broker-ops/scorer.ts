@@ -1,4 +1,4 @@
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { effectsOfCommitment } from "../../tools/browser/browser-tools.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";

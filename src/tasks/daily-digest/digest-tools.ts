@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import type { StateSection } from "../task.js";
 import type { DailyDigestParams } from "./params.js";

@@ -1,4 +1,4 @@
-import { utcDay } from "../../kernel/day.js";
+import { utcDay } from "../../common/time.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode } from "../task.js";
 import { digestState, digestTools } from "./digest-tools.js";

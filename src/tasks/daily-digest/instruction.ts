@@ -1,4 +1,4 @@
-import { formatDuration, isoDay, MINUTE_MS } from "../../kernel/day.js";
+import { formatDuration, isoDay, MINUTE_MS } from "../../common/time.js";
 import type { DailyDigestParams } from "./params.js";
 
 export interface InstructionInput {

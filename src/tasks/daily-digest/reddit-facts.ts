@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { DAY_MS } from "../../kernel/day.js";
+import { DAY_MS } from "../../common/time.js";
 
 /**
  * Environment-side facts about Reddit posts, computed from the raw world tables (never from what

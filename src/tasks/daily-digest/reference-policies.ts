@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, HOUR_MS, MINUTE_MS, parseIsoInstant, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS, parseIsoInstant, startOfUtcDay } from "../../common/time.js";
 import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
 import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { DIGEST_STATUS_TOOL, DIGEST_TOOL } from "./digest-tools.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, isoDay, MINUTE_MS, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, isoDay, MINUTE_MS, startOfUtcDay } from "../../common/time.js";
 import type { DailyDigestParams } from "./params.js";
 
 /** One day's digest calendar: all instants UTC epoch ms. */

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, MINUTE_MS, SECOND_MS } from "../../common/time.js";
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: SECOND_MS, m: MINUTE_MS, h: HOUR_MS, d: DAY_MS };
 

@@ -1,4 +1,4 @@
-import { isoInstant, utcDay } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { EventRow } from "../../world/types.js";
 import { defineTask, type Episode, type Observation, type StateSection, type TaskRunContext } from "../task.js";

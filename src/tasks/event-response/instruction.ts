@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 import { describeRule, type TaskFile } from "./task-file.js";
 import { EVENTS_PAGE_SIZE } from "./tools.js";
 

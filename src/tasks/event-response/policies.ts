@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MINUTE_MS } from "../../kernel/day.js";
+import { MINUTE_MS } from "../../common/time.js";
 import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import type { PolicyApi, PolicyRun, ReferencePolicy } from "../task.js";
 import { EventFacts } from "./event-facts.js";

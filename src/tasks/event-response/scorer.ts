@@ -1,4 +1,4 @@
-import { HOUR_MS } from "../../kernel/day.js";
+import { HOUR_MS } from "../../common/time.js";
 import { quantileOf } from "../metrics.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { formatDuration } from "../../kernel/day.js";
+import { formatDuration } from "../../common/time.js";
 import { parseDuration } from "./duration.js";
 
 export const DEFAULT_LIST_EVENTS_USD = 0.00024;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 
 /**
  * A row of the filings portal, keyed by (ticker, accession). One schema for the portal's form and

@@ -1,4 +1,4 @@
-import { utcDay } from "../../kernel/day.js";
+import { utcDay } from "../../common/time.js";
 import { defineTask, type Episode } from "../task.js";
 import { createFilingTrackerEnv } from "./environment.js";
 import { filingTrackerExampleWatcher } from "./example-watcher.js";

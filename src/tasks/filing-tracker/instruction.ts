@@ -1,4 +1,4 @@
-import { isoDay } from "../../kernel/day.js";
+import { isoDay } from "../../common/time.js";
 import { HTTP_GET_DEFAULT_CHARS } from "../../tools/browser/http-get-tool.js";
 import type { FilingTrackerParams } from "./params.js";
 

@@ -1,3 +1,4 @@
+import { DAY_MS } from "../../common/time.js";
 /**
  * Choosing the XBRL fact of a filing's own period — the scorer's gold and the reference clients'
  * reading of companyconcept both use this. A fact belongs to a 10-Q / 10-K when its `accn` is the
@@ -22,8 +23,6 @@ export interface PeriodRule {
   quarter_days: readonly [number, number];
   year_days: readonly [number, number];
 }
-
-const DAY_MS = 86_400_000;
 
 /** whole days from start to end (both YYYY-MM-DD); NaN for malformed dates */
 export function durationDays(start: string, end: string): number {

@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import type { OracleEnv, ReferencePolicy } from "../task.js";
 import {

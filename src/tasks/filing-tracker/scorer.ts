@@ -1,4 +1,4 @@
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { HTTP_GET_TOOL } from "../../tools/browser/http-get-tool.js";
 import { effectsOfCommitment } from "../../tools/browser/web-effects.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";

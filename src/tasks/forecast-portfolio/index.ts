@@ -1,4 +1,4 @@
-import { isoInstant, utcDay } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, newsObservations, resolutionObservations } from "../observations.js";

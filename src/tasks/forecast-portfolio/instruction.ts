@@ -1,4 +1,4 @@
-import { isoDay } from "../../kernel/day.js";
+import { isoDay } from "../../common/time.js";
 import type { ForecastPortfolioParams } from "./params.js";
 
 export interface InstructionInput {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, HOUR_MS, parseIsoInstant } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, parseIsoInstant } from "../../common/time.js";
 import { anyOf, questionTerms, termHits } from "../headline-match.js";
 import { SEARCH_NEWS_TOOL } from "../news-tools.js";
 import { type PolicyStep, runSteps, type StepResult, type StepScript } from "../policy-steps.js";

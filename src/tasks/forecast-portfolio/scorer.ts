@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, isoDay } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, isoDay } from "../../common/time.js";
 import type { MarketRow } from "../../world/types.js";
 import { integrateSteps, meanOf } from "../metrics.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";

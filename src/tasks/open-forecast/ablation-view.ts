@@ -1,4 +1,4 @@
-import { DAY_MS, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, startOfUtcDay } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { QuestionRow } from "../../world/types.js";
 import type { AnchorForecasts } from "./anchor.js";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { DAY_MS, isoInstant, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, isoInstant, startOfUtcDay } from "../../common/time.js";
 import { LedgerEvent } from "../../ledger/events.js";
 import { SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";
 

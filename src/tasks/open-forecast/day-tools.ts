@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoDay, isoInstant, nextUtcMidnight } from "../../kernel/day.js";
+import { isoDay, isoInstant, nextUtcMidnight } from "../../common/time.js";
 import { defineTool, ok, type ToolDef } from "../../tools/tool.js";
 import { inMemoryPhase } from "./forecast-tools.js";
 import type { OpenForecastRunState } from "./run-state.js";

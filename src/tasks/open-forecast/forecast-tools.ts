@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isoInstant, startOfUtcDay } from "../../kernel/day.js";
+import { isoInstant, startOfUtcDay } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
 import { checkOutcomes, SUBMIT_FORECASTS_TOOL, SubmitForecastsArgs } from "./forecast-args.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, isoInstant, nextUtcMidnight, utcDay } from "../../kernel/day.js";
+import { DAY_MS, isoInstant, nextUtcMidnight, utcDay } from "../../common/time.js";
 import type { ToolDef } from "../../tools/tool.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { inTimeOrder, newsObservations } from "../observations.js";

@@ -1,4 +1,5 @@
-import { isoDay } from "../../kernel/day.js";
+import { isoDay } from "../../common/time.js";
+import type { TriggerKind } from "../../common/trigger-kind.js";
 import { NORMALIZATION_IGNORES } from "./answer-match.js";
 import type { OpenForecastParams } from "./params.js";
 
@@ -7,7 +8,7 @@ export interface InstructionInput {
   sim_start: number;
   sim_end: number;
   budget_usd: number;
-  trigger: "sleep" | "watcher" | "cron" | "policy";
+  trigger: TriggerKind;
   /** the episode has a news archive */
   news: boolean;
   /** next_day exists (an LLM agent under the sleep trigger) */

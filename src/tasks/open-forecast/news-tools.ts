@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, isoInstant } from "../../kernel/day.js";
+import { DAY_MS, isoInstant } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef, type ToolResult } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
 import type { QueryEmbedder } from "../../world/endpoint-embedder.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { nextUtcMidnight } from "../../kernel/day.js";
+import { nextUtcMidnight } from "../../common/time.js";
 import { contentTokens } from "../../world/fts-text.js";
 import { oracleStatelessPolicy, statelessPolicy } from "../reference-policy.js";
 import type { PolicyApi, ReferencePolicy } from "../task.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, isoDay, isoInstant, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, isoDay, isoInstant, startOfUtcDay } from "../../common/time.js";
 import type { TaskRunContext } from "../task.js";
 import type { OpenForecastParams } from "./params.js";
 import { QuestionsNow } from "./question-state.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, isoDay, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, isoDay, startOfUtcDay } from "../../common/time.js";
 import type { QuestionRow } from "../../world/types.js";
 import { meanOf, sumOf } from "../metrics.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";

@@ -1,4 +1,4 @@
-import { isoInstant, utcDay } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../common/time.js";
 import { REDDIT_LIMITER, redditDataTools, redditLimiters } from "../reddit-tools.js";
 import { defineTask, type Episode, type Outcome } from "../task.js";
 import { popularityExampleWatcher } from "./example-watcher.js";

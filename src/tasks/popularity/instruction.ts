@@ -1,4 +1,4 @@
-import { formatDuration, isoDay } from "../../kernel/day.js";
+import { formatDuration, isoDay } from "../../common/time.js";
 import type { PopularityParams } from "./params.js";
 
 export interface InstructionInput {

@@ -1,4 +1,4 @@
-import { HOUR_MS } from "../../kernel/day.js";
+import { HOUR_MS } from "../../common/time.js";
 import type { PopularityParams } from "./params.js";
 
 /** An accepted recommendation. */

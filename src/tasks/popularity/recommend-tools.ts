@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
 import type { PopularityParams } from "./params.js";

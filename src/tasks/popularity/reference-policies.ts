@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { HOUR_MS, MINUTE_MS, parseIsoInstant } from "../../kernel/day.js";
+import { HOUR_MS, MINUTE_MS, parseIsoInstant } from "../../common/time.js";
 import { runSteps, type StepScript } from "../policy-steps.js";
 import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import type { PolicyApi, ReferencePolicy } from "../task.js";

@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { Observation, StateSection } from "../task.js";
 import type { PopularityParams } from "./params.js";

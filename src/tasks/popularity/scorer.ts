@@ -1,4 +1,4 @@
-import { HOUR_MS, utcDayNumber } from "../../kernel/day.js";
+import { HOUR_MS, utcDayNumber } from "../../common/time.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { PopularityParams } from "./params.js";

@@ -1,4 +1,4 @@
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { PopularityParams } from "./params.js";
 import { horizonMs, type Recommendation } from "./recommend-rule.js";

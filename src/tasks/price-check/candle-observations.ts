@@ -1,4 +1,4 @@
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { Observation } from "../task.js";
 import type { PriceCheckSetup } from "./world-setup.js";

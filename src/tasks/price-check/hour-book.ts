@@ -1,4 +1,4 @@
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import type { StateSection } from "../task.js";
 import { isoHour } from "./tools.js";
 

@@ -1,8 +1,6 @@
 import { SplitMix32 } from "../../common/random.js";
+import { DAY_MS, MINUTE_MS } from "../../common/time.js";
 import { OUTAGE_STATUSES, type VenueSpec } from "./incident-table.js";
-
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
 
 /** One drawn incident: environment-side state, never shown to the agent (only its effects are). */
 export type Incident =

@@ -1,4 +1,4 @@
-import { utcDay } from "../../kernel/day.js";
+import { HOUR_MS, utcDay } from "../../common/time.js";
 import { defineTask } from "../task.js";
 import { candleObservations } from "./candle-observations.js";
 import { createPriceCheckEnv } from "./environment.js";
@@ -11,7 +11,6 @@ import { medianPollPolicy, oraclePolicy, silentPolicy } from "./policies.js";
 import { PRICE_CHECK_SCORER_VERSION, PriceCheckScorer } from "./scorer.js";
 import { priceCheckTools } from "./tools.js";
 
-const HOUR_MS = 3_600_000;
 const day = utcDay;
 
 /** every hour's end (a multiple of 1 h) in [from, to) */

@@ -1,3 +1,4 @@
+import type { TriggerKind } from "../../common/trigger-kind.js";
 import { VENUE_TABLE } from "./incident-table.js";
 import type { PriceCheckParams } from "./params.js";
 import { limitText } from "./venue-api.js";
@@ -13,7 +14,7 @@ export function renderInstruction(o: {
   sim_start: number;
   sim_end: number;
   /** the run's trigger: how the agent lets time pass and when it is woken differ */
-  trigger: "sleep" | "watcher" | "cron" | "policy";
+  trigger: TriggerKind;
 }): string {
   const { params, setup } = o;
   const venueLines = setup.venues.map((v) => {
@@ -47,7 +48,7 @@ export function renderInstruction(o: {
 }
 
 /** How time passes under each trigger (http_fetch itself never moves the clock). */
-const WAITING: Record<"sleep" | "watcher" | "cron" | "policy", string> = {
+const WAITING: Record<TriggerKind, string> = {
   sleep: "http_fetch never advances the clock: to wait (for a Retry-After, or the next hour), call sleep(until).",
   watcher:
     "http_fetch never advances the clock: time passes only while a watcher program waits (envkit.wait). A program " +
@@ -60,7 +61,7 @@ const WAITING: Record<"sleep" | "watcher" | "cron" | "policy", string> = {
 };
 
 /** How often the agent is woken unless it arranges more (every hour needs a report). */
-const WAKING: Record<"sleep" | "watcher" | "cron" | "policy", string> = {
+const WAKING: Record<TriggerKind, string> = {
   sleep:
     "Unless you sleep to an earlier time, you are woken only at the next midnight UTC: deciding how often to wake is up to you.",
   watcher:

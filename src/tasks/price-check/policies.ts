@@ -1,3 +1,4 @@
+import { HOUR_MS } from "../../common/time.js";
 import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { WorldCandles } from "./candle-series.js";
@@ -6,7 +7,6 @@ import { median, PriceTruth } from "./truth.js";
 import { ExchangeDocs, HttpResult, lastCandle, recentCandlesRequest } from "./venue-client.js";
 import { resolveSetup } from "./world-setup.js";
 
-const HOUR_MS = 3_600_000;
 const POLL_OFFSET_MS = 50 * 60_000;
 /** the heuristic drops a close further than this from the median of ≥ 3 closes (spike filter) */
 export const OUTLIER_BPS = 50;

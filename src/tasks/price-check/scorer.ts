@@ -1,3 +1,4 @@
+import { HOUR_MS } from "../../common/time.js";
 import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { WorldCandles } from "./candle-series.js";
@@ -7,7 +8,6 @@ import { PriceTruth } from "./truth.js";
 import { type PriceCheckSetup, resolveSetup } from "./world-setup.js";
 
 export const PRICE_CHECK_SCORER_VERSION = "price-check-scorer/1";
-const HOUR_MS = 3_600_000;
 /** relative tolerance of the ok threshold, so a price exactly 5 bps off is ok despite rounding */
 const OK_TOLERANCE = 1e-9;
 

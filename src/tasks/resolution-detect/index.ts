@@ -1,4 +1,4 @@
-import { isoInstant, utcDay } from "../../kernel/day.js";
+import { isoInstant, utcDay } from "../../common/time.js";
 import { newsTools } from "../news-tools.js";
 import { inTimeOrder, marketObservations, newsObservations } from "../observations.js";
 import { defineTask, type Episode, type StateSection } from "../task.js";

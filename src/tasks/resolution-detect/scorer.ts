@@ -1,4 +1,4 @@
-import { HOUR_MS, isoInstant } from "../../kernel/day.js";
+import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { f1Of, precisionOf, quantileOf, recallOf, sumOf } from "../metrics.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
 import { NEVER_RELEASED, type NotScorable, type Outcome, type ScoreReport, type ScorerContext } from "../task.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DAY_MS } from "../../common/time.js";
 import { SIDES, type Side } from "./book-engine.js";
 import type { FiledBook } from "./book-schema.js";
 
@@ -57,7 +58,6 @@ export interface CloseRow {
   closes: Record<string, number>;
 }
 
-const DAY = 86_400_000;
 const isBuyLike = (s: Side) => s === "buy" || s === "cover";
 
 /** Books of every trading day from the account's first day, in day order. */
@@ -78,7 +78,7 @@ export function computeAgentBooks(o: {
     // borrow on yesterday's shorts, over the calendar days since the previous close, before trading
     let borrow = 0;
     if (prev) {
-      const days = (Date.parse(`${d.day}T00:00:00Z`) - Date.parse(`${prev.day}T00:00:00Z`)) / DAY;
+      const days = (Date.parse(`${d.day}T00:00:00Z`) - Date.parse(`${prev.day}T00:00:00Z`)) / DAY_MS;
       let shortValue = 0;
       for (const s of syms) if ((pos[s] as number) < 0) shortValue += -(pos[s] as number) * (prev.closes[s] as number);
       borrow = shortValue * r.borrow_rate * (days / r.day_count);

@@ -1,4 +1,4 @@
-import { DAY_MS, isoDay } from "../../kernel/day.js";
+import { DAY_MS, isoDay } from "../../common/time.js";
 import type { CloseDay } from "./daily-closes.js";
 
 /**

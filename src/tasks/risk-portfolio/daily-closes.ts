@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import { DAY_MS } from "../../kernel/day.js";
+import { DAY_MS } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { RiskPortfolioParams } from "./params.js";
 

@@ -1,4 +1,4 @@
-import { DAY_MS, HOUR_MS, isoDay, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, isoDay, startOfUtcDay } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { WorldStore } from "../../world/world-store.js";
 import {

@@ -1,4 +1,4 @@
-import { DAY_MS, utcDay } from "../../kernel/day.js";
+import { DAY_MS, utcDay } from "../../common/time.js";
 import { defineTask, type Episode } from "../task.js";
 import { ViewCloses } from "./daily-closes.js";
 import { RiskPortfolioEnv } from "./environment.js";

@@ -1,4 +1,4 @@
-import { isoDay } from "../../kernel/day.js";
+import { isoDay } from "../../common/time.js";
 import type { Universe } from "./daily-closes.js";
 import type { RiskPortfolioParams } from "./params.js";
 

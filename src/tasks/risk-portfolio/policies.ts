@@ -1,4 +1,4 @@
-import { DAY_MS, MINUTE_MS, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, MINUTE_MS, startOfUtcDay } from "../../common/time.js";
 import { requireOracle, statelessPolicy } from "../reference-policy.js";
 import type { PolicyApi, ReferencePolicy } from "../task.js";
 import { AccountView } from "./agent-books.js";

@@ -1,4 +1,4 @@
-import { DAY_MS, isoDay, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, isoDay, startOfUtcDay } from "../../common/time.js";
 import type { ToolResult } from "../../tools/tool.js";
 import type { PolicyApi } from "../task.js";
 import { AccountView, type CloseRow, computeAgentBooks, legsToTarget, PricesView } from "./agent-books.js";

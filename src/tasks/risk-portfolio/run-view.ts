@@ -1,4 +1,4 @@
-import { DAY_MS, isoDay, isoInstant } from "../../kernel/day.js";
+import { DAY_MS, isoDay, isoInstant } from "../../common/time.js";
 import type { Observation, StateSection } from "../task.js";
 import type { ViewCloses } from "./daily-closes.js";
 import type { RiskPortfolioEnv } from "./environment.js";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, HOUR_MS, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, HOUR_MS, startOfUtcDay } from "../../common/time.js";
 import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { type BookDay, type Order, orderId, type Rebuilt, rebuildBooks } from "./book-engine.js";

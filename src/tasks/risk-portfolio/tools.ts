@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DAY_MS, isoDay, isoInstant, startOfUtcDay } from "../../kernel/day.js";
+import { DAY_MS, isoDay, isoInstant, startOfUtcDay } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import { type Fill, SIDES } from "./book-engine.js";
 import { BookFiling, DayString, dayStart } from "./book-schema.js";

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page, Route, WebSocketRoute } from "playwright-core";
-import { isoInstant } from "../../kernel/day.js";
+import { isoInstant } from "../../common/time.js";
 import { WebHostSet } from "../web-host.js";
 import { launchChromium } from "./launch.js";
 import { canonicalEffects, loggedUrl, type WebEffect } from "./web-effects.js";

@@ -1,4 +1,4 @@
-import { isoInstant, MINUTE_MS, startOfUtcDay } from "../../../src/kernel/day.js";
+import { isoInstant, MINUTE_MS, startOfUtcDay } from "../../../src/common/time.js";
 import { nextDailyAt } from "../../../src/tasks/daily-digest/reference-policies.js";
 import { dropOutliers, nextPollAfter } from "../../../src/tasks/price-check/policies.js";
 import { median } from "../../../src/tasks/price-check/truth.js";

@@ -7,7 +7,7 @@
  * them a neutral result to look ahead. A reply whose results never came back (truncated, refused,
  * retried) is issued again with fresh ids.
  */
-import { isoInstant } from "../../../src/kernel/day.js";
+import { isoInstant } from "../../../src/common/time.js";
 import {
   type PolicyScript,
   parseToolContent,

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOUR_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS } from "../../../src/common/time.js";
 import { Kernel } from "../../../src/kernel/kernel.js";
 import { breakoutNewsTask } from "../../../src/tasks/breakout-news/index.js";
 import type { Observation, TaskRunContext } from "../../../src/tasks/task.js";

@@ -10,7 +10,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS, isoInstant } from "../../../src/kernel/day.js";
+import { DAY_MS, HOUR_MS, isoInstant } from "../../../src/common/time.js";
 import { DEFAULT_PASSWORD } from "../../../src/tasks/broker-ops/params.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { type Probe, toolHarness, truncatedCopy } from "../../support/leakage.js";

@@ -3,7 +3,7 @@
  * browser commitments, and the book generator checked against tasks.md §8.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS } from "../../../src/kernel/day.js";
+import { DAY_MS, HOUR_MS } from "../../../src/common/time.js";
 import type { LedgerEvent } from "../../../src/ledger/events.js";
 import { BROKER_PARAMS } from "../../../src/synth/broker.js";
 import { bookEvents } from "../../../src/tasks/broker-ops/book-events.js";

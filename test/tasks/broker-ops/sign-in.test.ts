@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOUR_MS, MINUTE_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS, MINUTE_MS } from "../../../src/common/time.js";
 import { defaultBrokerOpsParams } from "../../../src/tasks/broker-ops/params.js";
 import { Outbox } from "../../../src/tasks/broker-ops/web/outbox.js";
 import { SignInDesk } from "../../../src/tasks/broker-ops/web/sign-in.js";

@@ -4,7 +4,7 @@
  * tools), write access, rejections, credentials in the instruction and out of the ledger.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { MINUTE_MS } from "../../../src/kernel/day.js";
+import { MINUTE_MS } from "../../../src/common/time.js";
 import { dutyRoster } from "../../../src/tasks/broker-ops/duties.js";
 import { brokerOpsTask } from "../../../src/tasks/broker-ops/index.js";
 import { renderInstruction } from "../../../src/tasks/broker-ops/instruction.js";

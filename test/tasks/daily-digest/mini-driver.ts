@@ -1,4 +1,4 @@
-import { HOUR_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS } from "../../../src/common/time.js";
 import type { Kernel } from "../../../src/kernel/kernel.js";
 import type { LedgerEvent } from "../../../src/ledger/events.js";
 import { dailyDigestTask } from "../../../src/tasks/daily-digest/index.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, HOUR_MS } from "../../../src/kernel/day.js";
+import { DAY_MS, HOUR_MS } from "../../../src/common/time.js";
 import { dailyDigestTask } from "../../../src/tasks/daily-digest/index.js";
 import { defaultDailyDigestParams } from "../../../src/tasks/daily-digest/params.js";
 import { nextDailyAt } from "../../../src/tasks/daily-digest/reference-policies.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { HOUR_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS } from "../../../src/common/time.js";
 import {
   brierSkill,
   referenceBrier,

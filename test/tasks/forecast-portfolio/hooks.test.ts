@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOUR_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS } from "../../../src/common/time.js";
 import { forecastPortfolioTask } from "../../../src/tasks/forecast-portfolio/index.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { toolsAt } from "../../support/tools-at.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { MINUTE_MS } from "../../../src/kernel/day.js";
+import { MINUTE_MS } from "../../../src/common/time.js";
 import type { MarketPriceRow, MarketResolutionRow, MarketRow, NewsRow } from "../../../src/world/types.js";
 import { WorldBuilder } from "../../../src/world/world-builder.js";
 

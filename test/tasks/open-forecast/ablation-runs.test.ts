@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, isoDay, nextUtcMidnight } from "../../../src/kernel/day.js";
+import { DAY_MS, isoDay, nextUtcMidnight } from "../../../src/common/time.js";
 import { buildReport } from "../../../src/report/build-report.js";
 import { parseRunConfig, type RunConfigInput } from "../../../src/run/config.js";
 import { resolveRun } from "../../../src/run/resolve-run.js";

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { nextUtcMidnight } from "../../../src/kernel/day.js";
+import { nextUtcMidnight } from "../../../src/common/time.js";
 import { readLedger } from "../../../src/ledger/ledger-reader.js";
 import { baseRateNewsSteps } from "../../../src/tasks/open-forecast/policies.js";
 import { runWithServer } from "../../agent/support/llm-run.js";

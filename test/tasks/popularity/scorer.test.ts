@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOUR_MS, MINUTE_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS, MINUTE_MS } from "../../../src/common/time.js";
 import type { LedgerEvent } from "../../../src/ledger/events.js";
 import {
   delayCredit,

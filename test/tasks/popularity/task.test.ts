@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HOUR_MS } from "../../../src/kernel/day.js";
+import { HOUR_MS } from "../../../src/common/time.js";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { runSteps } from "../../../src/tasks/policy-steps.js";
 import { popularityTask } from "../../../src/tasks/popularity/index.js";

@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DAY_MS, MINUTE_MS } from "../../../src/kernel/day.js";
+import { DAY_MS, MINUTE_MS } from "../../../src/common/time.js";
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../../../src/world/types.js";
 import { WorldBuilder } from "../../../src/world/world-builder.js";
 

@@ -1,7 +1,7 @@
 import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoInstant } from "../../../src/kernel/day.js";
+import { isoInstant } from "../../../src/common/time.js";
 import { resolutionDetectTask } from "../../../src/tasks/resolution-detect/index.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";

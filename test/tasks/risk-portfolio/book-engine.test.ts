@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../src/kernel/day.js";
+import { DAY_MS } from "../../../src/common/time.js";
 import { legsToTarget } from "../../../src/tasks/risk-portfolio/agent-books.js";
 import {
   type BookDay,

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DAY_MS } from "../../../src/kernel/day.js";
+import { DAY_MS } from "../../../src/common/time.js";
 import type { LedgerEvent } from "../../../src/ledger/events.js";
 import type { Order, OrderRequest } from "../../../src/tasks/risk-portfolio/book-engine.js";
 import { orderId } from "../../../src/tasks/risk-portfolio/book-engine.js";

@@ -1,4 +1,4 @@
-import { DAY_MS } from "../../../src/kernel/day.js";
+import { DAY_MS } from "../../../src/common/time.js";
 import { computeAgentBooks, type PublicFill } from "../../../src/tasks/risk-portfolio/agent-books.js";
 import { type BookRules, type Rebuilt, rebuildBooks } from "../../../src/tasks/risk-portfolio/book-engine.js";
 import type { FiledBook } from "../../../src/tasks/risk-portfolio/book-schema.js";

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS } from "../../../src/kernel/day.js";
+import { DAY_MS } from "../../../src/common/time.js";
 import { checkLeakage, type Probe } from "../../support/leakage.js";
 import { buildTestWorld, D, TEST_SYMBOLS, TEST_WINDOW } from "./fixtures.js";
 

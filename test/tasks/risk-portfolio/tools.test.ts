@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS as DAY } from "../../../src/kernel/day.js";
+import { DAY_MS as DAY } from "../../../src/common/time.js";
 import type { Kernel } from "../../../src/kernel/kernel.js";
 import { AccountView, computeAgentBooks, PricesView } from "../../../src/tasks/risk-portfolio/agent-books.js";
 import { riskPortfolioTask } from "../../../src/tasks/risk-portfolio/index.js";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { generateCookie, getCookie } from "hono/cookie";
-import { isoInstant, isoMinute } from "../../../kernel/day.js";
+import { isoInstant, isoMinute } from "../../../common/time.js";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import type { BookView } from "../book-view.js";
 import {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { isoInstant } from "../../../kernel/day.js";
+import { isoInstant } from "../../../common/time.js";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import { BOOK_KINDS, type BookKind } from "../book-events.js";
 import type { BookView } from "../book-view.js";

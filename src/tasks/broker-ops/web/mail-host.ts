@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { isoInstant, isoMinute } from "../../../kernel/day.js";
+import { isoInstant, isoMinute } from "../../../common/time.js";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import type { BookEvent } from "../book-events.js";
 import type { BookView } from "../book-view.js";

@@ -1,4 +1,4 @@
-import { parseIsoInstant } from "../../../kernel/day.js";
+import { parseIsoInstant } from "../../../common/time.js";
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 

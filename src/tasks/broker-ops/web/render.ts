@@ -1,4 +1,4 @@
-import { isoInstant } from "../../../kernel/day.js";
+import { isoInstant } from "../../../common/time.js";
 import type { BookEvent } from "../book-events.js";
 import type { AccountState, MarginCallState, PmOrder } from "../book-view.js";
 

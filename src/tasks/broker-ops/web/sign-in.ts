@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { isoInstant, isoMinute, nextUtcMidnight } from "../../../kernel/day.js";
+import { isoInstant, isoMinute, nextUtcMidnight } from "../../../common/time.js";
 import type { BrokerOpsParams } from "../params.js";
 import type { Outbox } from "./outbox.js";
 

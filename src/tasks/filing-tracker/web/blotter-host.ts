@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { isoInstant } from "../../../kernel/day.js";
+import { isoInstant } from "../../../common/time.js";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import type { AsOfView } from "../../../world/as-of-view.js";
 import { companiesAsOf } from "./company-as-of.js";

@@ -1,4 +1,4 @@
-import { isoMinute } from "../../../kernel/day.js";
+import { isoMinute } from "../../../common/time.js";
 
 /** Escape text for HTML content and attribute values. */
 export function esc(s: string | number | null | undefined): string {

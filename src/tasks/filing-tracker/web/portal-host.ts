@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { isoInstant } from "../../../kernel/day.js";
+import { isoInstant } from "../../../common/time.js";
 import type { HostEnv, WebHost, WriteAccess } from "../../../tools/web-host.js";
 import {
   FISCAL_PERIODS,
