@@ -106,7 +106,7 @@ describe.skipIf(!hasMurphy)("EDGAR for any company (Murphy Oil, real submissions
     const target = join(mkdtempSync(join(tmpdir(), "relive-edgar-w-")), "w");
     const rep = buildEdgarWorld(raw, target, spec([{ submissions: "mur/CIK0000717423.json" }]));
     expect(rep.withoutFacts).toEqual(["0000717423"]);
-    expect(rep.manifest.streams).toMatchObject({ company: 1, filing: 1005, broker_event: 1 });
+    expect(rep.manifest.streams).toMatchObject({ company: 2, filing: 1005, broker_event: 1 });
     expect(rep.manifest.streams.xbrl_fact ?? 0).toBe(0);
     expect(rep.manifest.sources.map((x) => [x.path, x.rows, x.rejected])).toEqual([
       ["mur/CIK0000717423.json", 1005, 0],

@@ -90,7 +90,7 @@ describe.skipIf(!have)("relive data pull edgar (real payload replays)", () => {
       window: { start: Date.parse("2022-04-01T00:00:00Z"), end: Date.parse("2022-12-01T00:00:00Z") },
       companies: [pulledEdgarCompany(out, 1318605), pulledEdgarCompany(out, "717423")],
     });
-    expect(rep.manifest.streams).toMatchObject({ company: 2, filing: 2006, xbrl_fact: 17_718 });
+    expect(rep.manifest.streams).toMatchObject({ company: 4, filing: 2006, xbrl_fact: 17_718 });
     expect(rep.withoutFacts).toEqual(["0000717423"]);
   });
 

@@ -31,7 +31,9 @@ function relive(
     let stderr = "";
     p.stdout.on("data", (d) => (stdout += d));
     p.stderr.on("data", (d) => (stderr += d));
-    p.on("close", (status) => ok({ status, stdout, stderr }));
+    // the launcher's note that it runs the sources (a checkout edited since its last build) is not the command's output
+    const launcherNote = /^relive: src\/ changed since the last build.*\n/m;
+    p.on("close", (status) => ok({ status, stdout, stderr: stderr.replace(launcherNote, "") }));
   });
 }
 
