@@ -18,7 +18,7 @@ import { triggerModuleIdentity } from "./trigger-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
-export const HARNESS_VERSION = "0.1.0";
+export const HARNESS_VERSION = "0.2.0";
 
 export interface ResolvedRun {
   config: RunConfig;
