@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from "commander";
+import { ConfigError } from "../run/config-error.js";
 
 /** commander argument parsers shared by the commands: the error names what was expected. */
 export const nonNegativeInt = (v: string) => {
@@ -18,3 +19,24 @@ export const positive = (v: string) => {
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number");
   return n;
 };
+
+/**
+ * `-p key=value` flags merged over a config's `task_params`: the value is parsed as JSON when it
+ * can be (`-p digest_size=5` is a number), else kept as a string.
+ */
+export function mergeTaskParams(base: unknown, flags: readonly string[] | undefined): Record<string, unknown> {
+  const taskParams = { ...((base as object | undefined) ?? {}) } as Record<string, unknown>;
+  for (const kv of flags ?? []) {
+    const i = kv.indexOf("=");
+    if (i <= 0) throw new ConfigError(`--param ${JSON.stringify(kv)}: expected key=value`);
+    const v = kv.slice(i + 1);
+    let value: unknown = v;
+    try {
+      value = JSON.parse(v);
+    } catch {
+      // a plain string
+    }
+    taskParams[kv.slice(0, i)] = value;
+  }
+  return taskParams;
+}

@@ -8,7 +8,7 @@ import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { Results } from "../run/results.js";
 import type { RunOptions } from "../run/runner.js";
-import { nonNegativeInt as int, nonNegative as nonNeg, positive as num } from "./arg-parsers.js";
+import { nonNegativeInt as int, mergeTaskParams, nonNegative as nonNeg, positive as num } from "./arg-parsers.js";
 import { progressLine, resultWarnings, scoreTable } from "./format.js";
 
 /** exit codes: 2 configuration error, 3 provider failure (the run directory is kept), 4 a broken-measurement flag, 1 anything else */
@@ -147,19 +147,7 @@ withCommon(
   if (o.contextTokens !== undefined) agent.context_tokens = o.contextTokens;
   if (o.deadlineGuard) agent.deadline_guard = true;
   if (o.program) agent.program = o.program;
-  const taskParams = { ...((base.task_params as object) ?? {}) } as Record<string, unknown>;
-  for (const kv of (o.param as string[] | undefined) ?? []) {
-    const i = kv.indexOf("=");
-    if (i <= 0) throw new ConfigError(`--param ${JSON.stringify(kv)}: expected key=value`);
-    const v = kv.slice(i + 1);
-    let value: unknown = v;
-    try {
-      value = JSON.parse(v);
-    } catch {
-      // a plain string
-    }
-    taskParams[kv.slice(0, i)] = value;
-  }
+  const taskParams = mergeTaskParams(base.task_params, o.param as string[] | undefined);
   const raw = {
     ...base,
     ...(Object.keys(taskParams).length ? { task_params: taskParams } : {}),

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import pc from "picocolors";
 import { ConfigError } from "../run/config-error.js";
-import { nonNegativeInt as int, positive as pos } from "./arg-parsers.js";
+import { nonNegativeInt as int, mergeTaskParams, positive as pos } from "./arg-parsers.js";
 
 interface McpFlags {
   config?: string;
@@ -28,19 +28,7 @@ interface McpFlags {
 
 /** The run config of `relive mcp` flags (the `relive run` flags that apply; the agent is always external:mcp). */
 function configOf(o: McpFlags, base: Record<string, unknown>, agentModel: string): Record<string, unknown> {
-  const taskParams = { ...((base.task_params as object) ?? {}) } as Record<string, unknown>;
-  for (const kv of o.param ?? []) {
-    const i = kv.indexOf("=");
-    if (i <= 0) throw new ConfigError(`--param ${JSON.stringify(kv)}: expected key=value`);
-    const v = kv.slice(i + 1);
-    let value: unknown = v;
-    try {
-      value = JSON.parse(v);
-    } catch {
-      // a plain string
-    }
-    taskParams[kv.slice(0, i)] = value;
-  }
+  const taskParams = mergeTaskParams(base.task_params, o.param as string[] | undefined);
   const baseAgent = (base.agent as Record<string, unknown> | undefined) ?? {};
   if (baseAgent.model !== undefined && baseAgent.model !== agentModel)
     throw new ConfigError(`agent.model: relive mcp runs an outside agent (${agentModel}); drop "${baseAgent.model}"`);

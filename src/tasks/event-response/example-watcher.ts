@@ -13,6 +13,6 @@ for (;;) {
   if (!r.ok) envkit.handover({ error: r.error });
   const open = r.value.events.filter((e) => e.needs_response && e.response === null);
   if (open.length > 0)
-    envkit.handover({ open: open.map((e) => ({ id: e.id, kind: e.kind, due: e.due })), checked_at: new Date().toISOString() });
+    envkit.handover({ open: open.map((e) => ({ id: e.id, kind: e.kind, due: e.due })), checked_at: new Date(envkit.now()).toISOString() });
 }
 `;

@@ -16,5 +16,5 @@ const next = (now) => {
   }
 };
 await envkit.wait(next(envkit.now()));
-envkit.handover({ due: new Date().toISOString() });
+envkit.handover({ due: new Date(envkit.now()).toISOString() });
 `;

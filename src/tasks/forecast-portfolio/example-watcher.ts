@@ -12,5 +12,5 @@ const next = (now) => {
   return (Math.floor(now / step) + 1) * step;
 };
 await envkit.wait(next(envkit.now()));
-envkit.handover({ due: new Date().toISOString() });
+envkit.handover({ due: new Date(envkit.now()).toISOString() });
 `;

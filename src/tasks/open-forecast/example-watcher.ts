@@ -11,5 +11,5 @@ const next = (now) => {
   return (Math.floor(now / day) + 1) * day;
 };
 await envkit.wait(next(envkit.now()));
-envkit.handover({ due: new Date().toISOString() });
+envkit.handover({ due: new Date(envkit.now()).toISOString() });
 `;

@@ -11,5 +11,5 @@ const next = (now) => {
   return h > now ? h : h + 60 * MIN;
 };
 await envkit.wait(next(envkit.now()));
-envkit.handover({ due: new Date().toISOString() });
+envkit.handover({ due: new Date(envkit.now()).toISOString() });
 `;
