@@ -67,5 +67,15 @@ const listed = JSON.parse(
   sh(join(app, "node_modules", ".bin", "relive"), ["run", "--task", "post-counter", "-m", "scripted:silent", "--json", "-q"], app, { env }),
 );
 if (listed.performance.primary.value !== 0) fail(`relive.config run: count_acc ${listed.performance.primary.value} (want 0)`);
-step("ok: the packed relive runs a task defined outside it through the CLI (flag and project config) and the library");
+step("CLI: relive grid over post-counter in the compiled job processes (dist/bundles/grid-child.js)");
+writeFileSync(
+  join(app, "grid.yaml"),
+  "name: pack-grid\nbase:\n  task: post-counter\naxes:\n  models: [\"scripted:counter\", \"scripted:silent\"]\n",
+);
+const grid = sh(join(app, "node_modules", ".bin", "relive"), ["grid", "grid.yaml", "--workers", "2", "--json", "-q"], app, { env });
+const cells = JSON.parse(grid);
+const scores = cells.map((c) => c.summary?.primary?.value).sort();
+if (cells.length !== 2 || scores[0] !== 0 || scores[1] !== 1)
+  fail(`grid run: want count_acc 0 and 1 from two cells, got ${JSON.stringify(cells)}`);
+step("ok: the packed relive runs a task defined outside it through the CLI (flag, project config, grid) and the library");
 rmSync(work, { recursive: true, force: true });

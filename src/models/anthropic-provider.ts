@@ -17,7 +17,7 @@
  * - effort: `none` (or unset) sends nothing; low/medium/high/max → `output_config.effort`
  *   (models without effort support answer 400 = bad_request). Extended thinking is not enabled.
  */
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import { mapSdkError, type SdkErrorClasses } from "./http-error.js";
 import {
   type CallContext,
@@ -125,8 +125,16 @@ export function withConversationBreakpoints(
   return out;
 }
 
-function mapAnthropicError(err: unknown, label: string): unknown {
-  return mapSdkError(err, label, Anthropic as unknown as SdkErrorClasses);
+/** The SDK is loaded on first use, so commands that never call a model (scripted runs, grid
+ * children of scripted cells) do not pay for its ~270 modules at start-up. */
+let sdk: Promise<typeof import("@anthropic-ai/sdk")> | undefined;
+const loadSdk = () => {
+  sdk ??= import("@anthropic-ai/sdk");
+  return sdk;
+};
+
+async function mapAnthropicError(err: unknown, label: string): Promise<unknown> {
+  return mapSdkError(err, label, (await loadSdk()).default as unknown as SdkErrorClasses);
 }
 
 export interface AnthropicOptions {
@@ -141,7 +149,7 @@ export class AnthropicModel implements Model {
   readonly wireModel: string;
   readonly endpoint: string;
   private readonly label: string;
-  private readonly client: Anthropic;
+  private readonly client: () => Promise<Anthropic>;
 
   constructor(
     readonly name: string,
@@ -152,12 +160,19 @@ export class AnthropicModel implements Model {
     this.wireModel = model;
     this.endpoint = o.endpoint.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL;
     this.label = `${name} at ${this.endpoint}`;
-    this.client = new Anthropic({
-      apiKey: o.endpoint.apiKey,
-      ...(o.endpoint.baseURL ? { baseURL: o.endpoint.baseURL } : {}),
-      maxRetries: 0,
-      timeout: o.timeoutMs ?? 120_000,
-    });
+    let client: Promise<Anthropic> | undefined;
+    this.client = () => {
+      client ??= loadSdk().then(
+        ({ default: Sdk }) =>
+          new Sdk({
+            apiKey: o.endpoint.apiKey,
+            ...(o.endpoint.baseURL ? { baseURL: o.endpoint.baseURL } : {}),
+            maxRetries: 0,
+            timeout: o.timeoutMs ?? 120_000,
+          }),
+      );
+      return client;
+    };
   }
 
   /** The request body sent for `req` (exposed for tests and logs). */
@@ -190,18 +205,18 @@ export class AnthropicModel implements Model {
   /** GET /v1/models (one entry): a refused key or an unreachable endpoint fails here, before the episode. */
   async preflight(): Promise<void> {
     try {
-      await this.client.models.list({ limit: 1 });
+      await (await this.client()).models.list({ limit: 1 });
     } catch (err) {
-      throw mapAnthropicError(err, this.label);
+      throw await mapAnthropicError(err, this.label);
     }
   }
 
   async generate(req: GenerateRequest, _ctx: CallContext): Promise<GenerateResponse> {
     let msg: Anthropic.Messages.Message;
     try {
-      msg = await this.client.messages.create(this.buildBody(req));
+      msg = await (await this.client()).messages.create(this.buildBody(req));
     } catch (err) {
-      throw mapAnthropicError(err, this.label);
+      throw await mapAnthropicError(err, this.label);
     }
     const blocks = Array.isArray(msg.content) ? msg.content : [];
     if (blocks.length === 0 && msg.stop_reason !== "end_turn" && msg.stop_reason !== "max_tokens") {

@@ -22,7 +22,7 @@
  * upstream provider's message). `openrouter:anthropic/*` requests carry Anthropic cache breakpoints
  * (`cache_control` on content parts: the system prompt, the last message and the previous user turn).
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { errorFromStatus, mapSdkError, type SdkErrorClasses } from "./http-error.js";
 import {
   type CallContext,
@@ -191,9 +191,17 @@ export function toOpenAIMessages(system: string, messages: ChatMessage[]): WireM
   return out;
 }
 
+/** The SDK is loaded on first use, so commands that never call a model (scripted runs, grid
+ * children of scripted cells) do not pay for its ~150 modules at start-up. */
+let sdk: Promise<typeof import("openai")> | undefined;
+const loadSdk = () => {
+  sdk ??= import("openai");
+  return sdk;
+};
+
 /** Map anything the SDK throws to a ModelError (non-SDK errors are rethrown unchanged). */
-export function mapOpenAIError(err: unknown, label: string): unknown {
-  return mapSdkError(err, label, OpenAI as unknown as SdkErrorClasses);
+async function mapOpenAIError(err: unknown, label: string): Promise<unknown> {
+  return mapSdkError(err, label, (await loadSdk()).default as unknown as SdkErrorClasses);
 }
 
 export class OpenAICompatibleModel implements Model {
@@ -202,7 +210,7 @@ export class OpenAICompatibleModel implements Model {
   readonly wireModel: string;
   readonly endpoint: string;
   private readonly label: string;
-  private readonly client: OpenAI;
+  private readonly client: () => Promise<OpenAI>;
 
   constructor(
     readonly name: string,
@@ -218,15 +226,22 @@ export class OpenAICompatibleModel implements Model {
     this.wireModel = model;
     this.endpoint = o.endpoint.baseURL;
     this.label = `${name} at ${o.endpoint.baseURL}`;
-    this.client = new OpenAI({
-      apiKey: o.endpoint.apiKey,
-      baseURL: o.endpoint.baseURL,
-      maxRetries: 0,
-      timeout: o.timeoutMs ?? 120_000,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-    });
+    let client: Promise<OpenAI> | undefined;
+    this.client = () => {
+      client ??= loadSdk().then(
+        ({ default: Sdk }) =>
+          new Sdk({
+            apiKey: o.endpoint.apiKey,
+            baseURL: o.endpoint.baseURL,
+            maxRetries: 0,
+            timeout: o.timeoutMs ?? 120_000,
+            organization: null,
+            project: null,
+            webhookSecret: null,
+          }),
+      );
+      return client;
+    };
   }
 
   /** The request body sent for `req` (exposed for tests and logs). */
@@ -266,11 +281,12 @@ export class OpenAICompatibleModel implements Model {
   async preflight(): Promise<void> {
     let ids: string[];
     try {
-      const page = await this.client.models.list();
+      const client = await this.client();
+      const page = await client.models.list();
       ids = (page.data ?? []).map((m) => String((m as { id?: unknown }).id ?? ""));
-      if (this.provider === "openrouter") await this.client.get("/key");
+      if (this.provider === "openrouter") await client.get("/key");
     } catch (err) {
-      const e = mapOpenAIError(err, this.label);
+      const e = await mapOpenAIError(err, this.label);
       // a server without GET /models (some local ones) cannot be checked this way
       if (
         e instanceof ModelError &&
@@ -297,9 +313,9 @@ export class OpenAICompatibleModel implements Model {
   async generate(req: GenerateRequest, _ctx: CallContext): Promise<GenerateResponse> {
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.client.chat.completions.create(this.buildBody(req));
+      completion = await (await this.client()).chat.completions.create(this.buildBody(req));
     } catch (err) {
-      throw mapOpenAIError(err, this.label);
+      throw await mapOpenAIError(err, this.label);
     }
     // OpenRouter (and some proxies) report upstream failures in a 200 body: {error: {code, message, metadata}}
     const inBody = (completion as { error?: unknown }).error;

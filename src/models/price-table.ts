@@ -44,8 +44,11 @@ const priceFileSchema = z.strictObject({
   embeddings: embeddingPricesSchema.optional(),
 });
 
-/** The default table shipped beside this file. */
-export const DEFAULT_PRICES_PATH = fileURLToPath(new URL("./prices.yaml", import.meta.url));
+/**
+ * The default table shipped beside this file (the path is written from the parent folder so it
+ * also resolves from the bundles in dist/bundles/, see scripts/build.mjs).
+ */
+export const DEFAULT_PRICES_PATH = fileURLToPath(new URL("../models/prices.yaml", import.meta.url));
 
 function wildcardRegex(pattern: string): RegExp {
   const escaped = pattern

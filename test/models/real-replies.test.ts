@@ -75,20 +75,23 @@ describe("request shapes", () => {
     expect(JSON.stringify(plain)).not.toContain("cache_control");
   });
 
-  it("agent.request_timeout_s (default 120) reaches the SDK client", () => {
+  it("agent.request_timeout_s (default 120) reaches the SDK client", async () => {
+    // the SDK client is created on first use (the SDK loads lazily)
+    const clientTimeout = async (model: unknown) =>
+      (await (model as { client: () => Promise<{ timeout: number }> }).client()).timeout;
     const timeoutOf = (agent: Record<string, unknown>) => {
       const r = resolveRun(
         parseRunConfig({ task: "daily-digest", ...DIGEST_5D, agent: { model: "vllm:m", ...agent } }),
         { ...options(), env: { VLLM_BASE_URL: "http://127.0.0.1:9/v1" } },
       );
       if (r.agent.kind !== "model" || r.agent.created === null) throw new Error("not a model run");
-      return (r.agent.created.model as unknown as { client: { timeout: number } }).client.timeout;
+      return clientTimeout(r.agent.created.model);
     };
-    expect(timeoutOf({ request_timeout_s: 900 })).toBe(900_000);
-    expect(timeoutOf({})).toBe(120_000);
+    expect(await timeoutOf({ request_timeout_s: 900 })).toBe(900_000);
+    expect(await timeoutOf({})).toBe(120_000);
     const prices = PriceTable.fromRecord({ "vllm:*": { input: 0, cached_input: 0, output: 0 } });
     const { model } = createModel("vllm:m", { prices, timeoutMs: 5_000, env: {} });
-    expect((model as unknown as { client: { timeout: number } }).client.timeout).toBe(5_000);
+    expect(await clientTimeout(model)).toBe(5_000);
   });
 });
 

@@ -4,9 +4,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { type ChildMessage, ChildMessageSchema, type ChildRunOptions } from "./child-protocol.js";
 import type { GridJobInput, GridJobSummary } from "./grid-job.js";
 
-/** compiled (dist/*.js) or TypeScript sources (tests, a stale build): the child runs the same kind */
+/**
+ * compiled (dist/*.js) or TypeScript sources (tests, a stale build): the child runs the same kind;
+ * compiled, it is the one-file bundle of job-child-main that scripts/build.mjs writes
+ */
 const COMPILED = import.meta.url.endsWith(".js");
-const ENTRY = fileURLToPath(new URL(COMPILED ? "./job-child-main.js" : "./job-child-main.ts", import.meta.url));
+const ENTRY = fileURLToPath(new URL(COMPILED ? "../../bundles/grid-child.js" : "./job-child-main.ts", import.meta.url));
 /** sources need the TypeScript loader the CLI runs under (bin/relive.js registers tsx) explicitly */
 const EXEC_ARGV = COMPILED ? [] : ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href];
 
@@ -30,7 +33,7 @@ const TAIL_LINES = 20;
 
 /**
  * One long-lived job process (`job-child-main`, compiled or through tsx): it runs grid jobs one at
- * a time. Keeping it alive across jobs saves the ~1 s module load per job; a crash costs only
+ * a time. Keeping it alive across jobs saves the module load per job; a crash costs only
  * the job it was running (`JobProcessExitError`), and the pool forks a new one.
  */
 export class JobChild {
