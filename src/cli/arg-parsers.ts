@@ -8,6 +8,12 @@ export const nonNegativeInt = (v: string) => {
   return n;
 };
 
+export const positiveInt = (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
+  return n;
+};
+
 export const nonNegative = (v: string) => {
   const n = Number(v);
   if (!Number.isFinite(n) || n < 0) throw new InvalidArgumentError("expected a non-negative number");

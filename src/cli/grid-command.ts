@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import cliProgress from "cli-progress";
 import Table from "cli-table3";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import pc from "picocolors";
 import type { GridCell } from "../run/grid/expand-grid.js";
 import type { GridConfig } from "../run/grid/grid-config.js";
@@ -12,17 +12,7 @@ import type { CellStatus } from "../run/grid/grid-status.js";
 import type { GridCellOutcome, GridEvent } from "../run/grid/local-pool.js";
 import type { PreparedCell } from "../run/grid/prepare-cells.js";
 import type { WorkerEvent } from "../run/grid/queue-worker.js";
-
-const positiveInt = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
-  return n;
-};
-const nonNegInt = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError("expected a non-negative integer");
-  return n;
-};
+import { nonNegativeInt as nonNegInt, positiveInt } from "./arg-parsers.js";
 
 interface Locations {
   runs: string;

@@ -22,7 +22,7 @@ async function finishWith(r: Results): Promise<void> {
   if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
 }
 
-import { registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
+import { registerDataEmbedCommand, registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
 import { registerReportCommand } from "./report-command.js";
@@ -396,6 +396,7 @@ else
 registerImportCommand(data);
 registerDataGcCommand(data);
 registerDataExportCommands(data);
+registerDataEmbedCommand(data);
 data
   .command("build <builder>")
   .description(

@@ -2,12 +2,7 @@ import { resolve } from "node:path";
 import { type Command, InvalidArgumentError } from "commander";
 import pc from "picocolors";
 import { ConfigError } from "../run/config-error.js";
-
-const positiveInt = (v: string) => {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("expected a positive integer");
-  return n;
-};
+import { positiveInt } from "./arg-parsers.js";
 
 const baseline = (v: string, prev: Record<string, string> | undefined) => {
   const i = v.indexOf("=");

@@ -380,8 +380,7 @@ ${cellTable(e)}
 ${e.anova.length ? e.anova.map(anovaTable).join("") : '<p class="note">no decomposition: fewer than two scorable runs in every stratum</p>'}
 <h3>Paired deltas per ablation axis</h3>
 ${e.deltas.length ? deltaTable(e) : '<p class="note">no config field other than model, trigger and seed varies between these runs</p>'}
-${e.learning?.length ? `<h3>Learning: ${esc(e.primary.name)} ×100 ± 1 SD with and without the method, by model × trigger (Table 1 shape)</h3>\n${learningTable(e)}\n` : ""}<h3>Pooled within-cell seed SD by trigger</h3>
-${
+${e.learning?.length ? `<h3>Learning: ${esc(e.primary.name)} ×100 ± 1 SD with and without the method, by model × trigger (Table 1 shape)</h3>\n${learningTable(e)}\n` : ""}${
   e.futuresim
     ? `<h3>FutureSim results: harness arm × model</h3>
 ${futureSimMain(e)}

@@ -32,7 +32,8 @@ export class EmbeddingEndpoint {
   readonly model: string;
   readonly baseURL: string;
   private readonly apiKey: string | undefined;
-  private readonly batchSize: number;
+  /** texts per request */
+  readonly batchSize: number;
 
   constructor(o: EmbeddingEndpointOptions) {
     if (!/^https?:\/\//.test(o.baseURL)) throw new Error(`embedding endpoint: "${o.baseURL}" is not an http(s) URL`);

@@ -107,18 +107,17 @@ export class CachedEndpointEmbedder {
     );
     const missing = [...new Set(texts.filter((_, i) => out[i] === null))];
     if (missing.length > 0) {
-      const batches = await this.endpoint.embed(missing);
-      this.requests += batches.length;
-      const rows: { text: string; vector: Float32Array; tokens: number }[] = [];
-      let k = 0;
-      for (const b of batches) {
-        const part = missing.slice(k, k + b.vectors.length);
-        const tokens = apportion(b.tokens, part);
-        for (const [i, text] of part.entries()) rows.push({ text, vector: b.vectors[i]!, tokens: tokens[i]! });
-        k += b.vectors.length;
+      const byText = new Map<string, { vector: Float32Array; tokens: number }>();
+      // one request per batch, each cached as soon as it is answered: a failure later keeps what was paid for
+      for (let off = 0; off < missing.length; off += this.endpoint.batchSize) {
+        const part = missing.slice(off, off + this.endpoint.batchSize);
+        const [b] = await this.endpoint.embed(part);
+        this.requests++;
+        const tokens = apportion(b!.tokens, part);
+        const rows = part.map((text, i) => ({ text, vector: b!.vectors[i]!, tokens: tokens[i]! }));
+        this.cache.putMany(this.endpoint.model, rows);
+        for (const r of rows) byText.set(r.text, r);
       }
-      this.cache.putMany(this.endpoint.model, rows);
-      const byText = new Map(rows.map((r) => [r.text, r]));
       for (let i = 0; i < texts.length; i++) out[i] ??= byText.get(texts[i]!)!;
     }
     return out as { vector: Float32Array; tokens: number }[];

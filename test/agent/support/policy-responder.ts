@@ -35,7 +35,12 @@ export type ResponderTrigger = "sleep" | "cron" | "watcher" | "policy";
 
 const MARKER = /^\(woke at (\S+) for /;
 
-export function parseToolContent(content: string): ToolOutcome {
+/** the line `agent.scaffolding.context_feedback` appends to every tool result (src/agent/scaffolding.ts) */
+const CONTEXT_LINE = /\n\(context: \d+ tokens used of \d+, \d+ left\)$/;
+
+export function parseToolContent(raw: string): ToolOutcome {
+  // a model reads past the context-feedback line; the result itself is what comes before it
+  const content = raw.replace(CONTEXT_LINE, "");
   if (content.startsWith("ERROR: ")) return { ok: false, error: content.slice(7) };
   return { ok: true, value: JSON.parse(content) };
 }
