@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { ConfigError } from "../run/config-error.js";
 
@@ -45,4 +46,34 @@ export function mergeTaskParams(base: unknown, flags: readonly string[] | undefi
     taskParams[kv.slice(0, i)] = value;
   }
   return taskParams;
+}
+
+/** The episode-level flags `relive run` and `relive mcp` share. */
+export interface EpisodeFlags {
+  param?: string[];
+  feedback?: string;
+  task?: string;
+  taskModule?: string;
+  episode?: string;
+  seed?: number;
+  worldSeed?: number;
+  world?: string;
+  budget?: number;
+}
+
+/** A config's fields (`base`, from `--config`) with the episode-level flags applied over them. */
+export function withEpisodeFlags(base: Record<string, unknown>, o: EpisodeFlags): Record<string, unknown> {
+  const taskParams = mergeTaskParams(base.task_params, o.param);
+  return {
+    ...base,
+    ...(Object.keys(taskParams).length ? { task_params: taskParams } : {}),
+    ...(o.feedback ? { feedback: o.feedback } : {}),
+    ...(o.task ? { task: o.task } : {}),
+    ...(o.taskModule ? { task_module: resolve(o.taskModule) } : {}),
+    ...(o.episode ? { episode: o.episode } : {}),
+    ...(o.seed !== undefined ? { seed: o.seed } : {}),
+    ...(o.worldSeed !== undefined ? { world: { seed: o.worldSeed } } : {}),
+    ...(o.world ? { world: { dir: o.world } } : {}),
+    ...(o.budget ? { budget_usd: o.budget } : {}),
+  };
 }

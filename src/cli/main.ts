@@ -8,7 +8,7 @@ import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { Results } from "../run/results.js";
 import type { RunOptions } from "../run/runner.js";
-import { nonNegativeInt as int, mergeTaskParams, nonNegative as nonNeg, positive as num } from "./arg-parsers.js";
+import { nonNegativeInt as int, nonNegative as nonNeg, positive as num, withEpisodeFlags } from "./arg-parsers.js";
 import { progressLine, resultWarnings, scoreTable } from "./format.js";
 
 /** exit codes: 2 configuration error, 3 provider failure (the run directory is kept), 4 a broken-measurement flag, 1 anything else */
@@ -147,20 +147,7 @@ withCommon(
   if (o.contextTokens !== undefined) agent.context_tokens = o.contextTokens;
   if (o.deadlineGuard) agent.deadline_guard = true;
   if (o.program) agent.program = o.program;
-  const taskParams = mergeTaskParams(base.task_params, o.param as string[] | undefined);
-  const raw = {
-    ...base,
-    ...(Object.keys(taskParams).length ? { task_params: taskParams } : {}),
-    ...(o.feedback ? { feedback: o.feedback } : {}),
-    ...(o.task ? { task: o.task } : {}),
-    ...(o.taskModule ? { task_module: resolve(o.taskModule) } : {}),
-    ...(o.episode ? { episode: o.episode } : {}),
-    ...(o.seed !== undefined ? { seed: o.seed } : {}),
-    ...(o.worldSeed !== undefined ? { world: { seed: o.worldSeed } } : {}),
-    ...(o.world ? { world: { dir: o.world } } : {}),
-    ...(o.budget ? { budget_usd: o.budget } : {}),
-    agent,
-  };
+  const raw: Record<string, unknown> = { ...withEpisodeFlags(base, o), agent };
   if (!raw.task) throw new ConfigError("no task: pass --task <id> or a config with `task:` (see `relive tasks`)");
   if (o.agentCmd) {
     const { agentCommandFromFlags } = await import("../run/agent-command-run.js");

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Command } from "commander";
 import pc from "picocolors";
 import { ConfigError } from "../run/config-error.js";
-import { nonNegativeInt as int, mergeTaskParams, positive as pos } from "./arg-parsers.js";
+import { nonNegativeInt as int, positive as pos, withEpisodeFlags } from "./arg-parsers.js";
 
 interface McpFlags {
   config?: string;
@@ -28,21 +28,11 @@ interface McpFlags {
 
 /** The run config of `relive mcp` flags (the `relive run` flags that apply; the agent is always external:mcp). */
 function configOf(o: McpFlags, base: Record<string, unknown>, agentModel: string): Record<string, unknown> {
-  const taskParams = mergeTaskParams(base.task_params, o.param as string[] | undefined);
   const baseAgent = (base.agent as Record<string, unknown> | undefined) ?? {};
   if (baseAgent.model !== undefined && baseAgent.model !== agentModel)
     throw new ConfigError(`agent.model: relive mcp runs an outside agent (${agentModel}); drop "${baseAgent.model}"`);
   return {
-    ...base,
-    ...(Object.keys(taskParams).length ? { task_params: taskParams } : {}),
-    ...(o.feedback ? { feedback: o.feedback } : {}),
-    ...(o.task ? { task: o.task } : {}),
-    ...(o.taskModule ? { task_module: resolve(o.taskModule) } : {}),
-    ...(o.episode ? { episode: o.episode } : {}),
-    ...(o.seed !== undefined ? { seed: o.seed } : {}),
-    ...(o.worldSeed !== undefined ? { world: { seed: o.worldSeed } } : {}),
-    ...(o.world ? { world: { dir: o.world } } : {}),
-    ...(o.budget ? { budget_usd: o.budget } : {}),
+    ...withEpisodeFlags(base, o),
     agent: { ...baseAgent, model: agentModel, ...(o.upstreamModel ? { upstream_model: o.upstreamModel } : {}) },
   };
 }
