@@ -3,6 +3,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
+import { closingReply } from "./closing-reply.js";
 import type { MeteredCall, MeteredUsage, ModelCallSlot, OutsideAgent } from "./external-actor.js";
 
 /** The wire protocol of the run's upstream model. */
@@ -292,7 +293,27 @@ export async function serveMeteringProxy(outside: OutsideAgent, o: MeteringProxy
     const reply = await outside.modelCall((at) =>
       exchange(at, { endpoint, forwarded, requestedModel, stream, withheldUsage, req, res }),
     );
-    if (reply.kind === "refused") return fail(REFUSAL_STATUS[wants], `relive: model call refused: ${reply.reason}`);
+    switch (reply.kind) {
+      case "forwarded":
+        return;
+      case "refused":
+        return fail(REFUSAL_STATUS[wants], `relive: model call refused: ${reply.reason}`);
+      case "ended": {
+        // the app's loop asks once more after the call that ended the run: close it with a final answer
+        const closing = closingReply(endpoint, {
+          model: upstream.model,
+          reason: reply.reason,
+          stream,
+          includeUsage: body.stream_options?.include_usage === true,
+        });
+        if (!res.headersSent) res.writeHead(200, { "content-type": closing.contentType }).end(closing.body);
+        return;
+      }
+      default: {
+        const never: never = reply;
+        throw new Error(`unknown model-call reply ${JSON.stringify(never)}`);
+      }
+    }
   };
 
   /** One upstream exchange, run inside the actor's turn; writes the reply to the app and logs it. Never throws. */

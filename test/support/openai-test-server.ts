@@ -39,11 +39,25 @@ export type ScriptedReply =
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the client sent
 export type RequestBody = any;
 
+/** The usage object a reply reported, as sent. */
+export interface ReportedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+}
+
+export interface RecordedRequest {
+  body: RequestBody;
+  headers: Record<string, string>;
+  usage?: ReportedUsage;
+}
+
 export interface OpenAITestServer {
   /** http://127.0.0.1:<port>/v1 */
   url: string;
-  /** every request received (any path), in arrival order */
-  requests: { body: RequestBody; headers: Record<string, string> }[];
+  /** every request received (any path), in arrival order, with the usage its reply reported (completions only) */
+  requests: RecordedRequest[];
   /** replies are consumed in order; when a responder function is set it is called instead for each request */
   enqueue(...r: ScriptedReply[]): void;
   respond(fn: (body: RequestBody, index: number) => ScriptedReply): void;
@@ -110,7 +124,7 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
   tokenize("");
   const queue: ScriptedReply[] = [];
   let responder: ((body: RequestBody, index: number) => ScriptedReply) | null = null;
-  const requests: { body: RequestBody; headers: Record<string, string> }[] = [];
+  const requests: RecordedRequest[] = [];
   const prompts: number[][] = [];
   let completionIndex = 0;
 
@@ -137,7 +151,8 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
       sendJson(res, 400, errorBody(400, "request body is not JSON"));
       return;
     }
-    requests.push({ body, headers });
+    const entry: RecordedRequest = { body, headers };
+    requests.push(entry);
     const path = (req.url ?? "").split("?")[0];
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
       sendJson(res, 404, errorBody(404, `no route ${req.method} ${path}`));
@@ -163,19 +178,20 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
     const model = typeof body.model === "string" ? body.model : "test-model";
 
     const complete = (message: Record<string, unknown>, finish: string, outputText: string) => {
+      const usage = {
+        prompt_tokens: promptTokens,
+        completion_tokens: countTestTokens(outputText),
+        total_tokens: promptTokens + countTestTokens(outputText),
+        prompt_tokens_details: { cached_tokens: cached },
+      };
+      entry.usage = usage;
       sendJson(res, 200, {
         id: `chatcmpl-test-${index}`,
         object: "chat.completion",
         created: 1_700_000_000 + index,
         model,
         choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
-        usage: {
-          prompt_tokens: promptTokens,
-          completion_tokens: countTestTokens(outputText),
-          total_tokens: promptTokens + countTestTokens(outputText),
-          prompt_tokens_details: { cached_tokens: cached },
-          completion_tokens_details: { reasoning_tokens: 0 },
-        },
+        usage: { ...usage, completion_tokens_details: { reasoning_tokens: 0 } },
       });
     };
 
