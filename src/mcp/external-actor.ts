@@ -185,7 +185,8 @@ export class OutsideAgent {
    * (one at a time, arrival order; a request made while a clock call is pending runs after the wake),
    * then the actor checks the wallet: refused once the LLM cap or the budget is spent (the first
    * refusal is ledgered `llm_rejected`, as in-process), else `forward` runs with the run's next
-   * model-call index and its usage is ledgered as an `llm_call` at the frozen simulated time.
+   * model-call index and its usage is ledgered as an `llm_call` at the frozen simulated time. Once
+   * the run is over (or the session closed) it is `ended` at once: nothing is forwarded or ledgered.
    */
   async modelCall(forward: (at: ModelCallSlot) => Promise<MeteredCall>): Promise<ModelCallReply> {
     await this.ready;

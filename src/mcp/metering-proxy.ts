@@ -221,6 +221,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
  * (`stream: true`) is passed through event by event while the usage is read from the stream
  * (chat completions: `stream_options.include_usage` is added, and the usage-only chunk is withheld
  * from an app that did not ask for it). Upstream errors reach the app with their status and body.
+ * A request made after the run is over gets `closingReply` (a final answer in the app's protocol,
+ * not forwarded, not billed), so an agent loop that asks its model once more ends normally.
  */
 export async function serveMeteringProxy(outside: OutsideAgent, o: MeteringProxyOptions): Promise<MeteringProxy> {
   const { upstream } = o;
