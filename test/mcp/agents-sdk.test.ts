@@ -81,39 +81,46 @@ const commitments = (ev: LedgerEvent[]) =>
     return [rest];
   });
 
-/** The text of each tool message in a chat request's conversation, by tool_call_id. */
-function toolMessages(req: RecordedRequest): Map<string, string> {
+/**
+ * The tool results a request carried, by call id: a chat request's tool messages, or a Responses
+ * request's `function_call_output` items (their text items joined).
+ */
+function toolResultsSent(req: RecordedRequest): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of req.body.messages as { role: string; tool_call_id?: string; content?: unknown }[])
-    if (m.role === "tool" && typeof m.tool_call_id === "string" && typeof m.content === "string")
-      out.set(m.tool_call_id, m.content);
+  const text = (o: unknown) =>
+    typeof o === "string" ? o : Array.isArray(o) ? o.map((i: { text?: string }) => i.text ?? "").join("") : "";
+  for (const m of (req.body.messages ?? []) as { role: string; tool_call_id?: string; content?: unknown }[])
+    if (m.role === "tool" && typeof m.tool_call_id === "string") out.set(m.tool_call_id, text(m.content));
+  for (const m of (Array.isArray(req.body.input) ? req.body.input : []) as {
+    type?: string;
+    call_id?: string;
+    output?: unknown;
+  }[])
+    if (m.type === "function_call_output" && typeof m.call_id === "string") out.set(m.call_id, text(m.output));
   return out;
 }
 
+const APIS = ["chat_completions", "responses"] as const;
+type Api = (typeof APIS)[number];
+
 let calls: Call[];
-let app: { out: AgentCommandOutcome; requests: RecordedRequest[]; events: LedgerEvent[]; output: string };
+type AppRun = { out: AgentCommandOutcome; requests: RecordedRequest[]; events: LedgerEvent[]; output: string };
+const apps = new Map<Api, AppRun>();
 let relive: { out: RunOutcome; requests: RecordedRequest[]; events: LedgerEvent[] };
 
-beforeAll(async () => {
-  const scripted = await runFromConfig(
-    parseRunConfig({ ...DIGEST_3D, agent: { model: "scripted:top-comments" } }),
-    options(),
-  );
-  const fixed = fixedReplies(readLedger(join(scripted.runDir, "ledger.jsonl")));
-  calls = fixed.calls;
-
-  // the app, under `relive run --agent-cmd` (in a network namespace where the machine allows it)
-  const appServer = await startOpenAITestServer();
-  appServer.enqueue(...fixed.replies, { kind: "text", content: "never asked for" });
+/** The app under `relive run --agent-cmd` (in a network namespace where the machine allows it) on one API. */
+async function runApp(api: Api, replies: ScriptedReply[]): Promise<AppRun> {
+  const server = await startOpenAITestServer();
+  server.enqueue(...replies, { kind: "text", content: "never asked for" });
   let output = "";
   try {
     const out = await agentCommandFromFlags(
       { ...DIGEST_3D, agent: { model: TEST_MODEL } },
-      { agentCmd: `node ${APP}`, agentName: "openai-agents", isolation: ISOLATION === null },
+      { agentCmd: `AGENTS_API=${api} node ${APP}`, agentName: "openai-agents", isolation: ISOLATION === null },
       {
         ...options(mkdtempSync(join(tmpdir(), "relive-agents-sdk-"))),
         // the metering proxy's upstream: the loopback model server
-        env: { ...process.env, OPENAI_BASE_URL: appServer.url, OPENAI_API_KEY: "test-key" },
+        env: { ...process.env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "test-key" },
         source: "test",
         onOutput: (c) => {
           output += c;
@@ -122,10 +129,20 @@ beforeAll(async () => {
     ).catch((err) => {
       throw new Error(`${(err as Error).message}\n--- app output ---\n${output}`);
     });
-    app = { out, requests: appServer.requests, events: readLedger(join(out.runDir, "ledger.jsonl")), output };
+    return { out, requests: server.requests, events: readLedger(join(out.runDir, "ledger.jsonl")), output };
   } finally {
-    await appServer.close();
+    await server.close();
   }
+}
+
+beforeAll(async () => {
+  const scripted = await runFromConfig(
+    parseRunConfig({ ...DIGEST_3D, agent: { model: "scripted:top-comments" } }),
+    options(),
+  );
+  const fixed = fixedReplies(readLedger(join(scripted.runDir, "ledger.jsonl")));
+  calls = fixed.calls;
+  for (const api of APIS) apps.set(api, await runApp(api, fixed.replies));
 
   // relive's own ReAct agent, in process, replaying the same replies
   const reliveServer = await startOpenAITestServer();
@@ -145,7 +162,12 @@ beforeAll(async () => {
   }
 }, 900_000);
 
-describe("an OpenAI Agents SDK app under relive run --agent-cmd", () => {
+describe.each(APIS)("an OpenAI Agents SDK app under relive run --agent-cmd (%s API)", (api) => {
+  let app: AppRun;
+  beforeAll(() => {
+    app = apps.get(api) as AppRun;
+  });
+
   it("plays the episode with its own loop and MCP client, and ends by itself", () => {
     expect(app.out.exitCode, app.output).toBe(0);
     expect(app.out.results.harness).toBe("external:openai-agents");
@@ -158,8 +180,13 @@ describe("an OpenAI Agents SDK app under relive run --agent-cmd", () => {
     expect(app.requests).toHaveLength(calls.length);
     expect(relive.requests).toHaveLength(calls.length);
     // the app's model got relive's tools under their own names
-    const tools = (app.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    const tools = (app.requests[0]!.body.tools as { name?: string; function?: { name: string } }[]).map(
+      (t) => t.function?.name ?? t.name,
+    );
     expect(tools).toEqual(expect.arrayContaining(["digest_status", "list_posts", "digest", "sleep", "finish"]));
+    // every request went to the endpoint of the API the app speaks
+    const key = api === "responses" ? "input" : "messages";
+    expect(app.requests.every((r) => Array.isArray(r.body[key]))).toBe(true);
   });
 
   it("its tool calls, commitments, outcomes and score equal those of relive's agent replaying the same replies", () => {
@@ -192,10 +219,10 @@ describe("an OpenAI Agents SDK app under relive run --agent-cmd", () => {
       ),
     );
     expect(results.size).toBe(calls.length);
-    const sent = toolMessages(app.requests.at(-1)!);
+    const sent = toolResultsSent(app.requests.at(-1)!);
     expect(sent.size).toBe(calls.length - 1);
     for (const [id, text] of sent) expect(results.get(id)).toBe(text);
-    const reliveSaw = toolMessages(relive.requests.at(-1)!);
+    const reliveSaw = toolResultsSent(relive.requests.at(-1)!);
     const clocks = calls.map((c, i) => {
       const id = `call_${i}_0`;
       const seen = results.get(id) ?? "";
