@@ -170,6 +170,8 @@ describe.each(APIS)("an OpenAI Agents SDK app under relive run --agent-cmd (%s A
 
   it("plays the episode with its own loop and MCP client, and ends by itself", () => {
     expect(app.out.exitCode, app.output).toBe(0);
+    // and printed nothing: no SDK warning (MCP session cleanup, trace export, retries)
+    expect(app.output).toBe("");
     expect(app.out.results.harness).toBe("external:openai-agents");
     expect(app.out.results.flags.external_no_isolation).toBe(ISOLATION !== null);
     // its last turn, after the run was over, was answered by the metering proxy itself
