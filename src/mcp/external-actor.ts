@@ -52,8 +52,15 @@ export interface MeteredCall {
   error?: string;
 }
 
-/** How the actor answered a model request: forwarded (and billed), or refused before it left. */
-export type ModelCallReply = { kind: "forwarded"; call: MeteredCall } | { kind: "refused"; reason: string };
+/**
+ * How the actor answered a model request: forwarded (and billed); refused before it left (the LLM cap
+ * or budget is spent); or not sent because the run is over (`ended`: the proxy closes the app's loop
+ * with a reply of its own, unbilled).
+ */
+export type ModelCallReply =
+  | { kind: "forwarded"; call: MeteredCall }
+  | { kind: "refused"; reason: string }
+  | { kind: "ended"; reason: string };
 
 /** Where a forwarded model request sits in the run: its actor and model-call index, and where to log it. */
 export interface ModelCallSlot {
@@ -178,13 +185,14 @@ export class OutsideAgent {
    * (one at a time, arrival order; a request made while a clock call is pending runs after the wake),
    * then the actor checks the wallet: refused once the LLM cap or the budget is spent (the first
    * refusal is ledgered `llm_rejected`, as in-process), else `forward` runs with the run's next
-   * model-call index and its usage is ledgered as an `llm_call` at the frozen simulated time.
+   * model-call index and its usage is ledgered as an `llm_call` at the frozen simulated time. Once
+   * the run is over (or the session closed) it is `ended` at once: nothing is forwarded or ledgered.
    */
   async modelCall(forward: (at: ModelCallSlot) => Promise<MeteredCall>): Promise<ModelCallReply> {
     await this.ready;
     if (this.failure) throw this.failure;
     const over = this.ended?.cause ?? (this.closed ? "session_closed" : null);
-    if (over !== null) return { kind: "refused", reason: `the run has ended (${ENDED_BY[over]})` };
+    if (over !== null) return { kind: "ended", reason: `the run has ended (${ENDED_BY[over]})` };
     return new Promise<ModelCallReply>((resolve, reject) =>
       this.enqueue({ kind: "model", job: { forward, resolve, reject } }),
     );
@@ -224,7 +232,7 @@ export class OutsideAgent {
     }
     for (const q of this.queue.splice(0))
       if (q.kind === "call") q.call.resolve(this.afterEnd(cause));
-      else q.job.resolve({ kind: "refused", reason: `the run has ended (${ENDED_BY[cause]})` });
+      else q.job.resolve({ kind: "ended", reason: `the run has ended (${ENDED_BY[cause]})` });
   }
 
   /** The run failed (a system error): every pending and later call gets an MCP error. */

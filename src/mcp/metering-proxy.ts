@@ -3,6 +3,7 @@ import { createServer, type Server as HttpServer, type IncomingMessage, type Ser
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { z } from "zod";
+import { closingReply } from "./closing-reply.js";
 import type { MeteredCall, MeteredUsage, ModelCallSlot, OutsideAgent } from "./external-actor.js";
 
 /** The wire protocol of the run's upstream model. */
@@ -220,6 +221,8 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
  * (`stream: true`) is passed through event by event while the usage is read from the stream
  * (chat completions: `stream_options.include_usage` is added, and the usage-only chunk is withheld
  * from an app that did not ask for it). Upstream errors reach the app with their status and body.
+ * A request made after the run is over gets `closingReply` (a final answer in the app's protocol,
+ * not forwarded, not billed), so an agent loop that asks its model once more ends normally.
  */
 export async function serveMeteringProxy(outside: OutsideAgent, o: MeteringProxyOptions): Promise<MeteringProxy> {
   const { upstream } = o;
@@ -292,7 +295,27 @@ export async function serveMeteringProxy(outside: OutsideAgent, o: MeteringProxy
     const reply = await outside.modelCall((at) =>
       exchange(at, { endpoint, forwarded, requestedModel, stream, withheldUsage, req, res }),
     );
-    if (reply.kind === "refused") return fail(REFUSAL_STATUS[wants], `relive: model call refused: ${reply.reason}`);
+    switch (reply.kind) {
+      case "forwarded":
+        return;
+      case "refused":
+        return fail(REFUSAL_STATUS[wants], `relive: model call refused: ${reply.reason}`);
+      case "ended": {
+        // the app's loop asks once more after the call that ended the run: close it with a final answer
+        const closing = closingReply(endpoint, {
+          model: upstream.model,
+          reason: reply.reason,
+          stream,
+          includeUsage: body.stream_options?.include_usage === true,
+        });
+        if (!res.headersSent) res.writeHead(200, { "content-type": closing.contentType }).end(closing.body);
+        return;
+      }
+      default: {
+        const never: never = reply;
+        throw new Error(`unknown model-call reply ${JSON.stringify(never)}`);
+      }
+    }
   };
 
   /** One upstream exchange, run inside the actor's turn; writes the reply to the app and logs it. Never throws. */

@@ -247,3 +247,63 @@ describe("metering proxy (Anthropic upstream)", () => {
     ]);
   });
 });
+
+describe("metering proxy after the run is over", () => {
+  // an agent framework asks its model once more after the call that ended the run (finish, or a clock
+  // call past the episode's end): it gets a final answer in its own protocol, never an error, and
+  // nothing is forwarded, billed or logged
+  const ENDED =
+    /^relive: the run has ended \(you called finish\)\. This reply is the metering proxy's, not the model's/;
+
+  it("OpenAI-compatible: chat completions and Responses, plain and streamed, get a closing answer read by the official SDK", async () => {
+    const s = await start("openai:gpt-4.1-mini");
+    const client = new OpenAI({ baseURL: s.proxy.openaiBaseURL, apiKey: s.proxy.key, maxRetries: 0 });
+    const msgs = [{ role: "user" as const, content: "one more turn" }];
+    await client.chat.completions.create({ model: "x", messages: msgs }); // forwarded: the run is on
+    const { events, log, out } = await s.end();
+    const a = await client.chat.completions.create({ model: "x", messages: msgs });
+    expect(a.choices[0]!.message.content).toMatch(ENDED);
+    expect([a.choices[0]!.finish_reason, a.choices[0]!.message.tool_calls, a.usage?.total_tokens]).toEqual([
+      "stop",
+      undefined,
+      0,
+    ]);
+    const chunks = [];
+    for await (const c of await client.chat.completions.create({
+      model: "x",
+      messages: msgs,
+      stream: true,
+      stream_options: { include_usage: true },
+    }))
+      chunks.push(c);
+    expect(chunks.map((c) => c.choices[0]?.delta?.content ?? "").join("")).toMatch(ENDED);
+    expect(chunks.at(-1)?.usage?.total_tokens).toBe(0);
+    const r = await client.responses.create({ model: "x", input: "one more turn" });
+    expect(r.output_text).toMatch(ENDED);
+    // the SDK's stream helper checks the event order (item added before its deltas, and so on)
+    const final = await client.responses.stream({ model: "x", input: "one more turn" }).finalResponse();
+    expect(final.output_text).toMatch(ENDED);
+    expect(final.status).toBe("completed");
+    expect(provider!.requests).toHaveLength(1);
+    expect(llmCalls(events)).toHaveLength(1);
+    expect(readLedger(join(out.runDir, "ledger.jsonl"))).toEqual(events);
+    expect(readFileSync(join(out.runDir, "llm.jsonl"), "utf8").trim().split("\n")).toHaveLength(log.length);
+  });
+
+  it("Anthropic: messages, plain and streamed, get a closing answer read by the official SDK", async () => {
+    const s = await start("anthropic:claude-haiku-4-5");
+    const client = new Anthropic({ baseURL: s.proxy.anthropicBaseURL, apiKey: s.proxy.key, maxRetries: 0 });
+    const req = { model: "c", max_tokens: 50, messages: [{ role: "user" as const, content: "one more turn" }] };
+    await client.messages.create(req); // forwarded: the run is on
+    const { events, out } = await s.end();
+    const a = await client.messages.create(req);
+    expect(a.content).toEqual([{ type: "text", text: expect.stringMatching(ENDED) }]);
+    expect(a.stop_reason).toBe("end_turn");
+    const final = await client.messages.stream(req).finalMessage();
+    expect(final.content).toEqual([{ type: "text", text: expect.stringMatching(ENDED) }]);
+    expect(final.usage.output_tokens).toBe(0);
+    expect(provider!.requests).toHaveLength(1);
+    expect(llmCalls(events)).toHaveLength(1);
+    expect(readLedger(join(out.runDir, "ledger.jsonl"))).toEqual(events);
+  });
+});

@@ -75,12 +75,16 @@ export interface Reply {
   clock: string;
 }
 
-/** One MCP tool call through the official client: the tool text and the clock line. */
+/**
+ * One MCP tool call through the official client: the tool text and the clock line (the clock item
+ * starts with a line break, so joined items read `<text>\n<clock>`; returned without it).
+ */
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Reply> {
   const res = await client.callTool({ name, arguments: args });
   const content = res.content as { type: string; text: string }[];
   expect(content.map((c) => c.type)).toEqual(["text", "text"]);
-  return { isError: res.isError === true, text: content[0]!.text, clock: content[1]!.text };
+  expect(content[1]!.text.startsWith("\n")).toBe(true);
+  return { isError: res.isError === true, text: content[0]!.text, clock: content[1]!.text.slice(1) };
 }
 
 const nextAt1230 = (iso: string) => {

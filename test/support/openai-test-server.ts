@@ -1,7 +1,8 @@
 /**
  * A real OpenAI-compatible HTTP server for tests (loopback only, 127.0.0.1 port 0).
  *
- * It answers POST /v1/chat/completions (non-streaming) with real OpenAI response shapes. Replies
+ * It answers POST /v1/chat/completions (non-streaming) with real OpenAI response shapes, and POST
+ * /v1/responses (non-streaming; text and tool-call replies) with Responses API shapes. Replies
  * are scripted by the test: `enqueue(...)` queues replies consumed in order, or `respond(fn)` sets
  * a responder called for every request instead. With neither, a request gets a 500 whose message
  * says the script is exhausted.
@@ -39,11 +40,25 @@ export type ScriptedReply =
 // biome-ignore lint/suspicious/noExplicitAny: tests read whatever the client sent
 export type RequestBody = any;
 
+/** The usage object a reply reported, as sent. */
+export interface ReportedUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+}
+
+export interface RecordedRequest {
+  body: RequestBody;
+  headers: Record<string, string>;
+  usage?: ReportedUsage;
+}
+
 export interface OpenAITestServer {
   /** http://127.0.0.1:<port>/v1 */
   url: string;
-  /** every request received (any path), in arrival order */
-  requests: { body: RequestBody; headers: Record<string, string> }[];
+  /** every request received (any path), in arrival order, with the usage its reply reported (in chat field names) */
+  requests: RecordedRequest[];
   /** replies are consumed in order; when a responder function is set it is called instead for each request */
   enqueue(...r: ScriptedReply[]): void;
   respond(fn: (body: RequestBody, index: number) => ScriptedReply): void;
@@ -110,7 +125,7 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
   tokenize("");
   const queue: ScriptedReply[] = [];
   let responder: ((body: RequestBody, index: number) => ScriptedReply) | null = null;
-  const requests: { body: RequestBody; headers: Record<string, string> }[] = [];
+  const requests: RecordedRequest[] = [];
   const prompts: number[][] = [];
   let completionIndex = 0;
 
@@ -137,8 +152,10 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
       sendJson(res, 400, errorBody(400, "request body is not JSON"));
       return;
     }
-    requests.push({ body, headers });
+    const entry: RecordedRequest = { body, headers };
+    requests.push(entry);
     const path = (req.url ?? "").split("?")[0];
+    if (req.method === "POST" && path === "/v1/responses") return responses(body, entry, res);
     if (req.method !== "POST" || path !== "/v1/chat/completions") {
       sendJson(res, 404, errorBody(404, `no route ${req.method} ${path}`));
       return;
@@ -163,19 +180,20 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
     const model = typeof body.model === "string" ? body.model : "test-model";
 
     const complete = (message: Record<string, unknown>, finish: string, outputText: string) => {
+      const usage = {
+        prompt_tokens: promptTokens,
+        completion_tokens: countTestTokens(outputText),
+        total_tokens: promptTokens + countTestTokens(outputText),
+        prompt_tokens_details: { cached_tokens: cached },
+      };
+      entry.usage = usage;
       sendJson(res, 200, {
         id: `chatcmpl-test-${index}`,
         object: "chat.completion",
         created: 1_700_000_000 + index,
         model,
         choices: [{ index: 0, message, logprobs: null, finish_reason: finish }],
-        usage: {
-          prompt_tokens: promptTokens,
-          completion_tokens: countTestTokens(outputText),
-          total_tokens: promptTokens + countTestTokens(outputText),
-          prompt_tokens_details: { cached_tokens: cached },
-          completion_tokens_details: { reasoning_tokens: 0 },
-        },
+        usage: { ...usage, completion_tokens_details: { reasoning_tokens: 0 } },
       });
     };
 
@@ -240,6 +258,108 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
         throw new Error(`unknown scripted reply ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /** The next usage for a prompt: its tokens and the cached prefix (the same rules for both endpoints). */
+  function promptUsage(serialized: string): { promptTokens: number; cached: number } {
+    const promptIds = tokenize(serialized);
+    let common = 0;
+    for (const p of prompts) common = Math.max(common, commonPrefixLength(p, promptIds));
+    prompts.push(promptIds);
+    return { promptTokens: promptIds.length, cached: cachedTokensFor(common, promptIds.length) };
+  }
+
+  /**
+   * POST /v1/responses (non-streaming): the same scripted replies as chat completions, as Responses
+   * output items (`function_call` with `call_id` `call_<index>_<i>`, or one `message`), with the usage
+   * in Responses field names (`input_tokens_details.cached_tokens`). The prompt counted is the tools,
+   * the instructions (as a system message) and the input items, one JSON line each. Only `text`,
+   * `tool_calls` and `status` replies are played here.
+   */
+  function responses(body: RequestBody, entry: RecordedRequest, res: ServerResponse): void {
+    if (body === null || typeof body !== "object" || (typeof body.input !== "string" && !Array.isArray(body.input))) {
+      sendJson(res, 400, errorBody(400, "input must be a string or an array"));
+      return;
+    }
+    const index = completionIndex++;
+    const reply = responder ? responder(body, index) : queue.shift();
+    if (reply === undefined) {
+      sendJson(res, 500, errorBody(500, `test server script exhausted at request ${index}`));
+      return;
+    }
+    if (reply.kind === "status") {
+      sendJson(
+        res,
+        reply.status,
+        reply.body ?? errorBody(reply.status, `injected status ${reply.status}`),
+        reply.headers ?? {},
+      );
+      return;
+    }
+    if (reply.kind !== "text" && reply.kind !== "tool_calls") {
+      sendJson(res, 500, errorBody(500, `test server: a ${reply.kind} reply is not played on /v1/responses`));
+      return;
+    }
+    const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+    const { promptTokens, cached } = promptUsage(
+      serializePrompt({
+        tools: body.tools,
+        messages: [
+          ...(typeof body.instructions === "string" ? [{ role: "system", content: body.instructions }] : []),
+          ...input,
+        ],
+      }),
+    );
+    const output: Record<string, unknown>[] = [];
+    let outputText = "";
+    const content = reply.content;
+    if (content) {
+      output.push({
+        type: "message",
+        id: `msg_test_${index}`,
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", text: content, annotations: [] }],
+      });
+      outputText += content;
+    }
+    if (reply.kind === "tool_calls")
+      reply.calls.forEach((c, i) => {
+        const args = typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments);
+        output.push({
+          type: "function_call",
+          id: `fc_test_${index}_${i}`,
+          call_id: `call_${index}_${i}`,
+          name: c.name,
+          arguments: args,
+          status: "completed",
+        });
+        outputText += c.name + args;
+      });
+    const completionTokens = countTestTokens(outputText);
+    entry.usage = {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      prompt_tokens_details: { cached_tokens: cached },
+    };
+    sendJson(res, 200, {
+      id: `resp_test_${index}`,
+      object: "response",
+      created_at: 1_700_000_000 + index,
+      status: "completed",
+      error: null,
+      incomplete_details: null,
+      model: typeof body.model === "string" ? body.model : "test-model",
+      output,
+      usage: {
+        input_tokens: promptTokens,
+        input_tokens_details: { cached_tokens: cached },
+        output_tokens: completionTokens,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: promptTokens + completionTokens,
+      },
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
