@@ -14,14 +14,28 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { expandGrid } from "../src/run/grid/expand-grid.js";
-import { parseGridConfig } from "../src/run/grid/grid-config.js";
-import { enqueueGrid } from "../src/run/grid/grid-queue.js";
-import { runGridLocal } from "../src/run/grid/local-pool.js";
-import { type PreparedCell, prepareGridCells } from "../src/run/grid/prepare-cells.js";
-import { startQueueWorker, type WorkerEvent } from "../src/run/grid/queue-worker.js";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { PreparedCell } from "../src/run/grid/prepare-cells.js";
+import type { WorkerEvent } from "../src/run/grid/queue-worker.js";
 import { isMain, median, quantile, writeResult } from "./stats.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SOURCES = process.argv.includes("--sources");
+/** a grid module, compiled (default) or from sources */
+async function grid<T>(name: string): Promise<T> {
+  const path = SOURCES
+    ? join(ROOT, "src", "run", "grid", `${name}.ts`)
+    : join(ROOT, "dist", "run", "grid", `${name}.js`);
+  return (await import(pathToFileURL(path).href)) as T;
+}
+const { expandGrid } = await grid<typeof import("../src/run/grid/expand-grid.js")>("expand-grid");
+const { parseGridConfig } = await grid<typeof import("../src/run/grid/grid-config.js")>("grid-config");
+const { enqueueGrid } = await grid<typeof import("../src/run/grid/grid-queue.js")>("grid-queue");
+const { runGridLocal } = await grid<typeof import("../src/run/grid/local-pool.js")>("local-pool");
+const { prepareGridCells } = await grid<typeof import("../src/run/grid/prepare-cells.js")>("prepare-cells");
+const { startQueueWorker } = await grid<typeof import("../src/run/grid/queue-worker.js")>("queue-worker");
+const TARGET_SPEEDUP = 1.5;
 
 const REDIS_SERVER = "/usr/bin/redis-server";
 const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
@@ -68,6 +82,11 @@ async function localPool(workers: number, seeds: number, cacheDir: string) {
     steady_ms: end - firstStart,
     runs: out.length,
     job_ms: out.map((x) => x.summary!.wall_ms),
+    /** job wall times by task */
+    job_ms_by_task: out.reduce<Record<string, number[]>>((acc, x) => {
+      (acc[x.cell.config.task] ??= []).push(x.summary!.wall_ms);
+      return acc;
+    }, {}),
   };
 }
 
@@ -94,6 +113,12 @@ async function localPoolRepeated(seeds: number, cacheDir: string, repeats: numbe
       runs_per_s: +(runs / (wall / 1000)).toFixed(2),
       steady_runs_per_s: +(runs / (steady / 1000)).toFixed(2),
       median_job_ms: Math.round(median(xs.flatMap((x) => x.job_ms))),
+      median_job_ms_by_task: Object.fromEntries(
+        Object.keys(xs[0]!.job_ms_by_task).map((task) => [
+          task,
+          Math.round(median(xs.flatMap((x) => x.job_ms_by_task[task] ?? []))),
+        ]),
+      ),
       walls_ms: xs.map((x) => Math.round(x.wall_ms)),
     };
   };
@@ -228,6 +253,7 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
       id: "P6",
       what: `${one.runs} scripted runs (daily-digest and price-check, 2 policies each, ${seeds} seeds, 3-day windows) on the local pool with 1 and 2 job processes; queue overhead from enqueue to job start`,
       cpus: availableParallelism(),
+      code: SOURCES ? "sources (tsx)" : "compiled (dist/)",
       /** 1-minute load average before and after (other processes on the machine skew wall times) */
       load_avg_1m: { before: +loadBefore.toFixed(2), after: +loadavg()[0]!.toFixed(2) },
       local: { workers_1: one, workers_2: two, speedup_2_vs_1: speedup, steady_speedup_2_vs_1: steadySpeedup },
@@ -235,11 +261,12 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
       met: {
         completes_with_2_workers: two.runs === one.runs,
         throughput_scales: steadySpeedup > 1,
+        speedup_at_least_1_5: speedup >= TARGET_SPEEDUP,
         queue_overhead_under_50ms: "met" in queue ? queue.met : null,
       },
     };
     console.log(
-      `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall, ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before})`,
+      `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall (target ≥ ${TARGET_SPEEDUP}×: ${speedup >= TARGET_SPEEDUP ? "met" : "NOT met"}), ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before}, ${out.code}); median job ms by task ${JSON.stringify(two.median_job_ms_by_task)}`,
     );
     if ("met" in queue)
       console.log(
