@@ -7,9 +7,19 @@ import { DIGEST_5D, PRICE_3D, run } from "../run/helpers.js";
 import { runWithServer, TEST_MODEL } from "./support/llm-run.js";
 import { medianPollScript, policyResponder, topCommentsScript } from "./support/policy-responder.js";
 
-/** BTC only keeps the price-check runs short (one report per hour); the scripted reference gets the same params. */
-const PRICE = { task: "price-check", ...PRICE_3D, task_params: { symbols: ["BTC-USD"] } } as const;
-const DIGEST = { task: "daily-digest", ...DIGEST_5D } as const;
+/**
+ * BTC only keeps the price-check runs short (one report per hour); the scripted reference gets the
+ * same params. Short windows: what these runs check (same score as the scripted policy, the ledger
+ * and cassette shapes) shows on day 2 as on day 5; the provider conformance suite runs the same
+ * policies against independent server imitations.
+ */
+const PRICE = {
+  task: "price-check",
+  ...PRICE_3D,
+  sim_end: "2026-03-03T00:00:00Z",
+  task_params: { symbols: ["BTC-USD"] },
+} as const;
+const DIGEST = { task: "daily-digest", ...DIGEST_5D, sim_end: "2026-03-04T00:00:00Z" } as const;
 
 function checkLedger(runDir: string) {
   const ev = readLedger(join(runDir, "ledger.jsonl"));
