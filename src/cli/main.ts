@@ -103,6 +103,10 @@ withCommon(
       "--trigger-module <file>",
       "a trigger policy as code: a file exporting check(now, newObservations) → 'wake' | {sleepUntil}",
     )
+    .option(
+      "--cron-when <file>",
+      "--trigger cron: a `when` gate (JavaScript, envkit.handover('wake'|'skip')) run before each firing of the base schedule",
+    )
     .option("--effort <level>", "LLM reasoning effort: none | low | medium | high | max")
     .option("--temperature <t>", "LLM sampling temperature", nonNeg)
     .option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int)
@@ -141,6 +145,8 @@ withCommon(
     agent.trigger = "policy";
     agent.trigger_module = resolve(o.triggerModule);
   }
+  if (o.cronWhen)
+    agent.cron_gate = { ...((agent.cron_gate as object | undefined) ?? {}), program: resolve(o.cronWhen) };
   if (o.effort) agent.effort = o.effort;
   if (o.temperature !== undefined) agent.temperature = o.temperature;
   if (o.maxOutputTokens !== undefined) agent.max_output_tokens = o.maxOutputTokens;

@@ -7,6 +7,7 @@ import type { CallContext, GenerateRequest } from "../models/model.js";
 import { buildResults } from "./build-results.js";
 import { type Checkpoint, clearCheckpoint, pauseInstant, RunPaused, writeCheckpoint } from "./checkpoint.js";
 import { ConfigError, type RunConfig } from "./config.js";
+import { checkConfigCronGate } from "./cron-gate-file.js";
 import { feedbackTool } from "./feedback-tool.js";
 import { readLlmLog } from "./llm-log.js";
 import { cutProviderFailureTail, preflight, providerFailureOf } from "./provider-failure.js";
@@ -98,6 +99,7 @@ export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<Ru
       `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``,
     );
   if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);
+  await checkConfigCronGate(r);
   if (o.preflight !== false) await preflight(r);
   mkdirSync(join(r.runDir, "workspace"), { recursive: true });
   try {
