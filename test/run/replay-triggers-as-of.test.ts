@@ -21,7 +21,7 @@ writeFileSync(
     "  return {",
     '    name: "recorder",',
     "    check(now, obs) {",
-    "      seen.push({ now, obs: obs.map((o) => `${o.id}@${o.t}:${o.kind}`) });",
+    '      seen.push({ now, obs: obs.map((o) => o.id + "@" + o.t + ":" + o.kind) });',
     '      return obs.some((o) => o.kind === "page" || o.kind === "alert") ? "wake" : { sleepUntil: now + 7 * 60000 };',
     "    },",
     "  };",
@@ -51,7 +51,7 @@ describe("replay-triggers is as of", () => {
     const a = await replay(worlds.same);
     const b = await replay(worlds.other);
     const upTo = (ts: number[]) => ts.filter((t) => t <= FORK_T);
-    const after = (ts: number[]) => ts.filter((t) => t > FORK_T);
+    const pastT = (ts: number[]) => ts.filter((t) => t > FORK_T);
     for (const i of [0, 1, 2]) {
       const wa = a.rep.policies[i]!.wake_times;
       const wb = b.rep.policies[i]!.wake_times;
@@ -65,7 +65,7 @@ describe("replay-triggers is as of", () => {
     expect(seenUpTo(a.seen).length).toBeGreaterThan(50);
     expect(seenUpTo(a.seen)).toEqual(seenUpTo(b.seen));
     // the futures differ, and so do the data-driven replays after T (the comparison can fail)
-    expect(after(a.rep.policies[0]!.wake_times)).not.toEqual(after(b.rep.policies[0]!.wake_times));
+    expect(pastT(a.rep.policies[0]!.wake_times)).not.toEqual(pastT(b.rep.policies[0]!.wake_times));
     expect(a.seen.filter((c) => c.now > FORK_T)).not.toEqual(b.seen.filter((c) => c.now > FORK_T));
     // nothing a check saw had become visible after the check
     for (const c of a.seen)
