@@ -205,3 +205,43 @@ describe("cron when gate", () => {
     expect(wakes.filter((w) => w.reason !== "end" && w.triggerId === "h")).toHaveLength(12);
   });
 });
+
+describe("cron when gate: an LLM agent attaches one with create_schedule", () => {
+  it("the ReAct agent's gated entry wakes it only when its gate says so; skips are ledgered", async () => {
+    const { runAgent, reply, lastMarker, T0: A0, HOUR } = await import("../agent/support/harness.js");
+    const gate = 'envkit.handover(new Date(envkit.now()).getUTCHours() % 6 === 0 ? "wake" : "skip");';
+    let created: unknown = null;
+    const { requests, events } = await runAgent({
+      trigger: "cron",
+      days: 1,
+      cronGates: true,
+      model: (req) => {
+        const marker = lastMarker(req) ?? "";
+        if (req.messages.at(-1)?.role === "tool") {
+          if (marker.includes("for start") && created === null) {
+            const last = req.messages.at(-1);
+            created = last?.content;
+          }
+          return reply(["done", {}]);
+        }
+        if (marker.includes("for start"))
+          return reply(["create_schedule", { id: "gated", cron_expr: "0 * * * *", when: gate }]);
+        return reply(["echo", { x: 1 }]);
+      },
+    });
+    expect(String(created)).toContain('"when"');
+    const markers = [...new Set(requests.map((r) => lastMarker(r.req) ?? ""))].filter((m) =>
+      (m.split("\n")[0] ?? "").endsWith("for cron: gated)"),
+    );
+    // hourly firings 01:00 ... 23:00; the gate wakes at 06, 12 and 18
+    expect(markers.map((m) => m.split("\n")[0])).toEqual(
+      [6, 12, 18].map((h) => `(woke at ${new Date(A0 + h * HOUR).toISOString()} for cron: gated)`),
+    );
+    expect(markers[0]).toContain('when gate of "gated": wake; sandbox: 0 polls, 0 data tool calls');
+    // the state block marks the entry as gated
+    expect(markers[0]).toContain('- gated: cron "0 * * * *", next ');
+    expect(markers[0]).toContain(", when-gated");
+    expect(events.filter((e) => e.type === "note" && e.kind === "cron_gate_skip")).toHaveLength(20);
+    expect(events.filter((e) => e.type === "note" && e.kind === "cron_gate_wake")).toHaveLength(3);
+  });
+});
