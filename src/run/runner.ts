@@ -15,7 +15,7 @@ import { type ResolvedRun, type ResolveOptions, recordedEndpoint, resolveRun } f
 import { planOfRestart, readRestartRecord, type SettingsSwitch } from "./restart-record.js";
 import { type Results, readResultsFile } from "./results.js";
 import { type SpawnedActors, spawnActors } from "./run-actors.js";
-import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { assertSameCronGate, assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { withOpenRun } from "./run-teardown.js";
 import { appendRunEnd, appendRunStart, type DayProgress, openSettlement } from "./settlement.js";
 import { loadConfigTaskModule } from "./task-module.js";
@@ -128,6 +128,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   // a restarted run (`relive restart`) keeps its own id and switches its settings at its day again
   const r = { ...resolved, runDir, ...(restart ? { runId: restart.run_id } : {}) };
   assertSameTaskModule(saved, r, runDir);
+  assertSameCronGate(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
   if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
 import { readLedgerLines } from "../../src/ledger/ledger-reader.js";
+import { resumeRun } from "../../src/run/runner.js";
 import { EXAMPLE_LOG, EXAMPLE_TASK, importExample } from "../tasks/event-response/example-world.js";
 import { FORK_T, forkedWorlds } from "./forked-log.js";
 import { options, run } from "./helpers.js";
@@ -176,5 +177,37 @@ describe("cron when gate in runs (event-response, scripted poll-15m under cron)"
     expect(upTo(a, true)).toEqual(upTo(b, true));
     // the futures differ, and so do the gate's inputs and decisions after T (the comparison can fail)
     expect(upTo(a, false)).not.toEqual(upTo(b, false));
+  }, 900_000);
+
+  it("a gated run paused after day 1 resumes to the uninterrupted results; a changed gate file is refused", async () => {
+    const TWO_D = { sim_start: "2026-03-02T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
+    const gate = gateFile("due-resume.js", readFileSync(DUE, "utf8"));
+    const whole = await ev({ cron_gate: { program: gate } }, world, TWO_D);
+    const cfg = (o: ReturnType<typeof options>) =>
+      run(
+        {
+          task: "event-response",
+          world: { dir: world },
+          task_params: { task_file: EXAMPLE_TASK },
+          ...TWO_D,
+          agent: { model: "scripted:poll-15m", trigger: "cron", cron_gate: { program: gate } },
+        },
+        { ...o, stopAfterDay: 1 },
+      );
+    const o = options();
+    const paused = await cfg(o);
+    expect(paused.paused).toBeDefined();
+    const resumed = await resumeRun(paused.runDir, o);
+    expect(resumed.results.performance).toEqual(whole.results.performance);
+    expect(resumed.results.resources).toEqual(whole.results.resources);
+    expect(ledgerOf(resumed.runDir).map((e) => JSON.stringify(e))).toEqual(
+      ledgerOf(whole.runDir).map((e) => JSON.stringify(e)),
+    );
+    const o2 = options();
+    const paused2 = await cfg(o2);
+    writeFileSync(gate, 'envkit.handover("wake");\n');
+    await expect(resumeRun(paused2.runDir, o2)).rejects.toThrow(
+      /cron gate .*due-resume.js changed since the run started/,
+    );
   }, 900_000);
 });
