@@ -44,6 +44,8 @@ describe("cron when gate in runs (event-response, scripted poll-15m under cron)"
   beforeAll(async () => {
     world = await importExample();
   });
+  // one runs directory for the whole file: an identical config is one run (results.json reused)
+  const shared = options();
   const ev = (agent: Record<string, unknown>, w = world, window: object = DAY1) =>
     run(
       {
@@ -53,7 +55,7 @@ describe("cron when gate in runs (event-response, scripted poll-15m under cron)"
         ...window,
         agent: { model: "scripted:poll-15m", trigger: "cron", ...agent },
       },
-      options(),
+      shared,
     );
 
   it("a gate that skips all but the hour cuts wakes and cost exactly; skips and wakes are ledgered", async () => {
