@@ -103,6 +103,10 @@ withCommon(
       "--trigger-module <file>",
       "a trigger policy as code: a file exporting check(now, newObservations) → 'wake' | {sleepUntil}",
     )
+    .option(
+      "--cron-when <file>",
+      "--trigger cron: a `when` gate (JavaScript, envkit.handover('wake'|'skip')) run before each firing of the base schedule",
+    )
     .option("--effort <level>", "LLM reasoning effort: none | low | medium | high | max")
     .option("--temperature <t>", "LLM sampling temperature", nonNeg)
     .option("--max-output-tokens <n>", "LLM output token cap per call (default 4096)", int)
@@ -141,6 +145,8 @@ withCommon(
     agent.trigger = "policy";
     agent.trigger_module = resolve(o.triggerModule);
   }
+  if (o.cronWhen)
+    agent.cron_gate = { ...((agent.cron_gate as object | undefined) ?? {}), program: resolve(o.cronWhen) };
   if (o.effort) agent.effort = o.effort;
   if (o.temperature !== undefined) agent.temperature = o.temperature;
   if (o.maxOutputTokens !== undefined) agent.max_output_tokens = o.maxOutputTokens;
@@ -232,31 +238,74 @@ withCommon(
 
 withCommon(
   program
-    .command("replay-triggers <rundir>")
+    .command("replay-triggers [rundir]")
     .description(
       "counterfactual trigger replay (no LLM): the wakes, cost, missed events and deadlines and reaction times " +
-        "other trigger policies would have given over a finished run's observation stream",
+        "other trigger policies would have given over a finished run's observation stream, or (--world) over a " +
+        "bare imported event log",
     )
     .option(
       "--trigger <policy>",
       "interval:<duration> | keyword:<regex> | a trigger module file (repeatable)",
       (v: string, acc: string[] = []) => [...acc, v],
     )
-    .option("--cost-per-wake <usd>", "cost of one wake (default: the run's spend / its wakes)", num)
+    .option("--world <dir>", "replay a bare imported event log (relive data import --events) instead of a run")
+    .option("-t, --task <id>", "--world: the task the log is read with (default event-response)")
+    .option(
+      "-p, --param <key=value>",
+      "--world: a task parameter (repeatable), e.g. -p task_file=examples/event-log/task.yaml",
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
+    .option("--sim-start <time>", "--world: window start, ISO-8601 (default: the world's window)")
+    .option("--sim-end <time>", "--world: window end, ISO-8601 (default: the world's window)")
+    .option(
+      "--cost-per-wake <usd>",
+      "cost of one wake (default: the run's spend / its wakes; required with --world)",
+      nonNeg,
+    )
     .option("--json", "print the report as JSON"),
-).action(async (dir, o) => {
-  const { replayTriggers } = await import("../run/replay-triggers.js");
-  const report = await replayTriggers(resolve(dir), (o.trigger as string[] | undefined) ?? [], {
-    ...runOptions(o),
-    ...(o.costPerWake !== undefined ? { costPerWakeUsd: o.costPerWake } : {}),
-  });
+).action(async (dir: string | undefined, o) => {
+  const { replayTriggers, replayTriggersOnWorld } = await import("../run/replay-triggers.js");
+  const triggers = (o.trigger as string[] | undefined) ?? [];
+  let report: Awaited<ReturnType<typeof replayTriggers>>;
+  if (o.world !== undefined) {
+    if (dir !== undefined) throw new ConfigError("replay-triggers: give a run directory or --world DIR, not both");
+    if (o.costPerWake === undefined)
+      throw new ConfigError("replay-triggers --world: give --cost-per-wake USD (a bare log has no recorded spend)");
+    report = await replayTriggersOnWorld(resolve(o.world), triggers, {
+      ...runOptions(o),
+      costPerWakeUsd: o.costPerWake,
+      ...(o.task ? { task: o.task } : {}),
+      taskParams: mergeTaskParams({}, o.param as string[] | undefined),
+      ...(o.simStart ? { simStart: o.simStart } : {}),
+      ...(o.simEnd ? { simEnd: o.simEnd } : {}),
+    });
+  } else {
+    if (dir === undefined)
+      throw new ConfigError("replay-triggers: give a run directory, or --world DIR for a bare log");
+    for (const [flag, v] of [
+      ["--task", o.task],
+      ["--param", o.param],
+      ["--sim-start", o.simStart],
+      ["--sim-end", o.simEnd],
+    ] as const)
+      if (v !== undefined) throw new ConfigError(`replay-triggers: ${flag} goes with --world (a run replays its own)`);
+    report = await replayTriggers(resolve(dir), triggers, {
+      ...runOptions(o),
+      ...(o.costPerWake !== undefined ? { costPerWakeUsd: o.costPerWake } : {}),
+    });
+  }
   if (o.json) {
     process.stdout.write(`${JSON.stringify(report, (k, v) => (k === "wake_times" ? undefined : v), 2)}\n`);
     return;
   }
+  const rec = report.recorded;
   process.stdout.write(
-    `${report.task} ${report.sim_start} → ${report.sim_end}; recorded: ${report.recorded.trigger}, ` +
-      `${report.recorded.wakes} wakes, $${report.recorded.spent_usd.toFixed(4)}; cost per wake $${report.cost_per_wake_usd.toFixed(6)}\n`,
+    `${report.task} ${report.sim_start} → ${report.sim_end}; ` +
+      (rec
+        ? `recorded: ${rec.trigger}, ${rec.wakes} wakes, $${rec.spent_usd.toFixed(4)}; `
+        : `event log ${report.world_dir}; `) +
+      `cost per wake $${report.cost_per_wake_usd.toFixed(6)}\n`,
   );
   const rows = report.policies.map((p) => [
     p.trigger,

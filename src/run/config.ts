@@ -54,6 +54,19 @@ export const RunConfigSchema = z
         /** a file exporting a trigger policy (`check(now, newObservations)`) for trigger "policy"; path and sha256 are recorded */
         trigger_module: z.string().min(1).optional(),
         cron_base: z.enum(["readonly", "editable"]).default("readonly"),
+        /**
+         * cron `when` gates (trigger cron only; src/triggers/cron-gate.ts): `program` is a JavaScript file gating the
+         * base schedule and a scripted policy's own entries (path and sha256 are recorded); the caps apply to every
+         * gate of the run, the agent's own included (default: the watcher's, 200 polls and 64 MB)
+         */
+        cron_gate: z
+          .object({
+            program: z.string().min(1).optional(),
+            step_budget: z.number().int().positive().optional(),
+            memory_mb: z.number().int().positive().max(1024).optional(),
+          })
+          .strict()
+          .optional(),
         deadline_guard: z.boolean().default(false),
         /**
          * the deadline guard wakes the agent this many minutes before each known deadline (absent: 60);
@@ -134,6 +147,12 @@ export const RunConfigSchema = z
             code: "custom",
             path: [a.trigger_policy !== undefined ? "trigger_policy" : "trigger_module"],
             message: `needs trigger "policy" (the run's trigger is "${a.trigger}")`,
+          });
+        if (a.cron_gate !== undefined && a.trigger !== "cron")
+          ctx.addIssue({
+            code: "custom",
+            path: ["cron_gate"],
+            message: `needs trigger "cron" (the run's trigger is "${a.trigger}")`,
           });
         if (a.trigger_policy !== undefined)
           try {

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Kernel } from "../kernel/kernel.js";
 import { quantileOf } from "../tasks/metrics.js";
 import type { Observation, TaskRun, TaskRunContext } from "../tasks/task.js";
 import { POLICY_RECHECK_MS } from "../triggers/policy-trigger.js";
@@ -11,10 +10,12 @@ import {
   type TriggerPolicy,
 } from "../triggers/trigger-policy.js";
 import { WorldStore } from "../world/world-store.js";
+import { parseRunConfig } from "./config.js";
 import { ConfigError } from "./config-error.js";
-import { type ResolveOptions, resolveRun } from "./resolve-run.js";
+import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import { readResultsFile } from "./results.js";
 import { readRunConfigFile } from "./run-config-file.js";
+import { openTaskAsOf } from "./task-as-of.js";
 import { loadConfigTaskModule } from "./task-module.js";
 import { loadTriggerModule } from "./trigger-module.js";
 import type { WorldLocation } from "./world-resolver.js";
@@ -41,12 +42,15 @@ export interface ReplayedPolicy {
 }
 
 export interface ReplayReport {
-  run_dir: string;
+  /** the recorded run replayed (null: a bare event log, `--world`) */
+  run_dir: string | null;
+  /** the world replayed */
+  world_dir: string;
   task: string;
   sim_start: string;
   sim_end: string;
-  /** the recorded run: its wakes and spend */
-  recorded: { trigger: string; wakes: number; spent_usd: number };
+  /** the recorded run: its wakes and spend (null for a bare log) */
+  recorded: { trigger: string; wakes: number; spent_usd: number } | null;
   /** recorded spend / recorded wakes, or `--cost-per-wake` */
   cost_per_wake_usd: number;
   policies: ReplayedPolicy[];
@@ -56,6 +60,22 @@ export interface ReplayOptions extends WorldLocation, ResolveOptions {
   /** override of the recorded run's mean cost per wake */
   costPerWakeUsd?: number;
 }
+
+/** `relive replay-triggers --world DIR`: a bare event log, no recorded run. */
+export interface WorldReplayOptions extends ReplayOptions {
+  /** the task the log is read with (default `event-response`) */
+  task?: string;
+  /** its parameters (event-response: `task_file`) */
+  taskParams?: Record<string, unknown>;
+  /** the window (ISO-8601 or epoch ms; default the world's own window, whole UTC days) */
+  simStart?: string | number;
+  simEnd?: string | number;
+  /** required: there is no recorded spend to take a mean from */
+  costPerWakeUsd: number;
+}
+
+/** The task a bare event log is replayed with when `--task` is not given. */
+export const WORLD_REPLAY_TASK = "event-response";
 
 /**
  * `relive replay-triggers RUNDIR --trigger ...`: counterfactual trigger replay without an LLM. The
@@ -74,8 +94,7 @@ export async function replayTriggers(runDir: string, triggers: string[], o: Repl
   if (!existsSync(resultsPath)) throw new ConfigError(`${runDir} has no results.json (replay a finished run)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
-  const policies: (() => TriggerPolicy)[] = [];
-  for (const spec of triggers) policies.push(await policyFactory(spec));
+  const policies = await policyFactories(triggers);
   const r = resolveRun(saved.config, { ...o, checkModel: false });
   const results = readResultsFile(resultsPath);
   const recorded = {
@@ -83,49 +102,92 @@ export async function replayTriggers(runDir: string, triggers: string[], o: Repl
     wakes: results.resources.wakes,
     spent_usd: results.resources.spent_usd,
   };
-  const perWake = o.costPerWakeUsd ?? (recorded.wakes > 0 ? recorded.spent_usd / recorded.wakes : 0);
-  if (!(Number.isFinite(perWake) && perWake >= 0))
-    throw new ConfigError(`--cost-per-wake: not a non-negative number: ${o.costPerWakeUsd}`);
+  const perWake = checkPerWake(
+    o.costPerWakeUsd ?? (recorded.wakes > 0 ? recorded.spent_usd / recorded.wakes : 0),
+    o.costPerWakeUsd,
+  );
+  return { run_dir: runDir, recorded, ...(await replayOver(r, triggers, policies, perWake)) };
+}
 
-  const world = WorldStore.open(r.worldDir);
-  const clock = { t: r.sim_start };
-  const ctx: TaskRunContext<unknown> = {
-    params: r.params,
-    feedback: "none",
-    oracleFeedback: null,
-    sim_start: r.sim_start,
-    sim_end: r.sim_end,
-    view: world.at(() => clock.t, { search: r.config.search ?? "global" }),
-    kernel: new Kernel({ start: r.sim_start, end: r.sim_end }),
-    budget_usd: r.budget_usd,
-    env_seed: r.env_seed,
-    world,
-  };
-  const run = r.task.open(ctx);
+/**
+ * `relive replay-triggers --world DIR`: the same replay over a bare imported event log (no recorded
+ * run): the log is opened with `task` (default event-response, its task file in `taskParams`) over
+ * the world's own window unless `simStart`/`simEnd` say otherwise; cost is wakes × `costPerWakeUsd`.
+ */
+export async function replayTriggersOnWorld(
+  worldDir: string,
+  triggers: string[],
+  o: WorldReplayOptions,
+): Promise<ReplayReport> {
+  if (triggers.length === 0) throw new ConfigError("replay-triggers: give at least one --trigger");
+  const perWake = checkPerWake(o.costPerWakeUsd, o.costPerWakeUsd);
+  if (!existsSync(join(worldDir, "world.json")))
+    throw new ConfigError(
+      `--world ${worldDir}: not a world directory (no world.json); import a log with \`relive data import --events\``,
+    );
+  const world = WorldStore.open(worldDir);
+  const window = world.manifest.window;
+  world.close();
+  const config = parseRunConfig(
+    {
+      task: o.task ?? WORLD_REPLAY_TASK,
+      world: { dir: worldDir },
+      task_params: o.taskParams ?? {},
+      sim_start: o.simStart ?? window.start,
+      sim_end: o.simEnd ?? window.end,
+    },
+    "replay-triggers --world",
+  );
+  await loadConfigTaskModule(config);
+  const policies = await policyFactories(triggers);
+  const r = resolveRun(config, { ...o, checkModel: false });
+  return { run_dir: null, recorded: null, ...(await replayOver(r, triggers, policies, perWake)) };
+}
+
+function checkPerWake(v: number, given: number | undefined): number {
+  if (!(Number.isFinite(v) && v >= 0)) throw new ConfigError(`--cost-per-wake: not a non-negative number: ${given}`);
+  return v;
+}
+
+async function policyFactories(triggers: string[]): Promise<(() => TriggerPolicy)[]> {
+  const policies: (() => TriggerPolicy)[] = [];
+  for (const spec of triggers) policies.push(await policyFactory(spec));
+  return policies;
+}
+
+/**
+ * Replays each policy over `r`'s task and world. The task is opened with a clock the replay moves
+ * (`openTaskAsOf`): a policy is asked only at `now` with the observations of (since, now] through the
+ * view bounded at `now`; the yardstick (every observation, when each deadline became known) is read
+ * afterwards in hindsight, as a scorer does.
+ */
+async function replayOver(
+  r: ResolvedRun,
+  triggers: string[],
+  policies: (() => TriggerPolicy)[],
+  perWake: number,
+): Promise<Omit<ReplayReport, "run_dir" | "recorded">> {
+  const t = openTaskAsOf(r);
+  const { run, ctx, clock } = t;
   try {
     run.tools();
+    const out: ReplayedPolicy[] = [];
+    const wakeTimes = policies.map((make) => replayWakes(make(), run, clock, r.sim_start, r.sim_end));
     // the yardstick (hindsight, like a scorer): every observation and when each deadline became known
     clock.t = r.sim_end;
     const all = run.observations(r.sim_start, r.sim_end).filter((x) => x.t >= r.sim_start && x.t < r.sim_end);
     const known = knownDeadlines(run, ctx, clock, r.sim_start, r.sim_end, all);
-    const out: ReplayedPolicy[] = [];
-    for (const [i, make] of policies.entries()) {
-      const policy = make();
-      const wakeTimes = replayWakes(policy, run, clock, r.sim_start, r.sim_end);
-      out.push(measure(triggers[i]!, wakeTimes, all, known, perWake, r.sim_end));
-    }
+    for (const [i, w] of wakeTimes.entries()) out.push(measure(triggers[i]!, w, all, known, perWake, r.sim_end));
     return {
-      run_dir: runDir,
+      world_dir: r.worldDir,
       task: r.task.id,
       sim_start: new Date(r.sim_start).toISOString(),
       sim_end: new Date(r.sim_end).toISOString(),
-      recorded,
       cost_per_wake_usd: perWake,
       policies: out,
     };
   } finally {
-    await run.dispose().catch(() => {});
-    world.close();
+    await t.close();
   }
 }
 

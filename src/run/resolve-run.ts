@@ -10,6 +10,7 @@ import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import type { TriggerKind } from "../triggers/trigger.js";
 import { WorldStore } from "../world/world-store.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
+import { type CronGateFile, readCronGateFile } from "./cron-gate-file.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
 import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { type LearningSettings, resolveLearning } from "./learning-config.js";
@@ -39,6 +40,8 @@ export interface ResolvedRun {
   resolvedConfig: Record<string, unknown>;
   /** memory, memory tools and the memory scaffolding switches, resolved (src/run/learning-config.ts) */
   learning: LearningSettings;
+  /** `agent.cron_gate.program`, read once (its sha256 is part of the run's identity) */
+  cronGate: CronGateFile | null;
 }
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -238,6 +241,8 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
   ws.close();
   if ("dir" in config.world) checkWorldFitsTask(task, worldDir, ws.manifest, { start: sim_start, end: sim_end });
   const budget_usd = config.budget_usd ?? task.budget_usd;
+  const cronGate =
+    config.agent.cron_gate?.program !== undefined ? readCronGateFile(config.agent.cron_gate.program) : null;
   const resolvedConfig = {
     config,
     resolved: {
@@ -255,6 +260,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       ...(config.agent.trigger_module !== undefined
         ? { trigger_module: triggerModuleIdentity(config.agent.trigger_module) }
         : {}),
+      ...(cronGate !== null ? { cron_gate: { path: cronGate.path, sha256: cronGate.sha256 } } : {}),
       ...(agent.kind === "external"
         ? {
             harness: agent.harness,
@@ -315,6 +321,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     runDir: join(o.runsDir, task.id, slug(model), `${runId}-s${config.seed}`),
     resolvedConfig,
     learning,
+    cronGate,
   };
 }
 

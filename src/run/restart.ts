@@ -15,7 +15,7 @@ import {
   settingsPatchOf,
 } from "./restart-record.js";
 import { readResultsFile } from "./results.js";
-import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { assertSameCronGate, assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { executeStoppable, type RunOptions, type RunOutcome } from "./runner.js";
 import { loadConfigTaskModule } from "./task-module.js";
 import { loadConfigTriggerModule } from "./trigger-module.js";
@@ -94,6 +94,7 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   const endpoint = recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]);
   const source = resolveRun(saved.config, { ...o, endpoint });
   assertSameTaskModule(saved, source, sourceDir);
+  assertSameCronGate(saved, source, sourceDir);
   const sourceRunId = sourceRestart?.run_id ?? source.runId;
   if (source.agent.kind === "external")
     throw new ConfigError(

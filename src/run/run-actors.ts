@@ -109,6 +109,9 @@ function spawnActorsWith(
     trigger: TriggerKind,
     extraSchedules?: { id: string; cron_expr: string; note: string }[],
   ) => {
+    const note = (kind: string, message: string) =>
+      ledger.append({ type: "note", t: kernel.now(), actor: actor.id, kind, message });
+    const gateSource = r.cronGate?.source;
     const slot = new IntentSlot();
     s.slots.set(actor.id, slot);
     const allowed = new Set(actor.tools);
@@ -120,7 +123,29 @@ function spawnActorsWith(
       slot,
       baseSchedule: r.task.baseSchedule,
       cronBase: r.config.agent.cron_base,
-      ...(extraSchedules ? { extraSchedules } : {}),
+      ...(extraSchedules
+        ? {
+            extraSchedules: extraSchedules.map((e) => (gateSource !== undefined ? { ...e, when: gateSource } : e)),
+          }
+        : {}),
+      ...(trigger === "cron"
+        ? {
+            ...(gateSource !== undefined ? { baseWhen: gateSource } : {}),
+            cronGate: {
+              dataTools: () =>
+                (runtime as ToolRuntime)
+                  .docs()
+                  .filter((d) => d.kind === "data")
+                  .map((d) => d.name),
+              callTool: (name: string, args: unknown) => (runtime as ToolRuntime).call(actor.id, name, args),
+              note,
+              ...(r.config.agent.cron_gate?.step_budget ? { stepBudget: r.config.agent.cron_gate.step_budget } : {}),
+              ...(r.config.agent.cron_gate?.memory_mb
+                ? { memoryLimitBytes: r.config.agent.cron_gate.memory_mb * 1024 * 1024 }
+                : {}),
+            },
+          }
+        : {}),
       ...(trigger === "policy"
         ? {
             policy: {

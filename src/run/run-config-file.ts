@@ -41,3 +41,13 @@ export function assertSameTaskModule(saved: RunConfigFile, r: ResolvedRun, runDi
       `${runDir}: task module ${was.path} changed since the run started (sha256 ${was.sha256.slice(0, 12)} → ${now.sha256.slice(0, 12)}); restore it, or start a new run`,
     );
 }
+
+/** A run continues only with the cron `when` gate file it started with (same content). */
+export function assertSameCronGate(saved: RunConfigFile, r: ResolvedRun, runDir: string): void {
+  const was = TaskModuleRecord.optional().safeParse(saved.resolved.cron_gate);
+  const w = was.success ? was.data : undefined;
+  if (w && r.cronGate && w.sha256 !== r.cronGate.sha256)
+    throw new ConfigError(
+      `${runDir}: cron gate ${w.path} changed since the run started (sha256 ${w.sha256.slice(0, 12)} → ${r.cronGate.sha256.slice(0, 12)}); restore it, or start a new run`,
+    );
+}

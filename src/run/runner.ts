@@ -7,6 +7,7 @@ import type { CallContext, GenerateRequest } from "../models/model.js";
 import { buildResults } from "./build-results.js";
 import { type Checkpoint, clearCheckpoint, pauseInstant, RunPaused, writeCheckpoint } from "./checkpoint.js";
 import { ConfigError, type RunConfig } from "./config.js";
+import { checkConfigCronGate } from "./cron-gate-file.js";
 import { feedbackTool } from "./feedback-tool.js";
 import { readLlmLog } from "./llm-log.js";
 import { cutProviderFailureTail, preflight, providerFailureOf } from "./provider-failure.js";
@@ -14,7 +15,7 @@ import { type ResolvedRun, type ResolveOptions, recordedEndpoint, resolveRun } f
 import { planOfRestart, readRestartRecord, type SettingsSwitch } from "./restart-record.js";
 import { type Results, readResultsFile } from "./results.js";
 import { type SpawnedActors, spawnActors } from "./run-actors.js";
-import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
+import { assertSameCronGate, assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
 import { withOpenRun } from "./run-teardown.js";
 import { appendRunEnd, appendRunStart, type DayProgress, openSettlement } from "./settlement.js";
 import { loadConfigTaskModule } from "./task-module.js";
@@ -98,6 +99,7 @@ export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<Ru
       `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``,
     );
   if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);
+  await checkConfigCronGate(r);
   if (o.preflight !== false) await preflight(r);
   mkdirSync(join(r.runDir, "workspace"), { recursive: true });
   try {
@@ -126,6 +128,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   // a restarted run (`relive restart`) keeps its own id and switches its settings at its day again
   const r = { ...resolved, runDir, ...(restart ? { runId: restart.run_id } : {}) };
   assertSameTaskModule(saved, r, runDir);
+  assertSameCronGate(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
   if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);

@@ -1,5 +1,5 @@
 import type { Kernel } from "../kernel/kernel.js";
-import { cronTrigger } from "./cron.js";
+import { type CronGateOptions, cronTrigger } from "./cron.js";
 import { type PolicyTriggerOptions, policyTrigger } from "./policy-trigger.js";
 import { sleepTrigger } from "./sleep.js";
 import type { AgentTrigger, IntentSlot, TriggerKind } from "./trigger.js";
@@ -16,7 +16,11 @@ export interface CreateTriggerOptions {
   baseSchedule: string;
   cronBase: "readonly" | "editable";
   /** cron only: entries installed beside the base (a scripted policy's own schedules) */
-  extraSchedules?: readonly { id: string; cron_expr: string; note?: string }[];
+  extraSchedules?: readonly { id: string; cron_expr: string; note?: string; when?: string }[];
+  /** cron only: a `when` gate on the base schedule */
+  baseWhen?: string;
+  /** cron only: what `when` gates run with (absent: create_schedule refuses `when`) */
+  cronGate?: CronGateOptions;
   /** required for the watcher trigger */
   watcher?: Omit<WatcherTriggerOptions, "actorId" | "slot">;
   /** required for the policy trigger */
@@ -36,6 +40,8 @@ export function createTrigger(o: CreateTriggerOptions): AgentTrigger {
         baseSchedule: o.baseSchedule,
         base: o.cronBase,
         ...(o.extraSchedules ? { extraSchedules: o.extraSchedules } : {}),
+        ...(o.baseWhen !== undefined ? { baseWhen: o.baseWhen } : {}),
+        ...(o.cronGate ? { gate: o.cronGate } : {}),
       });
     case "watcher":
       if (!o.watcher) throw new Error("the watcher trigger needs its workspace and tool wrappers");

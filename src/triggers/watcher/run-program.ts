@@ -77,7 +77,8 @@ function positiveInt(what: string, v: number | undefined, dflt: number): number 
   return x;
 }
 
-function limits(o: { stepBudget?: number; memoryLimitBytes?: number; maxStackBytes?: number }) {
+/** The sandbox caps of a program (defaults filled in, refused when out of range). */
+export function sandboxLimits(o: { stepBudget?: number; memoryLimitBytes?: number; maxStackBytes?: number }) {
   const maxStackBytes = positiveInt("maxStackBytes", o.maxStackBytes, DEFAULT_MAX_STACK_BYTES);
   if (maxStackBytes > MAX_STACK_CAP_BYTES)
     throw new RangeError(
@@ -103,7 +104,7 @@ export async function runProgram(o: RunProgramOptions): Promise<ProgramEnd> {
     deadline: o.deadline,
     toolNames: Object.keys(o.wrappers).sort(),
     workspace: o.workspace,
-    ...limits(o),
+    ...sandboxLimits(o),
     maxCallsBetweenWaits: positiveInt("maxCallsBetweenWaits", o.maxCallsBetweenWaits, DEFAULT_MAX_CALLS_BETWEEN_WAITS),
     randomSeed: o.randomSeed ?? DEFAULT_RANDOM_SEED,
   };
@@ -167,7 +168,7 @@ export async function validateProgram(o: ValidateProgramOptions): Promise<{ ok: 
     deadline: o.deadline,
     toolNames: [...o.toolNames].sort(),
     workspace: o.workspace,
-    ...limits(o),
+    ...sandboxLimits(o),
     maxCallsBetweenWaits: DEFAULT_MAX_CALLS_BETWEEN_WAITS,
     randomSeed: DEFAULT_RANDOM_SEED,
   });

@@ -37,7 +37,10 @@ export interface SessionOptions {
   now: () => number;
   deadline: number | null;
   toolNames: string[];
-  workspace: Workspace;
+  /** null: no workspace (a cron `when` gate); envkit.workspace calls throw inside the program */
+  workspace: Workspace | null;
+  /** set: envkit.wait throws this message inside the program (a cron `when` gate cannot let time pass) */
+  noWait?: string;
   stepBudget: number;
   memoryLimitBytes: number;
   maxStackBytes: number;
@@ -92,6 +95,11 @@ export class SandboxSession {
   private disposed = false;
   /** why releasing the VM failed (the program's end was already decided; the instance is dropped anyway) */
   releaseFailure: string | null = null;
+
+  /** interrupt polls used since the last wait that moved the clock (a gate's whole run: it never waits) */
+  get pollsUsed(): number {
+    return this.polls;
+  }
 
   static async open(o: SessionOptions): Promise<SandboxSession> {
     if (o.maxStackBytes > MAX_STACK_CAP_BYTES)
@@ -440,9 +448,15 @@ export class SandboxSession {
       this.halt = { kind: "stopped", at };
       return HALT();
     };
-    const ws = <T>(what: string, fn: () => T) => {
+    const ws = <T>(what: string, fn: (w: Workspace) => T) => {
+      const w = this.o.workspace;
+      if (w === null)
+        return fail(
+          "Error",
+          `envkit.workspace.${what}: there is no workspace here (a when gate only reads data tools)`,
+        );
       try {
-        return reply({ v: fn() ?? null });
+        return reply({ v: fn(w) ?? null });
       } catch (e) {
         if (e instanceof WorkspaceError) return fail("Error", `envkit.workspace.${what}: ${e.message}`);
         throw e;
@@ -456,6 +470,7 @@ export class SandboxSession {
     def("wait", (h) => {
       if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
+      if (this.o.noWait !== undefined) return fail("Error", this.o.noWait);
       if (h === undefined || ctx.typeof(h) !== "number")
         return fail(
           "TypeError",
@@ -531,14 +546,14 @@ export class SandboxSession {
       if (this.halt !== null) return HALT();
       const path = str(p);
       if (path === null) return fail("TypeError", "envkit.workspace.read(path): path must be a string");
-      return ws("read", () => this.o.workspace.readText(path));
+      return ws("read", (w) => w.readText(path));
     });
     def("wsList", (p) => {
       if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const path = str(p);
       if (path === null) return fail("TypeError", "envkit.workspace.list(path?): path must be a string");
-      return ws("list", () => this.o.workspace.ls(path));
+      return ws("list", (w) => w.ls(path));
     });
     def("wsWrite", (p, c) => {
       if (this.describing) return OFF();
@@ -548,7 +563,7 @@ export class SandboxSession {
       if (path === null || content === null)
         return fail("TypeError", "envkit.workspace.write(path, content): path and content must be strings");
       if (this.o.mode === "validate") return stop("envkit.workspace.write");
-      return ws("write", () => this.o.workspace.writeFile(path, content));
+      return ws("write", (w) => w.writeFile(path, content));
     });
     return raw;
   }

@@ -65,6 +65,8 @@ export interface HarnessOptions {
   llmCap?: number;
   deadlines?: number[];
   extra?: Partial<ReactAgentOptions>;
+  /** cron: `when` gates run with the test tools as their data tools */
+  cronGates?: boolean;
 }
 
 /** Runs the ReAct agent alone on a kernel with test tools; returns the ledger events and every request. */
@@ -87,8 +89,18 @@ export async function runAgent(o: HarnessOptions) {
     slot,
     baseSchedule: "0 12 * * *",
     cronBase: "readonly",
+    ...(o.cronGates
+      ? {
+          cronGate: {
+            dataTools: () => ["words"],
+            callTool: (name: string, args: unknown) => runtime.call("agent", name, args),
+            note: (kind: string, message: string) =>
+              ledger.append({ type: "note", t: kernel.now(), actor: "agent", kind, message }),
+          },
+        }
+      : {}),
   });
-  const runtime = new ToolRuntime({
+  const runtime: ToolRuntime = new ToolRuntime({
     tools: [...testTools(), ...trigger.tools, finishTool(slot)],
     limiters: {},
     ledger,
