@@ -8,7 +8,13 @@ import { ConfigError } from "../run/config-error.js";
 import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { Results } from "../run/results.js";
 import type { RunOptions } from "../run/runner.js";
-import { nonNegativeInt as int, nonNegative as nonNeg, positive as num, withEpisodeFlags } from "./arg-parsers.js";
+import {
+  nonNegativeInt as int,
+  mergeTaskParams,
+  nonNegative as nonNeg,
+  positive as num,
+  withEpisodeFlags,
+} from "./arg-parsers.js";
 import { progressLine, resultWarnings, scoreTable } from "./format.js";
 
 /** exit codes: 2 configuration error, 3 provider failure (the run directory is kept), 4 a broken-measurement flag, 1 anything else */
