@@ -22,9 +22,10 @@ export const GENERATOR_VERSION = "v4";
 /**
  * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
  * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too;
- * 3: questions opening by the cut are asked about the filings of the seed's own stream.
+ * 3: questions opening by the cut are asked about the filings of the seed's own stream; 4: markets
+ * (prices, moves, events, spikes, their news and chatter) are re-drawn too.
  */
-export const FUTURE_VERSION = 3;
+export const FUTURE_VERSION = 4;
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
@@ -133,7 +134,7 @@ export function generateRows(o: SynthOptions): SynthWorld {
     : null;
   const ids = new IdMinter(opts.seed);
   const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
-  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids, futureSplit(future, "markets"));
   const filings = generateFilings(
     root.split("filings"),
     from,
