@@ -14,7 +14,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { LedgerEvent } from "../../src/ledger/events.js";
+import { oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import { getTask } from "../../src/tasks/registry.js";
+import { releasedAtOf } from "../../src/tasks/task.js";
 import { DEADLINE_GUARD_MARGIN_MS, DEADLINE_GUARD_POLL_MS } from "../../src/triggers/deadline-guard.js";
 import { TruthStore } from "../../src/world/truth-store.js";
 import type { EventRow } from "../../src/world/types.js";
@@ -219,5 +221,44 @@ describe("different futures: event-response over two event logs that agree up to
     for (let i = 0; i < Math.max(a.wakes.length, b.wakes.length); i++) expect(b.wakes[i], `wake ${i}`).toBe(a.wakes[i]);
     for (let i = 0; i < Math.max(a.agentLines.length, b.agentLines.length); i++)
       expect(b.agentLines[i], `ledger line ${i}`).toBe(a.agentLines[i]);
+  }, 600_000);
+
+  it("oracle feedback names an event only once it is visible (release time ≥ the event's visible_at)", async () => {
+    const world = WorldStore.open(worldB);
+    const truth = TruthStore.open(worldB);
+    try {
+      const task = getTask("event-response");
+      const policy = task.referencePolicies.find((p) => p.name === "poll-15m")!;
+      const r = await driveTask({
+        task,
+        world,
+        truth,
+        sim_start: START,
+        sim_end: END,
+        policy,
+        params: PARAMS,
+        feedback: "oracle",
+      });
+      const visibleAt = new Map(B.map((e) => [e.id, e.visible_at]));
+      const early: string[] = [];
+      let late = 0;
+      for (const o of r.outcomes) {
+        const v = visibleAt.get((o.detail as { event_id: string }).event_id)!;
+        if (v > o.t) late++;
+        if (releasedAtOf(o) < v) early.push(`${o.key}: released ${releasedAtOf(o)}, visible ${v}`);
+        if (
+          v > o.t &&
+          oracleFeedbackOf(r.events, () => Math.min(v - 1, END))
+            .settled(null)
+            .some((x) => x.key === o.key)
+        )
+          early.push(`${o.key}: get_feedback shows it before the event is visible`);
+      }
+      expect(early).toEqual([]);
+      expect(late, "events visible only after their deadline exist (not vacuous)").toBeGreaterThan(3);
+    } finally {
+      world.close();
+      truth.close();
+    }
   }, 600_000);
 });
