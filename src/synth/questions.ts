@@ -30,6 +30,12 @@ export const QUESTION_PARAMS = {
    */
   revenueGrowthLo: -0.01,
   revenueGrowthHi: 0.05,
+  /**
+   * a release is asked about only when its report is due inside the window by the calendar: the
+   * 10-Q/10-K follows the release the same day or up to 5 business days later (by 21:00 ET), so
+   * always within 9 days of the release day's 00:00 UTC (never an answer determined after the window)
+   */
+  reportDueDays: 9,
 } as const;
 
 /** one generated question with its kind (not stored in the world: the test of unbiasedness reads it) */
@@ -239,9 +245,10 @@ export function questionDrafts(
           break;
         }
         case "revenue": {
-          // releases scheduled after the open (inside the window) of companies with a report out by then
+          // releases scheduled after the open whose report is due inside the window, of companies
+          // with a report out by then
           const due = filingSet.calendar.filter(
-            (e) => e.day > open && e.day < end && lastReported(e.ticker, open) !== null,
+            (e) => e.day > open && e.day + P.reportDueDays * DAY <= end && lastReported(e.ticker, open) !== null,
           );
           if (due.length > 0) {
             const e = r.pick(due);
