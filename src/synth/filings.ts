@@ -92,12 +92,33 @@ export const SYNTH_COMPANIES: readonly CompanySpec[] = [
   },
 ];
 
+/**
+ * One scheduled earnings release (the filing calendar, generator-side): the day is fixed from the
+ * history start (companies announce it in advance) and the same in every different future, so a
+ * question may be dated by it. The report's accession hashes (cik, form, report date), so it is
+ * the same in every future too.
+ */
+export interface EarningsRelease {
+  ticker: string;
+  cik: string;
+  /** 00:00 UTC of the release's date (the 8-K and its press release come that day, from 10:00 UTC) */
+  day: number;
+  /** the report the release is for (its 10-Q/10-K follows the same day or up to 5 business days later) */
+  accession: string;
+  form: "10-Q" | "10-K";
+  fy: number;
+  /** "Q1".."Q3" or "FY" */
+  fp: string;
+}
+
 export interface FilingStreams {
   companies: CompanyRow[];
   filings: FilingRow[];
   facts: XbrlFactRow[];
   labels: LabelRow[];
   news: NewsDraft[];
+  /** the filing calendar (not written to the world) */
+  calendar: EarningsRelease[];
 }
 
 function etDate(t: number): DateTime {
@@ -222,7 +243,7 @@ export function generateFilings(
   ids: IdMinter,
   future: FutureStream = null,
 ): FilingStreams {
-  const out: FilingStreams = { companies: [], filings: [], facts: [], labels: [], news: [] };
+  const out: FilingStreams = { companies: [], filings: [], facts: [], labels: [], news: [], calendar: [] };
   const W = end - start;
   SYNTH_COMPANIES.forEach((c, ci) => {
     const r = rng.split(`company-${c.ticker}`);
@@ -335,6 +356,15 @@ export function generateFilings(
       };
       const eps = (ni: number) => Math.round((ni / c.dilutedShares) * 100) / 100;
       const fp = isK ? "FY" : `Q${period.q}`;
+      out.calendar.push({
+        ticker: c.ticker,
+        cik: c.cik,
+        day: Date.UTC(d.year, d.month - 1, d.day),
+        accession: accnQ,
+        form,
+        fy: period.fy,
+        fp,
+      });
       const fact = (concept: string, unit: string, s: DateTime, e: DateTime, val: number): XbrlFactRow => ({
         cik: c.cik,
         taxonomy: "us-gaap",

@@ -17,14 +17,15 @@ import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v4";
+export const GENERATOR_VERSION = "v5";
 
 /**
  * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
  * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too;
- * 3: questions opening by the cut are asked about the filings of the seed's own stream.
+ * 3: questions opening by the cut are asked about the filings of the seed's own stream; 4: markets
+ * (prices, moves, events, spikes, their news and chatter) are re-drawn too.
  */
-export const FUTURE_VERSION = 3;
+export const FUTURE_VERSION = 4;
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;
@@ -116,7 +117,7 @@ export function generateQuestionSet(o: SynthOptions): QuestionStreams {
   const ids = new IdMinter(opts.seed);
   const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
   const filings = generateFilings(root.split("filings"), from, opts.start, opts.end, ids);
-  return generateQuestions(root.split("questions"), markets.plans, filings.labels, opts.start, opts.end, ids);
+  return generateQuestions(root.split("questions"), markets.plans, filings, opts.start, opts.end, ids);
 }
 
 /**
@@ -133,7 +134,14 @@ export function generateRows(o: SynthOptions): SynthWorld {
     : null;
   const ids = new IdMinter(opts.seed);
   const reddit = generateReddit(root.split("reddit"), from, opts.end, ids, futureSplit(future, "reddit"));
-  const markets = generateMarkets(root.split("markets"), from, opts.start, opts.end, ids);
+  const markets = generateMarkets(
+    root.split("markets"),
+    from,
+    opts.start,
+    opts.end,
+    ids,
+    futureSplit(future, "markets"),
+  );
   const filings = generateFilings(
     root.split("filings"),
     from,
@@ -145,19 +153,8 @@ export function generateRows(o: SynthOptions): SynthWorld {
   const background = generateBackgroundNews(root.split("news"), from, opts.end, futureSplit(future, "news"));
   const candles = generateCandles(root.split("candles"), from, opts.end, futureSplit(future, "candles"));
   const broker = generateBrokerEvents(candles, opts.start, opts.end, ids);
-  // questions opening by the cut are asked about the filings as the seed's own stream draws them
-  const questions = generateQuestions(
-    root.split("questions"),
-    markets.plans,
-    filings.labels,
-    opts.start,
-    opts.end,
-    ids,
-    future && {
-      from: future.from,
-      askedLabels: generateFilings(root.split("filings"), from, opts.start, opts.end, new IdMinter(opts.seed)).labels,
-    },
-  );
+  // asked from what is public at each open, answered from this world's markets and filings
+  const questions = generateQuestions(root.split("questions"), markets.plans, filings, opts.start, opts.end, ids);
   const news = finalizeNews([...markets.news, ...filings.news, ...background], opts.end, ids);
   const attribution: AttributionRow[] = [];
   for (const a of markets.attributions) {

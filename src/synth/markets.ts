@@ -7,6 +7,7 @@ import type {
   MarketResolutionRow,
   MarketRow,
 } from "../world/types.js";
+import type { FutureStream } from "./future.js";
 import type { IdMinter } from "./ids.js";
 import { BREAKOUT_SUBJECTS, LONG_DATED_SUBJECTS, type MarketSubject } from "./market-subjects.js";
 import { composeBody, type NewsDraft, pickDomain } from "./news-draft.js";
@@ -224,16 +225,59 @@ interface Ctx {
   end: number;
   news: NewsDraft[];
   ids: IdMinter;
+  /** the different-futures cut T (+∞ in the ordinary world) */
+  cut: number;
 }
 
-function chatter(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number): void {
+/**
+ * One market's different future (README "Prefix stability"): `pick(t)` is the stream a draw made
+ * for the grid step at t comes from, the market's own stream for every step whose price is visible
+ * at the cut (t + priceDelay ≤ T) and the future stream `f` after it. In the ordinary world `f`
+ * is null and every draw is the market's own.
+ */
+class MarketFuture {
+  /** the last grid step drawn from the world's stream */
+  readonly stepCut: number;
+  constructor(
+    readonly rng: Rng,
+    readonly f: Rng | null,
+    readonly cut: number,
+  ) {
+    this.stepCut = cut - MARKET_PARAMS.priceDelayMs;
+  }
+  pick(t: number): Rng {
+    return this.f !== null && t > this.stepCut ? this.f : this.rng;
+  }
+  /** a time drawn by `draw` after the cut (64 draws), else `fallback` (the ordinary world's) */
+  after(fallback: number, ok: (t: number) => boolean, draw: (f: Rng) => number): number {
+    if (this.f === null) return fallback;
+    for (let i = 0; i < 64; i++) {
+      const t = draw(this.f);
+      if (ok(t)) return t;
+    }
+    return fallback;
+  }
+}
+
+function futureOf(rng: Rng, future: FutureStream, label: string): MarketFuture {
+  return new MarketFuture(rng, future ? future.rng.split(label) : null, future?.from ?? Number.POSITIVE_INFINITY);
+}
+
+/** neutral chatter, a Poisson stream; with a future it restarts at the cut from the future stream */
+function chatter(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number, fut: Rng | null = null): void {
   const t0 = Math.max(ctx.from, plan.open - 5 * DAY);
   let t = t0;
   let k = 0;
+  let g = rng;
   for (;;) {
-    t += rng.exp(MARKET_PARAMS.chatterPerDay / DAY);
+    t += g.exp(MARKET_PARAMS.chatterPerDay / DAY);
+    if (fut !== null && g !== fut && t > ctx.cut) {
+      g = fut; // memoryless: the stream restarts at the cut
+      t = Math.max(ctx.cut, t0);
+      continue;
+    }
     if (t >= until) break;
-    ctx.news.push(article(rng, `${plan.id}:chat${pad(k++, 3)}`, t, plan.subject, NEUTRAL, NEUTRAL_MIDDLE));
+    ctx.news.push(article(g, `${plan.id}:chat${pad(k++, 3)}`, t, plan.subject, NEUTRAL, NEUTRAL_MIDDLE));
   }
 }
 
@@ -241,7 +285,7 @@ function marketId(ctx: Ctx, prefix: string, subject: MarketSubject, open: number
   return `${prefix}${ctx.ids.hex("market", [subject.clause, open, scheduledEnd], 8)}`;
 }
 
-function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketStreams): void {
+function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketStreams, fu: MarketFuture): void {
   const P = MARKET_PARAMS;
   const W = ctx.end - ctx.start;
   const open = utcDayStart(ctx.from) - (20 + rng.int(60)) * DAY;
@@ -265,28 +309,45 @@ function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketS
     starts.push(ctx.from + Math.floor((t - ctx.from) / P.stepMs) * P.stepMs);
     t += P.breakpointMinGapMs + rng.exp(1 / P.breakpointMeanExtraGapMs);
   }
+  if (fu.f !== null) {
+    // different future: the schedule after the last step drawn from the world's stream is re-drawn
+    // (the gap after the cut restarts at the cut: a 36 h minimum from the last kept start, then exponential)
+    const kept = starts.filter((s) => s <= fu.stepCut);
+    const last = kept.at(-1);
+    starts.length = 0;
+    starts.push(...kept);
+    let u =
+      Math.max(fu.stepCut + P.stepMs, last === undefined ? ctx.start + 14 * HOUR : last + P.breakpointMinGapMs) +
+      fu.f.exp(1 / P.breakpointMeanExtraGapMs);
+    while (u < ctx.end - 3 * HOUR) {
+      starts.push(ctx.from + Math.floor((u - ctx.from) / P.stepMs) * P.stepMs);
+      u += P.breakpointMinGapMs + fu.f.exp(1 / P.breakpointMeanExtraGapMs);
+    }
+  }
   const jumpAt = new Map<number, number>(); // step index -> breakpoint index
   const t0 = ctx.from;
   for (let b = 0; b < starts.length; b++) jumpAt.set(((starts[b] as number) - t0) / P.stepMs, b);
   const jumps: { k0: number; m: number; dx: number }[] = [];
   let active: { k0: number; m: number; dx: number } | null = null;
   const xMax = 3.2;
-  plan.yes = runPath(t0, ctx.end, rng.uniform(-1.2, 1.2), (k, _t, x) => {
+  plan.yes = runPath(t0, ctx.end, rng.uniform(-1.2, 1.2), (k, st, x) => {
+    const g = fu.pick(st);
     const b = jumpAt.get(k);
     if (b !== undefined) {
-      const dir = x > 1.0 ? -1 : x < -1.0 ? 1 : rng.chance(0.5) ? 1 : -1;
-      active = { k0: k, m: 2 + rng.int(17), dx: dir * rng.uniform(P.jumpLogitMin, P.jumpLogitMax) };
+      const dir = x > 1.0 ? -1 : x < -1.0 ? 1 : g.chance(0.5) ? 1 : -1;
+      active = { k0: k, m: 2 + g.int(17), dx: dir * g.uniform(P.jumpLogitMin, P.jumpLogitMax) };
       jumps.push(active);
     }
     if (active && k < active.k0 + active.m) {
       return Math.max(-xMax, Math.min(xMax, x + active.dx / active.m));
     }
-    const nx = rng.chance(P.breakoutChangeProb) ? x - 0.002 * x + P.breakoutStepSd * rng.normal() : x;
+    const nx = g.chance(P.breakoutChangeProb) ? x - 0.002 * x + P.breakoutStepSd * g.normal() : x;
     return Math.max(-xMax, Math.min(xMax, nx));
   });
   out.plans.push(plan);
-  // breakpoints from emitted points
-  const news = rng.split("news");
+  // breakpoints from emitted points; those starting after the cut draw their news from the future
+  const worldNews = rng.split("news");
+  const futureNews = fu.f?.split("news") ?? worldNews;
   for (let b = 0; b < jumps.length; b++) {
     const j = jumps[b] as { k0: number; m: number; dx: number };
     const js = t0 + j.k0 * P.stepMs;
@@ -302,11 +363,13 @@ function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketS
     if ((ts[iStart] as number) >= ctx.end) continue;
     iStart = Math.max(iStart, 0);
     const tStart = ts[iStart] as number;
+    const news = js > fu.stepCut ? futureNews : worldNews;
     const bpId = `${id}-bp-${ctx.ids.hex("breakpoint", [id, tStart], 6)}`;
     out.breakpoints.push({ id: bpId, market: id, t_start: tStart, t_end: ts[iEnd] as number, size });
     const titles = size > 0 ? UP : DOWN;
     const middles = size > 0 ? UP_MIDDLE : DOWN_MIDDLE;
-    const lead = () => rng.uniform(P.catalystLeadMinMs, P.catalystLeadMaxMs);
+    const leadRng = js > fu.stepCut && fu.f !== null ? fu.f : rng;
+    const lead = () => leadRng.uniform(P.catalystLeadMinMs, P.catalystLeadMaxMs);
     const attr = (key: string, group: string, confidence: number) =>
       out.attributions.push({
         breakpoint: bpId,
@@ -346,7 +409,7 @@ function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketS
       );
     }
   }
-  chatter(rng.split("chatter"), ctx, plan, ctx.end);
+  chatter(rng.split("chatter"), ctx, plan, ctx.end, fu.f?.split("chatter") ?? null);
 }
 
 function longDatedKind(idx: number): LongDatedKind {
@@ -356,13 +419,20 @@ function longDatedKind(idx: number): LongDatedKind {
   return "open";
 }
 
-function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject, out: MarketStreams): void {
+function longDatedMarket(
+  rng: Rng,
+  ctx: Ctx,
+  idx: number,
+  subject: MarketSubject,
+  out: MarketStreams,
+  fu: MarketFuture,
+): void {
   const P = MARKET_PARAMS;
   // a key for this market's news drafts (internal: drafts get opaque news ids in generate.ts)
   const key = `long-${idx}`;
   const kind = longDatedKind(idx);
   const W = ctx.end - ctx.start;
-  const news = rng.split("news");
+  let news = rng.split("news");
   const sl = subject;
   const midOpen = idx >= 14 && idx <= 17;
   const open = midOpen
@@ -372,7 +442,10 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject
   let closed_at: number | null = null;
   let result: "Yes" | "No" | null = null;
   let step: (k: number, t: number, x: number) => number;
-  const noise = (x: number) => (rng.chance(P.longDatedChangeProb) ? x + P.longDatedStepSd * rng.normal() : x);
+  const noise = (t: number, x: number) => {
+    const g = fu.pick(t);
+    return g.chance(P.longDatedChangeProb) ? x + P.longDatedStepSd * g.normal() : x;
+  };
   const clampOpen = (x: number) => Math.max(logit(0.03), Math.min(logit(0.97), x));
   let x0 = rng.uniform(-1.5, 1.5);
   const seriesStart = Math.max(ctx.from, Math.floor(open / P.stepMs) * P.stepMs);
@@ -380,25 +453,63 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject
   switch (kind) {
     case "event": {
       result = rng.chance(0.6) ? "Yes" : "No";
-      const sign = result === "Yes" ? 1 : -1;
-      const tDet = Math.floor((ctx.start + rng.uniform(0.15, 0.85) * W) / P.stepMs) * P.stepMs;
-      const tLeak = tDet - rng.uniform(8, 36) * HOUR;
-      const target = sign * logit(rng.uniform(0.8, 0.92));
-      const hold = sign * logit(rng.uniform(0.992, 0.997));
+      let tDet = Math.floor((ctx.start + rng.uniform(0.15, 0.85) * W) / P.stepMs) * P.stepMs;
+      let tLeak = tDet - rng.uniform(8, 36) * HOUR;
+      let target = logit(rng.uniform(0.8, 0.92));
+      let hold = logit(rng.uniform(0.992, 0.997));
       closed_at = tDet + Math.floor(rng.uniform(2, 30) * 60) * MINUTE;
+      // the ordinary world's glide (all a different future keeps of it is what is visible at the cut)
+      const signA = result === "Yes" ? 1 : -1;
+      const [tDetA, targetA] = [tDet, signA * target];
+      // a different future re-draws what is not out at the cut: the whole event when even its leak
+      // is later; its outcome and time (the price gliding on from where it stands) when the leak is
+      // out but the official news cannot be (it comes at most 3 h before t_det)
+      const whole = fu.f !== null && tLeak > fu.cut;
+      const outcome = fu.f !== null && !whole && tDet - 3 * HOUR > fu.cut;
+      let reglide = false;
+      if (fu.f !== null && (whole || outcome)) {
+        const f = fu.f.split("event");
+        const lead = whole ? 8 * HOUR : 3 * HOUR;
+        const det = fu.after(
+          tDet,
+          (t) => t - lead > fu.cut,
+          (g) => Math.floor((ctx.start + g.uniform(0.15, 0.85) * W) / P.stepMs) * P.stepMs,
+        );
+        if (det !== tDet) {
+          tDet = det;
+          result = f.chance(0.6) ? "Yes" : "No";
+          if (whole) tLeak = Math.max(fu.cut + 1000, tDet - f.uniform(8, 36) * HOUR);
+          target = logit(f.uniform(0.8, 0.92));
+          hold = logit(f.uniform(0.992, 0.997));
+          closed_at = tDet + Math.floor(f.uniform(2, 30) * 60) * MINUTE;
+          news = fu.f.split("news");
+          reglide = outcome;
+        }
+      }
+      const sign = result === "Yes" ? 1 : -1;
+      target *= sign;
+      hold *= sign;
       seriesEnd = closed_at;
       let glideFrom: number | null = null;
+      let reglideFrom: number | null = null;
+      const [tD, tL, tgt, hd] = [tDet, tLeak, target, hold];
+      const band = (x: number) => Math.min(logit(0.97), Math.max(logit(0.03), x));
       step = (_k, t, x) => {
-        if (t >= tDet) return sign * Math.max(logit(0.9905), sign * (hold + 0.2 * rng.normal()));
-        if (t >= tLeak) {
-          if (glideFrom === null) glideFrom = x;
-          const f = Math.min(1, (t - tLeak) / Math.max(P.stepMs, tDet - 30 * MINUTE - tLeak));
-          return Math.min(
-            logit(0.97),
-            Math.max(logit(0.03), glideFrom + f * (target - glideFrom) + 0.03 * rng.normal()),
-          );
+        const g = fu.pick(t);
+        if (t >= tD) return sign * Math.max(logit(0.9905), sign * (hd + 0.2 * g.normal()));
+        if (reglide && t > fu.stepCut) {
+          if (reglideFrom === null) reglideFrom = x;
+          const f = Math.min(1, (t - fu.stepCut) / Math.max(P.stepMs, tD - 30 * MINUTE - fu.stepCut));
+          return band(reglideFrom + f * (tgt - reglideFrom) + 0.03 * g.normal());
         }
-        return clampOpen(noise(x));
+        if (t >= tL) {
+          // before the cut of an outcome re-drawn, the glide is the ordinary world's
+          const [d, to] = reglide ? [tDetA, targetA] : [tD, tgt];
+          if (glideFrom === null) glideFrom = x;
+          const f = Math.min(1, (t - tL) / Math.max(P.stepMs, d - 30 * MINUTE - tL));
+          return band(glideFrom + f * (to - glideFrom) + 0.03 * g.normal());
+        }
+        return clampOpen(noise(t, x));
       };
       const lk = news.chance(0.8);
       if (lk)
@@ -438,13 +549,14 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject
       x0 = rng.uniform(-1.5, 0);
       let glideFrom: number | null = null;
       step = (_k, t, x) => {
-        if (t >= tDet) return Math.min(logit(0.0095), hold + 0.15 * rng.normal());
+        const g = fu.pick(t);
+        if (t >= tDet) return Math.min(logit(0.0095), hold + 0.15 * g.normal());
         if (t >= tFade) {
           if (glideFrom === null) glideFrom = x;
           const f = Math.min(1, (t - tFade) / Math.max(P.stepMs, tDet - tFade));
-          return Math.max(logit(0.02), glideFrom + f * (logit(0.02) - glideFrom) + 0.03 * rng.normal());
+          return Math.max(logit(0.02), glideFrom + f * (logit(0.02) - glideFrom) + 0.03 * g.normal());
         }
-        return clampOpen(noise(x));
+        return clampOpen(noise(t, x));
       };
       pushNews(ctx, article(news, `${key}:fade`, tDet - news.uniform(1, 12) * HOUR, sl, DEADLINE_FADE, DOWN_MIDDLE));
       pushNews(
@@ -454,13 +566,30 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject
       break;
     }
     case "false_band": {
-      const tSpike = Math.floor((ctx.start + rng.uniform(0.3, 0.6) * W) / P.stepMs) * P.stepMs;
-      const tDrop = tSpike + Math.floor(rng.uniform(2, 5) * 6) * P.stepMs;
-      const after = logit(rng.uniform(0.85, 0.9));
+      let tSpike = Math.floor((ctx.start + rng.uniform(0.3, 0.6) * W) / P.stepMs) * P.stepMs;
+      let tDrop = tSpike + Math.floor(rng.uniform(2, 5) * 6) * P.stepMs;
+      let after = logit(rng.uniform(0.85, 0.9));
+      // the rumour comes at most 2 h before the spike: a spike whose rumour is after the cut is re-drawn
+      if (fu.f !== null && tSpike - 2 * HOUR > fu.cut) {
+        const spike = fu.after(
+          tSpike,
+          (t) => t - 2 * HOUR > fu.cut,
+          (g) => Math.floor((ctx.start + g.uniform(0.3, 0.6) * W) / P.stepMs) * P.stepMs,
+        );
+        if (spike !== tSpike) {
+          const f = fu.f.split("spike");
+          tSpike = spike;
+          tDrop = tSpike + Math.floor(f.uniform(2, 5) * 6) * P.stepMs;
+          after = logit(f.uniform(0.85, 0.9));
+          news = fu.f.split("news");
+        }
+      }
+      const [tS, tDr, aft] = [tSpike, tDrop, after];
       step = (_k, t, x) => {
-        if (t >= tSpike && t < tDrop) return logit(rng.uniform(0.991, 0.995));
-        if (t >= tDrop && t < tDrop + P.stepMs) return after;
-        return clampOpen(noise(x));
+        const g = fu.pick(t);
+        if (t >= tS && t < tDr) return logit(g.uniform(0.991, 0.995));
+        if (t >= tDr && t < tDr + P.stepMs) return aft;
+        return clampOpen(noise(t, x));
       };
       pushNews(ctx, article(news, `${key}:rumor`, tSpike - news.uniform(0.2, 2) * HOUR, sl, SPIKE_RUMOR, UP_MIDDLE));
       pushNews(
@@ -470,7 +599,7 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject
       break;
     }
     case "open":
-      step = (_k, _t, x) => clampOpen(noise(x));
+      step = (_k, t, x) => clampOpen(noise(t, x));
       break;
   }
   const plan: MarketPlan = {
@@ -485,7 +614,7 @@ function longDatedMarket(rng: Rng, ctx: Ctx, idx: number, subject: MarketSubject
     yes: runPath(seriesStart, seriesEnd, x0, step),
   };
   out.plans.push(plan);
-  chatter(rng.split("chatter"), ctx, plan, ctx.end);
+  chatter(rng.split("chatter"), ctx, plan, ctx.end, fu.f?.split("chatter") ?? null);
 }
 
 function pushNews(ctx: Ctx, d: NewsDraft): void {
@@ -502,8 +631,40 @@ function shuffled<T>(rng: Rng, items: readonly T[]): T[] {
   return a;
 }
 
-/** Markets from the history start `from` (= start − 8 days) to the window end. */
-export function generateMarkets(rng: Rng, from: number, start: number, end: number, ids: IdMinter): MarketStreams {
+/**
+ * Markets from the history start `from` (= start − 8 days) to the window end. With `future` (cut T,
+ * README "Prefix stability") every price step not visible at T, every breakpoint starting after it
+ * and every event, spike and chatter article not yet out at T is drawn from the future stream; the
+ * market news of the world is then the ordinary world's articles published by T and this world's
+ * own after T (a pre-T catalyst of a move the new future no longer makes stays, as a true article
+ * whose story did not happen), so everything visible at T is the ordinary world's by construction.
+ */
+export function generateMarkets(
+  rng: Rng,
+  from: number,
+  start: number,
+  end: number,
+  ids: IdMinter,
+  future: FutureStream = null,
+): MarketStreams {
+  const out = drawMarkets(rng, from, start, end, ids, future);
+  if (future === null) return out;
+  const past = drawMarkets(rng, from, start, end, ids, null).news.filter((d) => d.published_at <= future.from);
+  const pastKeys = new Set(past.map((d) => d.key));
+  out.news = [...past, ...out.news.filter((d) => d.published_at > future.from && !pastKeys.has(d.key))];
+  const keys = new Set(out.news.map((d) => d.key));
+  out.attributions = out.attributions.filter((a) => keys.has(a.news_id));
+  return out;
+}
+
+function drawMarkets(
+  rng: Rng,
+  from: number,
+  start: number,
+  end: number,
+  ids: IdMinter,
+  future: FutureStream,
+): MarketStreams {
   const out: MarketStreams = {
     markets: [],
     prices: [],
@@ -514,13 +675,19 @@ export function generateMarkets(rng: Rng, from: number, start: number, end: numb
     labels: [],
     plans: [],
   };
-  const ctx: Ctx = { from, start, end, news: out.news, ids };
+  const ctx: Ctx = { from, start, end, news: out.news, ids, cut: future?.from ?? Number.POSITIVE_INFINITY };
   // subjects are dealt to markets per seed, so no subject text is tied to a role or kind
   const subjects = rng.split("subjects");
   const brk = shuffled(subjects, BREAKOUT_SUBJECTS);
   const ld = shuffled(subjects, LONG_DATED_SUBJECTS);
-  for (let i = 0; i < brk.length; i++) breakoutMarket(rng.split(`breakout-${i}`), ctx, brk[i] as MarketSubject, out);
-  for (let i = 0; i < ld.length; i++) longDatedMarket(rng.split(`long-${i}`), ctx, i, ld[i] as MarketSubject, out);
+  for (let i = 0; i < brk.length; i++) {
+    const r = rng.split(`breakout-${i}`);
+    breakoutMarket(r, ctx, brk[i] as MarketSubject, out, futureOf(r, future, `breakout-${i}`));
+  }
+  for (let i = 0; i < ld.length; i++) {
+    const r = rng.split(`long-${i}`);
+    longDatedMarket(r, ctx, i, ld[i] as MarketSubject, out, futureOf(r, future, `long-${i}`));
+  }
   for (const plan of out.plans) {
     out.markets.push(marketRow(plan));
     const { t, p } = plan.yes;

@@ -1,7 +1,8 @@
 import type { Rng } from "../common/random.js";
 import type { LabelRow, QuestionAnswerRow, QuestionResolutionRow, QuestionRow } from "../world/types.js";
+import type { EarningsRelease } from "./filings.js";
 import type { IdMinter } from "./ids.js";
-import type { MarketPlan } from "./markets.js";
+import { MARKET_PARAMS, type MarketPlan } from "./markets.js";
 import { DAY, utcDayStart } from "./time.js";
 
 export interface QuestionStreams {
@@ -23,9 +24,18 @@ export const QUESTION_PARAMS = {
   /** a market question resolves this many whole days after it opens (uniform) */
   minDays: 1,
   maxDays: 7,
-  /** revenue thresholds: reported revenue × (1 ± U(lo, hi)) */
-  revenueBandLo: 0.005,
-  revenueBandHi: 0.04,
+  /**
+   * revenue thresholds: the last revenue reported by the question's open, as a quarterly run rate
+   * (a fiscal year's revenue / 4; × 4 for a fiscal-year report), grown by U(lo, hi)
+   */
+  revenueGrowthLo: -0.01,
+  revenueGrowthHi: 0.05,
+  /**
+   * a release is asked about only when its report is due inside the window by the calendar: the
+   * 10-Q/10-K follows the release the same day or up to 5 business days later (by 21:00 ET), so
+   * always within 9 days of the release day's 00:00 UTC (never an answer determined after the window)
+   */
+  reportDueDays: 9,
 } as const;
 
 /** one generated question with its kind (not stored in the world: the test of unbiasedness reads it) */
@@ -50,44 +60,68 @@ function dateLabel(t: number): string {
   return new Date(t).toLocaleDateString("en-US", { timeZone: "UTC", year: "numeric", month: "long", day: "numeric" });
 }
 
-/** the Yes price standing at t (last point at or before t) */
+/** the Yes price standing at t (last point at or before t, visible or not: an answer's) */
 function priceAt(plan: MarketPlan, t: number): number | null {
   let p: number | null = null;
   for (let i = 0; i < plan.yes.t.length && (plan.yes.t[i] as number) <= t; i++) p = plan.yes.p[i] as number;
   return p;
 }
 
+/** the last Yes price visible at t (a question's text is drawn only from what is public at its open) */
+function visiblePriceAt(plan: MarketPlan, t: number): number | null {
+  return priceAt(plan, t - MARKET_PARAMS.priceDelayMs);
+}
+
 const yesNo = (x: boolean): "Yes" | "No" => (x ? "Yes" : "No");
 
+/** a reported 10-Q/10-K (its filing_gold label) */
 interface RevenueFiling {
   ticker: string;
+  accession: string;
   form: string;
+  fp: string;
   revenue: number;
   period: string;
   accepted_at: number;
 }
+
+const periodText = (fp: string, fy: number) => (fp === "FY" ? `fiscal year ${fy}` : `${fp} of fiscal ${fy}`);
 
 function revenueFilings(labels: readonly LabelRow[]): RevenueFiling[] {
   const out: RevenueFiling[] = [];
   for (const l of labels) {
     const v = l.value as {
       ticker: string;
+      accession: string;
       form: string;
       revenue?: number;
       fp?: string;
       fy?: number;
       accepted_at: number;
     };
-    if (v.form === "8-K" || v.revenue === undefined) continue;
-    const period = v.fp === "FY" ? `fiscal year ${v.fy}` : `${v.fp} of fiscal ${v.fy}`;
-    out.push({ ticker: v.ticker, form: v.form, revenue: v.revenue, period, accepted_at: v.accepted_at });
+    if (v.form === "8-K" || v.revenue === undefined || v.fp === undefined || v.fy === undefined) continue;
+    out.push({
+      ticker: v.ticker,
+      accession: v.accession,
+      form: v.form,
+      fp: v.fp,
+      revenue: v.revenue,
+      period: periodText(v.fp, v.fy),
+      accepted_at: v.accepted_at,
+    });
   }
   return out;
 }
 
+/** the filings a question generator reads: their labels (the reported figures) and the calendar */
+export interface QuestionFilings {
+  labels: readonly LabelRow[];
+  calendar: readonly EarningsRelease[];
+}
+
 /** a market question about `plan` opening at `open` and resolving at `at` */
 function marketLevel(r: Rng, plan: MarketPlan, open: number, at: number, positive: boolean): QuestionDraft | null {
-  const pOpen = priceAt(plan, open);
+  const pOpen = visiblePriceAt(plan, open);
   const pAt = priceAt(plan, at);
   if (pOpen === null || pAt === null) return null;
   const thr = Math.min(90, Math.max(10, Math.round((pOpen * 100) / 5) * 5 + 5 * (r.int(3) - 1)));
@@ -125,42 +159,38 @@ function marketResolution(plan: MarketPlan, open: number, at: number, positive: 
 }
 
 /**
- * `f` as asked (text, threshold, resolve date); `actual` the same filing as it happens (the answer),
- * which differs from `f` only in a different-futures world (see `questionDrafts`).
+ * A revenue question about the scheduled release `e`, asked at `open` from what is public then: the
+ * company's last reported revenue (`last`, accepted by `open`) grown by a drawn rate is the
+ * threshold, the scheduled release day (00:00 UTC, before its 8-K) the resolve date. `actual` is the
+ * report as it happens (the answer, determined when it is accepted); nothing of it shapes the text.
  */
 function revenueQuestion(
   r: Rng,
-  f: RevenueFiling,
+  e: EarningsRelease,
+  last: RevenueFiling,
+  actual: RevenueFiling,
   open: number,
   positive: boolean,
-  actual: RevenueFiling = f,
 ): QuestionDraft {
   const P = QUESTION_PARAMS;
-  const band = r.uniform(P.revenueBandLo, P.revenueBandHi) * (r.chance(0.5) ? 1 : -1);
-  const thrB = Math.round((f.revenue / 1e9) * (1 + band) * 100) / 100;
+  const growth = r.uniform(P.revenueGrowthLo, P.revenueGrowthHi);
+  const quarterly = last.fp === "FY" ? last.revenue / 4 : last.revenue;
+  const estimate = quarterly * (e.fp === "FY" ? 4 : 1);
+  const thrB = Math.round((estimate / 1e9) * (1 + growth) * 100) / 100;
   const rel = positive ? "above" : "at or below";
   const hit = actual.revenue > thrB * 1e9;
+  const period = periodText(e.fp, e.fy);
   return {
     kind: "revenue",
     positive,
-    title: `Will ${f.ticker} report revenue ${rel} $${thrB.toFixed(2)} billion for ${f.period}?`,
-    background: `${f.ticker} files its ${f.form} for ${f.period} with the SEC during this period.`,
-    criteria: `Resolves Yes if the revenue reported in ${f.ticker}'s ${f.form} for ${f.period} is ${rel} $${thrB.toFixed(2)} billion.`,
+    title: `Will ${e.ticker} report revenue ${rel} $${thrB.toFixed(2)} billion for ${period}?`,
+    background: `${e.ticker} is scheduled to release its results for ${period} on ${dateLabel(e.day)} and to file its ${e.form} with the SEC. It last reported revenue of $${(last.revenue / 1e9).toFixed(2)} billion for ${last.period}.`,
+    criteria: `Resolves Yes if the revenue reported in ${e.ticker}'s ${e.form} for ${period} is ${rel} $${thrB.toFixed(2)} billion.`,
     open,
-    resolve: utcDayStart(f.accepted_at) + DAY,
+    resolve: e.day,
     answer: yesNo(positive ? hit : !hit),
     resolved_at: actual.accepted_at,
   };
-}
-
-/**
- * The filings of a different-futures world (generate.ts `future`): questions that open at or before
- * `from` are asked about the filings as the world seed's own stream draws them (`asked`), so their
- * text never depends on the re-drawn future; their answers come from the world's filings.
- */
-export interface QuestionFuture {
-  from: number;
-  askedLabels: readonly LabelRow[];
 }
 
 /**
@@ -168,22 +198,28 @@ export interface QuestionFuture {
  * number of questions open at the day's 00:00 UTC; each draws its kind, then a subject among the
  * markets or filings still undecided at the open, a resolve date and a fair-coin polarity (the
  * question asks for the event or for its complement), so every kind, text feature and id is
- * independent of the answer (P(Yes) = 1/2 whatever the world does). Cheap: needs only the market
- * plans and filing labels, not a built world.
+ * independent of the answer (P(Yes) = 1/2 whatever the world does). A question's text, threshold
+ * and dates are drawn only from what is public at its open (prices visible then, resolutions out
+ * by then, reported filings, the filing calendar), so two worlds that agree up to T ask the same
+ * questions up to T (prefix stability by construction). Cheap: needs only the market plans and the
+ * filings' labels and calendar, not a built world.
  */
 export function questionDrafts(
   rng: Rng,
   plans: readonly MarketPlan[],
-  filingLabels: readonly LabelRow[],
+  filingSet: QuestionFilings,
   start: number,
   end: number,
-  future: QuestionFuture | null = null,
 ): QuestionDraft[] {
   const P = QUESTION_PARAMS;
-  const filings = revenueFilings(filingLabels);
-  const asked = future ? revenueFilings(future.askedLabels) : filings;
-  const key = (f: RevenueFiling) => `${f.ticker}:${f.period}:${f.form}`;
-  const actualOf = new Map(filings.map((f) => [key(f), f]));
+  const filings = revenueFilings(filingSet.labels).sort((a, b) => a.accepted_at - b.accepted_at);
+  const actualOf = new Map(filings.map((f) => [f.accession, f]));
+  /** the ticker's latest report accepted by t (public at t), or null */
+  const lastReported = (ticker: string, t: number): RevenueFiling | null => {
+    let out: RevenueFiling | null = null;
+    for (const f of filings) if (f.ticker === ticker && f.accepted_at <= t) out = f;
+    return out;
+  };
   const out: QuestionDraft[] = [];
   const firstDay = utcDayStart(start) + (start % DAY === 0 ? 0 : DAY);
   for (let open = firstDay; open < end; open += DAY) {
@@ -209,11 +245,16 @@ export function questionDrafts(
           break;
         }
         case "revenue": {
-          const pool = future && open <= future.from ? asked : filings;
-          const due = pool.filter((f) => f.accepted_at > open && f.accepted_at < end);
+          // releases scheduled after the open whose report is due inside the window, of companies
+          // with a report out by then
+          const due = filingSet.calendar.filter(
+            (e) => e.day > open && e.day + P.reportDueDays * DAY <= end && lastReported(e.ticker, open) !== null,
+          );
           if (due.length > 0) {
-            const f = r.pick(due);
-            d = revenueQuestion(r, f, open, positive, actualOf.get(key(f)) ?? f);
+            const e = r.pick(due);
+            const actual = actualOf.get(e.accession);
+            const last = lastReported(e.ticker, open);
+            if (actual !== undefined && last !== null) d = revenueQuestion(r, e, last, actual, open, positive);
           }
           break;
         }
@@ -235,16 +276,15 @@ export function questionDrafts(
 export function generateQuestions(
   rng: Rng,
   plans: readonly MarketPlan[],
-  filingLabels: readonly LabelRow[],
+  filings: QuestionFilings,
   start: number,
   end: number,
   ids: IdMinter,
-  future: QuestionFuture | null = null,
 ): QuestionStreams {
   const questions: QuestionRow[] = [];
   const answers: QuestionAnswerRow[] = [];
   const kinds = new Map<string, QuestionKind>();
-  for (const d of questionDrafts(rng, plans, filingLabels, start, end, future)) {
+  for (const d of questionDrafts(rng, plans, filings, start, end)) {
     if (d.open >= end || d.open >= d.resolved_at) continue;
     const id = `q-${ids.hex("question", [d.title, d.open], 10)}`;
     if (kinds.has(id)) continue; // the same question drawn twice on one day is asked once

@@ -2,7 +2,7 @@
  * Different futures (DESIGN invariant 2) for the tasks that read news, markets, questions, candles
  * and the broker book: the synthetic world of seed 1 and the same world re-drawn after a cut T
  * (`future: {seed: 99, from: T}`: background news, candles and the broker book that follows them,
- * and Reddit differ after T) give byte-identical results, rejection texts and ledgers for random
+ * Reddit, and market prices, moves, resolutions and their news differ after T) give byte-identical results, rejection texts and ledgers for random
  * calls at times ≤ T. Search is the documented exception (global BM25 statistics): a page must be
  * filled alike from visible articles only (test/support/different-futures.ts `relaxed`).
  */
@@ -103,7 +103,7 @@ describe("different futures: news, market, question, price and broker tools at t
     const b = WorldStore.open(worldB);
     const q = (w: WorldStore, sql: string) => JSON.stringify(w.db.prepare(sql).all(CUT));
     try {
-      for (const table of ["news", "candle", "broker_event", "reddit_comment"]) {
+      for (const table of ["news", "candle", "broker_event", "reddit_comment", "market_price", "market_resolution"]) {
         expect(q(b, `SELECT * FROM ${table} WHERE visible_at <= ? ORDER BY rowid`), table).toBe(
           q(a, `SELECT * FROM ${table} WHERE visible_at <= ? ORDER BY rowid`),
         );

@@ -11,7 +11,8 @@
  *   task has them, and `get_feedback` (oracle payloads released by then);
  * - the deadline guard: the deadlines each of its polls (every 15 min up to T, looking one margin
  *   plus two polls ahead) would install, hence its wake times.
- * event-response is left out: its worlds are imported event logs (no synthetic future).
+ * event-response is left out here: its worlds are imported event logs (no synthetic future); its
+ * different-futures test over two logs is test/different-futures/event-response.property.test.ts.
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";

@@ -27,8 +27,31 @@ describe("generateRows with a different future", () => {
       if (k === "truth") continue;
       expect(part(rowsOf(b, k), true), k).toBe(part(rowsOf(a, k), true));
     }
-    for (const k of ["reddit_post", "reddit_comment", "news", "candle", "broker_event"] as const)
+    for (const k of ["reddit_post", "reddit_comment", "news", "candle", "broker_event", "market_price"] as const)
       expect(part(rowsOf(b, k), false), k).not.toBe(part(rowsOf(a, k), false));
+  });
+
+  it("markets are re-drawn after T: prices, moves and their news; the past of every market is the same", () => {
+    const visibleMoves = (w: SynthWorld) =>
+      JSON.stringify(w.truth.breakpoint.filter((bp) => bp.t_end + 10 * 60_000 <= CUT));
+    expect(visibleMoves(b)).toBe(visibleMoves(a));
+    const laterMoves = (w: SynthWorld) => JSON.stringify(w.truth.breakpoint.filter((bp) => bp.t_start > CUT));
+    expect(laterMoves(b)).not.toBe(laterMoves(a));
+    for (const m of a.market) {
+      const series = (w: SynthWorld, before: boolean) =>
+        JSON.stringify(w.market_price.filter((p) => p.market === m.id && p.visible_at <= CUT === before));
+      expect(series(b, true), m.id).toBe(series(a, true));
+    }
+    // every market's path differs somewhere after T (each step after the cut draws from the future)
+    const differing = a.market.filter((m) => {
+      const s = (w: SynthWorld) =>
+        JSON.stringify(w.market_price.filter((p) => p.market === m.id && p.visible_at > CUT));
+      return s(a) !== s(b);
+    });
+    expect(differing.length).toBeGreaterThanOrEqual(a.market.length - 2);
+    // attributions of the re-drawn world name only its own articles
+    const newsIds = new Set(b.news.map((n) => n.id));
+    expect(b.truth.attribution.filter((x) => !newsIds.has(x.news_id))).toEqual([]);
   });
 
   it("a comment counter would not survive it: earlier posts' later comments differ", () => {

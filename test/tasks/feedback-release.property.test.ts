@@ -3,6 +3,9 @@ import { utcDay as day, isoInstant, MINUTE_MS } from "../../src/common/time.js";
 import { oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import { breakoutNewsTask } from "../../src/tasks/breakout-news/index.js";
 import { dailyDigestTask } from "../../src/tasks/daily-digest/index.js";
+import { filingTrackerTask } from "../../src/tasks/filing-tracker/index.js";
+import { forecastPortfolioTask } from "../../src/tasks/forecast-portfolio/index.js";
+import { openForecastTask } from "../../src/tasks/open-forecast/index.js";
 import { popularityTask } from "../../src/tasks/popularity/index.js";
 import { priceCheckTask } from "../../src/tasks/price-check/index.js";
 import { resolutionDetectTask } from "../../src/tasks/resolution-detect/index.js";
@@ -142,13 +145,57 @@ function priceFactsAt(o: Outcome): number {
   );
 }
 
+/** a question's score states its answer: public with its `question_resolution` row (never without one) */
+function answerFactsAt(o: Outcome): number {
+  const d = o.detail as { question: string };
+  const row = world.db
+    .prepare("SELECT MIN(visible_at) AS v FROM question_resolution WHERE question = ?")
+    .get(d.question) as {
+    v: number | null;
+  };
+  return row.v ?? NEVER;
+}
+
+/** a market question's score states its result: public with the market's resolution (never without one) */
+function marketResultFactsAt(o: Outcome): number {
+  const d = o.detail as { question_id: string };
+  const row = world.db
+    .prepare("SELECT MIN(visible_at) AS v FROM market_resolution WHERE market = ?")
+    .get(d.question_id) as { v: number | null };
+  return row.v ?? NEVER;
+}
+
+/** a filing duty's verdict names the filing (accession, form, acceptance): public with its filing row */
+function filingFactsAt(o: Outcome): number {
+  const d = o.detail as { accession: string };
+  const row = world.db.prepare("SELECT MIN(visible_at) AS v FROM filing WHERE accession = ?").get(d.accession) as {
+    v: number | null;
+  };
+  return row.v ?? NEVER;
+}
+
 /** `hindsight`: the episode has outcomes whose facts become visible after settlement (the property is not vacuous) */
-const CASES: { task: AnyTask; policies: string[]; factsAt: (o: Outcome) => number; hindsight: boolean }[] = [
+const CASES: {
+  task: AnyTask;
+  policies: string[];
+  factsAt: (o: Outcome) => number;
+  hindsight: boolean;
+  params?: unknown;
+}[] = [
   { task: breakoutNewsTask, policies: ["oracle", "news-burst"], factsAt: breakoutFactsAt, hindsight: true },
   { task: resolutionDetectTask, policies: ["oracle", "price-cross-0.99"], factsAt: resolutionFactsAt, hindsight: true },
   { task: popularityTask, policies: ["oracle", "velocity"], factsAt: popularityFactsAt, hindsight: false },
   { task: dailyDigestTask, policies: ["oracle"], factsAt: digestFactsAt, hindsight: false },
   { task: priceCheckTask, policies: ["oracle"], factsAt: priceFactsAt, hindsight: false },
+  { task: openForecastTask, policies: ["oracle", "base-rate-news"], factsAt: answerFactsAt, hindsight: false },
+  {
+    task: filingTrackerTask,
+    policies: ["oracle", "premature-client"],
+    factsAt: filingFactsAt,
+    hindsight: false,
+    params: { portal_mode: "api" },
+  },
+  { task: forecastPortfolioTask, policies: ["oracle", "market-price"], factsAt: marketResultFactsAt, hindsight: false },
 ];
 
 describe("oracle feedback is released only when every fact of its payload is visible (synth 7 d)", () => {
@@ -166,6 +213,7 @@ describe("oracle feedback is released only when every fact of its payload is vis
           sim_end: END,
           policy,
           feedback: "oracle",
+          ...(c.params !== undefined ? { params: c.params } : {}),
         });
         expect(r.outcomes.length).toBeGreaterThan(0);
         const early: string[] = [];

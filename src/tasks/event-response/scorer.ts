@@ -15,6 +15,8 @@ interface Scored {
   t: number;
   due: number;
   expected: string | null;
+  /** when the event itself becomes visible (its outcome names it: never released before) */
+  visible_at: number;
 }
 
 /**
@@ -25,7 +27,8 @@ interface Scored {
  * in time with another action, `miss` with none in time. The report splits the misses into `late`
  * (answered after the deadline, within the run) and `miss` (never answered). Responses are re-checked
  * against the world (the event exists, is visible at the response, needs a response, first for it);
- * respond calls naming a visible event of a kind that needs none are `noise`.
+ * respond calls naming a visible event of a kind that needs none are `noise`. An outcome is released
+ * to feedback at max(deadline, the event's visible_at): its payload names the event.
  */
 export class EventResponseScorer extends ScorerBase {
   protected readonly watchedTools = new Set([RESPOND_TOOL]);
@@ -51,6 +54,7 @@ export class EventResponseScorer extends ScorerBase {
         t: e.t,
         due: e.t + this.task.respond[e.kind]!.deadline_ms,
         expected: expectedAction(this.task.respond[e.kind]!.action, e.payload),
+        visible_at: e.visible_at,
       }))
       .sort((a, b) => a.due - b.due || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     this.scored = all.filter((e) => e.due <= ctx.sim_end);
@@ -96,6 +100,9 @@ export class EventResponseScorer extends ScorerBase {
       const status = !inTime ? "miss" : ev.expected === null || r.action === ev.expected ? "ok" : "wrong_action";
       out.push({
         t: ev.due,
+        // an event visible only after its deadline (a late log line) is a miss at the deadline, but
+        // feedback names it only once the world shows it (its id, kind and time are in the payload)
+        ...(ev.visible_at > ev.due ? { released_at: ev.visible_at } : {}),
         key: `event:${ev.id}`,
         status,
         credit: status === "ok" ? 1 : 0,

@@ -88,7 +88,8 @@ describe("open-forecast ablations through an LLM test server", () => {
       out.set(name, await runWithServer({ ...cfg, agent }, policyResponder(fixedPolicy(), "sleep"), { runsDir }));
     }
     const full = out.get("full")!;
-    expect(full.results.performance.questions_scored).toBe(10);
+    // 7 scored on this window since synth v5 (10 under v4; src/tasks/open-forecast/README.md "Anchors")
+    expect(full.results.performance.questions_scored).toBe(7);
 
     // the resolved config pins the anchor by path and ledger hash
     const anchored = out.get("anchor_from")!;
