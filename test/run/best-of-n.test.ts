@@ -7,6 +7,7 @@ import type { LedgerEvent } from "../../src/ledger/events.js";
 import { parseRunConfig, type RunConfigInput } from "../../src/run/config.js";
 import { rescoreRun } from "../../src/run/rescore.js";
 import { resolveRun } from "../../src/run/resolve-run.js";
+import { restartRun } from "../../src/run/restart.js";
 import { resumeRun } from "../../src/run/runner.js";
 import { ensureSynthWorld } from "../../src/synth/synth-world.js";
 import { freshRunsDir, options, run } from "./helpers.js";
@@ -151,6 +152,13 @@ describe("Best-of-N + Prune: scripted velocity on popularity (4 days, synthetic 
     expect(JSON.parse(read(join(bon.runDir, "branches", "b0"), "config.json"))).toEqual(
       JSON.parse(read(singles[0]!.runDir, "config.json")),
     );
+
+    // a restart of the whole run is refused before anything is written (its branches restart as runs)
+    const siblings = readdirSync(dirname(bon.runDir));
+    await expect(restartRun(bon.runDir, { fromDay: 2 }, options())).rejects.toThrow(
+      /a Best-of-N run's record is its survivor's; restart its branch/,
+    );
+    expect(readdirSync(dirname(bon.runDir))).toEqual(siblings);
 
     // a grader's rescore of the run directory rebuilds results.json byte for byte
     const before = read(bon.runDir, "results.json");
