@@ -128,6 +128,35 @@ export const NoteEvent = z.object({
   message: z.string(),
 });
 
+/**
+ * A Best-of-N prune (src/learning/best-of-n.ts): after day `day` the branches still running were
+ * compared by their settled score on [sim_start, t); the ones not kept stopped here, and their spend
+ * up to here is booked to the run's wallet by this line (the survivor's own lines book its spend).
+ * Each branch names its record (`branches/b<k>/ledger.jsonl`: line count and sha256 of those lines).
+ */
+export const PruneEvent = z.object({
+  ...base,
+  type: z.literal("prune"),
+  /** the 1-based episode day after which the branches were compared */
+  day: z.number().int().positive(),
+  branches: z.array(
+    z.object({
+      branch: z.number().int().nonnegative(),
+      /** the primary on [sim_start, t) (the anytime value of the day); null: nothing scorable yet */
+      score: z.number().nullable(),
+      /** the branch's spend up to t */
+      spent_usd: z.number().nonnegative(),
+      /** that spend by domain and type (what the wallet books when the branch stops here) */
+      spend: z.array(z.object({ domain: z.string(), type: z.string(), usd: z.number().nonnegative() })),
+      /** the branch's ledger lines up to t, and the sha256 (hex) of those lines (each with its newline) */
+      ledger_lines: z.number().int().nonnegative(),
+      ledger_sha256: z.string(),
+      /** true: it runs on; false: it stopped here */
+      kept: z.boolean(),
+    }),
+  ),
+});
+
 export const RunEndEvent = z.object({
   ...base,
   type: z.literal("run_end"),
@@ -145,6 +174,7 @@ export const LedgerEvent = z.discriminatedUnion("type", [
   LlmCallEvent,
   LlmRejectedEvent,
   NoteEvent,
+  PruneEvent,
   RunEndEvent,
 ]);
 

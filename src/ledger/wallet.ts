@@ -15,6 +15,7 @@ export class Wallet {
   private total = 0;
   private readonly byDomain = new Map<string, number>();
   private readonly byType = new Map<string, number>();
+  private readonly byEntry = new Map<string, number>();
 
   constructor(readonly limits: WalletLimits) {}
 
@@ -25,6 +26,11 @@ export class Wallet {
         break;
       case "llm_call":
         if (e.cost_usd > 0) this.book("llm", "llm", e.cost_usd);
+        break;
+      case "prune":
+        // a Best-of-N branch that stopped here: its spend up to here is the run's too
+        for (const b of e.branches)
+          if (!b.kept) for (const x of b.spend) if (x.usd > 0) this.book(x.domain, x.type, x.usd);
         break;
       case "run_start":
       case "wake":
@@ -44,6 +50,8 @@ export class Wallet {
   }
 
   private book(domain: string, type: string, usd: number): void {
+    const key = `${domain}\u0000${type}`;
+    this.byEntry.set(key, (this.byEntry.get(key) ?? 0) + usd);
     this.total += usd;
     this.byDomain.set(domain, (this.byDomain.get(domain) ?? 0) + usd);
     this.byType.set(type, (this.byType.get(type) ?? 0) + usd);
@@ -63,6 +71,16 @@ export class Wallet {
 
   spendByDomain(): Record<string, number> {
     return Object.fromEntries([...this.byDomain.entries()].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  /** spend by (domain, type) pair, sorted: what another wallet books to carry this one's spend (a Best-of-N prune) */
+  spendEntries(): { domain: string; type: string; usd: number }[] {
+    return [...this.byEntry.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, usd]) => {
+        const [domain = "", type = ""] = k.split("\u0000");
+        return { domain, type, usd };
+      });
   }
 
   /** null when a call in `domain` may be made now, else the reason it is refused. */

@@ -36,8 +36,15 @@ const canonical = (v: unknown): string => {
   return JSON.stringify(v);
 };
 
+/**
+ * Config paths whose object value is one axis value, never flattened: `agent.learning` is a union on
+ * `method` whose other fields (`n`, `prune_days`, ...) only mean something beside it, so a grid over
+ * `[{method: none}, {method: best-of-n, n: 3}]` is one axis with two values, not three axes.
+ */
+export const ATOMIC_AXIS_PATHS: ReadonlySet<string> = new Set(["agent.learning"]);
+
 function flatten(v: unknown, prefix: string, out: Record<string, string>) {
-  if (isPlainObject(v) && Object.keys(v).length > 0) {
+  if (isPlainObject(v) && Object.keys(v).length > 0 && !ATOMIC_AXIS_PATHS.has(prefix)) {
     for (const k of Object.keys(v).sort()) if (v[k] !== undefined) flatten(v[k], prefix ? `${prefix}.${k}` : k, out);
     return;
   }

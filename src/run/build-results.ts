@@ -7,6 +7,7 @@ import type { ScoreReport } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
+import { bestOfNResults } from "./best-of-n-results.js";
 import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION, RELIVE_REACT } from "./resolve-run.js";
@@ -104,6 +105,8 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       : providerCost !== null && providerCost > 0 && bookedOfReporting === 0;
 
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
+  // Best-of-N: the branches, prunes and cost ratio, from the ledger's prune lines
+  const bestOfN = bestOfNResults(r, events, report.primary.direction, wallet.spent);
   return {
     schema_version: 1,
     run_id: r.runId,
@@ -193,5 +196,6 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
         mean: reactions.length ? reactions.reduce((s, x) => s + x, 0) / reactions.length : null,
       },
     },
+    ...(bestOfN !== null ? { best_of_n: bestOfN } : {}),
   };
 }

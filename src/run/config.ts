@@ -6,6 +6,7 @@ import { parseUtcInstant } from "../common/time.js";
 import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 import { builtInTriggerPolicy, isTriggerPolicyName } from "../triggers/trigger-policy.js";
 import { ConfigError } from "./config-error.js";
+import { LearningMethodSchema } from "./learning-config.js";
 
 const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
   // a missing zone means UTC, whatever the host's zone
@@ -94,6 +95,16 @@ export const RunConfigSchema = z
          * refused under feedback: none) or reflection (a daily curator keeps ≤ 6 generalized lessons); absent: none
          */
         memory: z.enum(["none", "outcome", "reflection"]).optional(),
+        /**
+         * the learning method (absent: none): `{method: best-of-n, n, prune_days, keep}` runs n branches and
+         * keeps the best by settled score at each prune day (src/learning/best-of-n.ts); refused under feedback: none
+         */
+        learning: LearningMethodSchema.optional(),
+        /**
+         * this run is branch k (≥ 1) of a Best-of-N run with the same config: its model sampling seed and a
+         * scripted policy's parameters are drawn from (seed, k); absent: branch 0, the run itself
+         */
+        branch: z.number().int().positive().optional(),
         /** the harness's memory tools (memory_read, memory_append); implied by memory outcome|reflection and memory_phase */
         memory_tools: z.boolean().optional(),
         /** the reflection curator's own model settings (absent: the agent's model, max_output_tokens 1,024) */

@@ -1,6 +1,18 @@
+import { z } from "zod";
+import { BestOfNSchema } from "../learning/best-of-n.js";
 import type { MemoryMode } from "../learning/learning-runtime.js";
 import type { FeedbackCondition } from "../tasks/task.js";
 import { ConfigError } from "./config-error.js";
+
+/**
+ * `agent.learning`: the learning method, a union on `method` (spec/harness.md "Config names"):
+ * `none`, or `best-of-n` (src/learning/best-of-n.ts; run by src/run/best-of-n-run.ts).
+ */
+export const LearningMethodSchema = z.discriminatedUnion("method", [
+  z.object({ method: z.literal("none") }).strict(),
+  BestOfNSchema,
+]);
+export type LearningMethod = z.output<typeof LearningMethodSchema>;
 
 /** What a run config asks of learning, resolved (the defaults and implications applied). */
 export interface LearningSettings {

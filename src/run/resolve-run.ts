@@ -9,6 +9,7 @@ import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import type { TriggerKind } from "../triggers/trigger.js";
 import { WorldStore } from "../world/world-store.js";
+import { branchPolicy, checkBestOfN } from "./best-of-n-config.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { type CronGateFile, readCronGateFile } from "./cron-gate-file.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
@@ -161,7 +162,9 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       );
     if (policy.oracle && !o.allowOracle)
       throw new ConfigError(`agent.model: "${model}" reads ground truth; it exists for tests and calibration only`);
-    agent = { kind: "scripted", policy, trigger };
+    checkBestOfN(bestOfNInput(config, task, sim_start, sim_end, policy, false));
+    // a Best-of-N branch k ≥ 1 runs the policy's parameter draw (src/run/best-of-n-config.ts)
+    agent = { kind: "scripted", policy: branchPolicy(policy, config), trigger };
   } else if (provider === "external") {
     if (!EXTERNAL_HARNESS.test(model))
       throw new ConfigError(
@@ -187,6 +190,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       }
       upstream = { name: up, priceKey: up, prices, endpoint: safeEndpoint(up, o.env) };
     }
+    checkBestOfN(bestOfNInput(config, task, sim_start, sim_end, null, true));
     agent = { kind: "external", harness: model, trigger, upstream };
   } else {
     if (!TRIGGERS_FOR_MODELS.includes(trigger))
@@ -210,6 +214,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       }
       priceKey = created.priceKey;
     }
+    checkBestOfN(bestOfNInput(config, task, sim_start, sim_end, null, false));
     const settings: ModelSettings = {
       maxOutputTokens: config.agent.max_output_tokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
       ...(config.agent.temperature !== undefined ? { temperature: config.agent.temperature } : {}),
@@ -350,3 +355,12 @@ const slug = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-");
 export function defaultPolicy(task: AnyTask): ReferencePolicy {
   return task.referencePolicies.find((p) => !p.oracle && p.name !== "silent") ?? task.referencePolicies[0]!;
 }
+
+const bestOfNInput = (
+  config: RunConfig,
+  task: AnyTask,
+  sim_start: number,
+  sim_end: number,
+  policy: ReferencePolicy | null,
+  external: boolean,
+) => ({ config, taskId: task.id, taskSelf: task.selfFeedback !== undefined, sim_start, sim_end, policy, external });

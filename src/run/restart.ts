@@ -4,6 +4,7 @@ import { canonicalJson } from "../common/canonical-json.js";
 import { isoInstant, parseUtcInstant } from "../common/time.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
+import { bestOfNOf } from "./best-of-n-config.js";
 import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";
 import { ConfigError, RunConfigSchema, sha256 } from "./config.js";
 import { recordedEndpoint, resolveRun } from "./resolve-run.js";
@@ -99,6 +100,11 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   if (source.agent.kind === "external")
     throw new ConfigError(
       `${sourceDir}: an outside-agent run (${source.agentName}) cannot be re-run, so it cannot restart`,
+    );
+
+  if (bestOfNOf(source.config) !== null)
+    throw new ConfigError(
+      `${sourceDir}: a Best-of-N run's record is its survivor's; restart its branch (${sourceDir}/branches/b<k>) instead`,
     );
 
   const days = episodeDays(source.sim_start, source.sim_end);

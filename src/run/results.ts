@@ -113,6 +113,36 @@ export const ResultsSchema = z.object({
       })
       .optional(),
   }),
+  /**
+   * Best-of-N + Prune runs only (src/learning/best-of-n.ts), derived from the ledger's `prune` lines:
+   * every branch's settled score at each prune it took part in and its spend up to where it stopped
+   * (the survivor: the whole episode); `cost_ratio` = the run's spend / the survivor's (a single run's).
+   */
+  best_of_n: z
+    .object({
+      n: z.number().int(),
+      prune_days: z.array(z.number().int()),
+      keep: z.array(z.number().int()),
+      survivor: z.number().int(),
+      branches: z.array(
+        z.object({
+          branch: z.number().int(),
+          /** its model sampling seed (branch 0: the run seed) */
+          sampling_seed: z.number().int(),
+          /** the prune day it stopped after; null: the survivor */
+          stopped_after_day: z.number().int().nullable(),
+          spent_usd: z.number(),
+          scores: z.array(z.object({ day: z.number().int(), score: z.number().nullable() })),
+        }),
+      ),
+      prunes: z.array(
+        z.object({ day: z.number().int(), ranking: z.array(z.number().int()), kept: z.array(z.number().int()) }),
+      ),
+      survivor_spent_usd: z.number(),
+      stopped_spent_usd: z.number(),
+      cost_ratio: z.number().nullable(),
+    })
+    .optional(),
 });
 
 export type Results = z.infer<typeof ResultsSchema>;

@@ -17,6 +17,7 @@ import { createTrigger } from "../triggers/create-trigger.js";
 import { installDeadlineGuard } from "../triggers/deadline-guard.js";
 import { IntentSlot, type TriggerKind } from "../triggers/trigger.js";
 import { Workspace } from "../triggers/watcher/workspace.js";
+import { samplingSeed } from "./best-of-n-config.js";
 import { ConfigError } from "./config.js";
 import { FEEDBACK_TOOL } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
@@ -305,7 +306,8 @@ function spawnModelActors(
   };
   // one settings object shared by the actors: the run seed goes to providers that accept one (never recorded
   // in the settings: runs of every seed share an id); a restart's switch changes it in place
-  const settings: ModelSettings = { ...a.settings, seed: r.config.seed };
+  // a Best-of-N branch k ≥ 1 samples with its own drawn seed (src/run/best-of-n-config.ts)
+  const settings: ModelSettings = { ...a.settings, seed: samplingSeed(r.config) };
   const cur = r.config.agent.curator;
   curator.options = {
     ledger,
@@ -316,7 +318,7 @@ function spawnModelActors(
     settings: {
       maxOutputTokens: cur?.max_output_tokens ?? CURATOR_DEFAULT_MAX_OUTPUT_TOKENS,
       ...(cur?.temperature !== undefined ? { temperature: cur.temperature } : {}),
-      seed: r.config.seed,
+      seed: samplingSeed(r.config),
     },
     instruction: run.instruction(),
     ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),

@@ -4,6 +4,8 @@ import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { ExternalActorFactory } from "../mcp/external-actor.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
+import { bestOfNOf } from "./best-of-n-config.js";
+import { runBestOfN } from "./best-of-n-run.js";
 import { buildResults } from "./build-results.js";
 import { type Checkpoint, clearCheckpoint, pauseInstant, RunPaused, writeCheckpoint } from "./checkpoint.js";
 import { ConfigError, type RunConfig } from "./config.js";
@@ -98,6 +100,7 @@ export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<Ru
     throw new Error(
       `run directory ${r.runDir} exists without results (an interrupted run): continue it with \`relive resume ${r.runDir}\``,
     );
+  if (o.stopAfterDay !== undefined) refuseBestOfNPause(r);
   if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);
   await checkConfigCronGate(r);
   if (o.preflight !== false) await preflight(r);
@@ -109,6 +112,8 @@ export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<Ru
     rmSync(r.runDir, { recursive: true, force: true });
     throw err;
   }
+  // Best-of-N: branches in branches/b<k>/, pruned at the prune days (src/run/best-of-n-run.ts)
+  if (bestOfNOf(r.config) !== null) return { ...(await runBestOfN(r, o)), cached: false };
   return { ...(await executeStoppable(r, [], o)), cached: false };
 }
 
@@ -131,6 +136,11 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   assertSameCronGate(saved, r, runDir);
   if (existsSync(join(runDir, "results.json")))
     return { runDir, results: readResultsFile(join(runDir, "results.json")), cached: true };
+  if (bestOfNOf(r.config) !== null) {
+    // a Best-of-N run continues its branches (each resumed with its own verified re-run)
+    if (o.stopAfterDay !== undefined) refuseBestOfNPause(r);
+    return { ...(await runBestOfN(r, o)), cached: false };
+  }
   if (o.stopAfterDay !== undefined) pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay);
   const ledgerPath = join(runDir, "ledger.jsonl");
   // killed between creating the directory and the ledger: nothing was acknowledged yet
@@ -159,6 +169,10 @@ export async function executeEpisode(
   o: RunOptions,
   plan: RunPlan,
 ): Promise<Omit<RunOutcome, "cached">> {
+  if (bestOfNOf(r.config) !== null)
+    throw new ConfigError(
+      `${r.runDir}: a Best-of-N run (agent.learning: best-of-n) runs as branches (\`relive run\` / \`relive resume\`); it cannot be executed or restarted as one agent`,
+    );
   const stopAt = o.stopAfterDay !== undefined ? pauseInstant(r.sim_start, r.sim_end, o.stopAfterDay) : null;
   // every exit path, a thrown kernel included, leaves the acknowledged lines fsynced and closed (withOpenRun)
   return withOpenRun(r, recorded, async (s, run) => {
@@ -230,4 +244,12 @@ export async function executeEpisode(
     clearCheckpoint(r.runDir);
     return { runDir: r.runDir, results };
   });
+}
+
+/** A Best-of-N run pauses its branches itself; pausing the whole run is not offered. */
+function refuseBestOfNPause(r: ResolvedRun): void {
+  if (bestOfNOf(r.config) !== null)
+    throw new ConfigError(
+      "--stop-after-day: a Best-of-N run (agent.learning: best-of-n) pauses its branches at its prune days itself; run it whole",
+    );
 }

@@ -37,6 +37,7 @@ export abstract class ScorerBase implements Scorer {
       case "daily_brief":
       case "llm_call":
       case "note":
+      case "prune":
       case "run_end":
         return;
       default: {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Rng } from "../common/random.js";
 import type { TriggerKind } from "../common/trigger-kind.js";
 import type { Kernel } from "../kernel/kernel.js";
 import type { RateLimiter } from "../kernel/rate-limiter.js";
@@ -187,6 +188,11 @@ export interface ReferencePolicy {
    * policies marked `oracle` (tests and calibration); every other policy gets null.
    */
   start(api: PolicyApi, oracle: OracleEnv | null): PolicyRun;
+  /**
+   * A variant with its parameters drawn from `rng` (the branches of a Best-of-N run, k ≥ 1; branch 0
+   * runs the policy as it is). Absent: the policy has nothing to draw, and Best-of-N refuses it.
+   */
+  draw?(rng: Rng): ReferencePolicy;
 }
 
 /** One actor of a task's program shape (LLM agents): its own context, trigger and tool subset. */

@@ -29,6 +29,8 @@ export function eventSummary(e: LedgerEvent): string {
       return e.reason;
     case "note":
       return `${e.kind}: ${e.message}`;
+    case "prune":
+      return `after day ${e.day}: ${e.branches.map((b) => `b${b.branch} ${b.score === null ? "none" : metric(b.score)} ${usd(b.spent_usd, 5)}${b.kept ? " kept" : " stopped"}`).join(" · ")}`;
     case "run_end":
       return e.reason;
     default: {

@@ -54,6 +54,44 @@ describe("the learning table (paper's Table 1 shape)", () => {
   });
 });
 
+const learn = (learning: Record<string, unknown> | undefined) => ({
+  config: {
+    feedback: "oracle",
+    agent: { model: "scripted:a", trigger: "sleep", deadline_guard: false, ...(learning ? { learning } : {}) },
+  },
+  trigger: "sleep" as const,
+});
+
+describe("the learning table: agent.learning (Best-of-N) as one axis", () => {
+  it("reads each agent.learning object as one axis value, with {method: none} (or unset) as the baseline", () => {
+    const bon = { method: "best-of-n", n: 3, prune_days: [2, 7] };
+    for (const base of [{ method: "none" }, undefined]) {
+      const runs = [
+        ...[0, 1].map((seed) => fakeRun({ seed, primary: 0.4 + 0.1 * seed, spent: 2, ...learn(base) })),
+        ...[0, 1].map((seed) => fakeRun({ seed, primary: 0.5 + 0.1 * seed, spent: 3.22, ...learn(bon) })),
+      ];
+      const [e] = groupExperiments(runs);
+      // one axis, not agent.learning.method / .n / .prune_days
+      expect(e!.axes.map((a) => a.path)).toEqual(["agent.learning"]);
+      const facts = e!.runs.map((p) => runFacts(p, null));
+      const axisNames = shortAxisNames(e!.axes.map((a) => a.path));
+      const cells = groupCells(e!, facts).map((c) =>
+        aggregateCell(c, { binary: false, direction: "higher", axisNames }),
+      );
+      const rows = learningRows(
+        cells,
+        e!.axes.map((a) => a.path),
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.axis).toBe("agent.learning");
+      expect(rows[0]!.without?.mean).toBeCloseTo(0.45, 12);
+      expect(rows[0]!.methods.map((m) => m.method)).toEqual(["best-of-n (n 3, prune_days 2,7)"]);
+      expect(rows[0]!.methods[0]!.mean).toBeCloseTo(0.55, 12);
+      expect(rows[0]!.methods[0]!.cost_multiplier).toBeCloseTo(1.61, 12);
+    }
+  });
+});
+
 describe("the learning section of the HTML report", () => {
   it("renders the Table 1 shape when agent.memory varies", async () => {
     const { aggregate } = await import("../../src/report/aggregate.js");

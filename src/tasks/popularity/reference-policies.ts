@@ -39,7 +39,14 @@ export const silentPolicy: ReferencePolicy = statelessPolicy({
 });
 
 /** Settings of the early-velocity forecaster (policy constants, not task parameters). */
-export const VELOCITY = {
+export interface VelocitySettings {
+  pollMinutes: number;
+  lookbackHours: number;
+  minVelocityPerHour: number;
+  minComments: number;
+}
+
+export const VELOCITY: Readonly<VelocitySettings> = {
   /** poll period */
   pollMinutes: 10,
   /** posts younger than this are considered */
@@ -58,7 +65,7 @@ export const VELOCITY = {
  * comments / age in hours) and recommends, fastest first, the posts with ≥ 8 comments and ≥ 30
  * comments per hour that it has not recommended yet, while slots remain.
  */
-export function* velocitySteps(now: number): StepScript {
+export function* velocitySteps(now: number, v: Readonly<VelocitySettings> = VELOCITY): StepScript {
   const st = yield { tool: RECOMMENDATIONS_TOOL, args: {} };
   if (!st.ok) throw new Error(`${RECOMMENDATIONS_TOOL} failed: ${st.error}`);
   const s = Status.parse(st.value);
@@ -66,14 +73,14 @@ export function* velocitySteps(now: number): StepScript {
   const runStart = parseIsoInstant(s.run_start);
   const page = yield {
     tool: "list_posts",
-    args: { since: Math.max(runStart, now - VELOCITY.lookbackHours * HOUR_MS), sort: "comments", order: "desc" },
+    args: { since: Math.max(runStart, now - v.lookbackHours * HOUR_MS), sort: "comments", order: "desc" },
   };
   if (!page.ok) return;
   const done = new Set(s.recommended.map((r) => r.root_id));
   const picks = PostsPage.parse(page.value)
-    .posts.filter((p) => !done.has(p.id) && p.created_utc < now && p.num_comments >= VELOCITY.minComments)
+    .posts.filter((p) => !done.has(p.id) && p.created_utc < now && p.num_comments >= v.minComments)
     .map((p) => ({ id: p.id, v: p.num_comments / ((now - p.created_utc) / HOUR_MS) }))
-    .filter((x) => x.v >= VELOCITY.minVelocityPerHour)
+    .filter((x) => x.v >= v.minVelocityPerHour)
     .sort((a, b) => b.v - a.v || (a.id < b.id ? -1 : 1));
   let left = s.cap.remaining;
   for (const x of picks) {
@@ -85,17 +92,41 @@ export function* velocitySteps(now: number): StepScript {
 
 export const velocityNextWake = (now: number) => nextMultiple(now, VELOCITY.pollMinutes * MINUTE_MS);
 
-export const velocityPolicy: ReferencePolicy = statelessPolicy({
-  name: "velocity",
-  description:
-    `Every ${VELOCITY.pollMinutes} min: list_posts(since = now − ${VELOCITY.lookbackHours} h, sort = comments) and recommend ` +
-    `posts with ≥ ${VELOCITY.minComments} comments arriving at ≥ ${VELOCITY.minVelocityPerHour}/h since posting, fastest first, while the cap allows.`,
-  async act(api) {
-    await runSteps(api, velocitySteps(api.now()));
-  },
-  nextWake: velocityNextWake,
-  cron: [`*/${VELOCITY.pollMinutes} * * * *`],
-});
+/**
+ * The velocity forecaster with the given settings. Its parameter draw (Best-of-N branches k ≥ 1,
+ * `ReferencePolicy.draw`): the poll period stays 10 min (the cron entry), the lookback is 1–4 h
+ * (uniform), the comment floor 3–45 and the velocity threshold 8–240 comments/h (log-uniform), from
+ * the branch's stream (src/common/random.ts), so branches differ clearly in what they recommend.
+ */
+export function velocityPolicyWith(v: Readonly<VelocitySettings>, name = "velocity"): ReferencePolicy {
+  const p = statelessPolicy({
+    name,
+    description:
+      `Every ${v.pollMinutes} min: list_posts(since = now − ${v.lookbackHours} h, sort = comments) and recommend ` +
+      `posts with ≥ ${v.minComments} comments arriving at ≥ ${v.minVelocityPerHour}/h since posting, fastest first, while the cap allows.`,
+    async act(api) {
+      await runSteps(api, velocitySteps(api.now(), v));
+    },
+    nextWake: velocityNextWake,
+    cron: [`*/${v.pollMinutes} * * * *`],
+  });
+  return {
+    ...p,
+    draw: (rng) =>
+      velocityPolicyWith(
+        {
+          pollMinutes: VELOCITY.pollMinutes,
+          lookbackHours: 1 + rng.int(4),
+          // log-uniform: 3–45 comments, 8–240 comments/h
+          minComments: Math.round(3 * 15 ** rng.next()),
+          minVelocityPerHour: Math.round(8 * 30 ** rng.next()),
+        },
+        name,
+      ),
+  };
+}
+
+export const velocityPolicy: ReferencePolicy = velocityPolicyWith(VELOCITY);
 
 /** the oracle's wake grid */
 export const ORACLE_STEP_MS = MINUTE_MS;

@@ -7,6 +7,7 @@ import { REPO } from "../helpers.js";
 
 const grids = [
   "examples/grid-digest.yaml",
+  "examples/grid-best-of-n.yaml",
   "examples/event-log/grid.yaml",
   ...readdirSync(join(REPO, "examples/tables")).map((f) => `examples/tables/${f}`),
 ];

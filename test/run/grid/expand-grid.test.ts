@@ -11,6 +11,23 @@ const BASE = { task: "daily-digest", sim_start: "2026-03-01T00:00:00Z", sim_end:
 const expand = (raw: unknown) => expandGrid(parseGridConfig(raw, "test"), "test");
 
 describe("grid expansion", () => {
+  it("takes agent.learning as an axis of whole method objects (none vs best-of-n), each cell validated", () => {
+    const cells = expand({
+      base: { ...BASE, task: "popularity", feedback: "oracle", agent: { model: "scripted:velocity" } },
+      axes: {
+        "agent.learning": [{ method: "none" }, { method: "best-of-n", n: 3, prune_days: [1, 2] }],
+      },
+    });
+    expect(cells.map((c) => c.config.agent.learning)).toEqual([
+      { method: "none" },
+      { method: "best-of-n", n: 3, prune_days: [1, 2] },
+    ]);
+    expect(cells[1]!.label).toBe('agent.learning={"method":"best-of-n","n":3,"prune_days":[1,2]}');
+    expect(() =>
+      expand({ base: BASE, axes: { "agent.learning": [{ method: "best-of-n", n: 1, prune_days: [1] }] } }),
+    ).toThrow(/agent\.learning\.n: best-of-n needs at least 2 branches/);
+  });
+
   it("is the full cross product in a fixed order: named axes first, dotted paths in file order, seeds fastest", () => {
     const cells = expand({
       base: BASE,
