@@ -8,6 +8,7 @@ import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
 import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
+import { optimizerResultsOf } from "./optimizer-results.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION, RELIVE_REACT } from "./resolve-run.js";
 import { PROVIDER_COST_TOLERANCE, type Results } from "./results.js";
@@ -104,6 +105,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       : providerCost !== null && providerCost > 0 && bookedOfReporting === 0;
 
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
+  const optimizer = optimizerResultsOf(r, events);
   return {
     schema_version: 1,
     run_id: r.runId,
@@ -193,5 +195,6 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
         mean: reactions.length ? reactions.reduce((s, x) => s + x, 0) / reactions.length : null,
       },
     },
+    ...(optimizer !== null ? { optimizer } : {}),
   };
 }

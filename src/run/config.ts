@@ -6,6 +6,7 @@ import { parseUtcInstant } from "../common/time.js";
 import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 import { builtInTriggerPolicy, isTriggerPolicyName } from "../triggers/trigger-policy.js";
 import { ConfigError } from "./config-error.js";
+import { LearningMethodSchema } from "./optimizer-config.js";
 
 const isoOrMs = z.union([z.number().int(), z.string()]).transform((v, ctx) => {
   // a missing zone means UTC, whatever the host's zone
@@ -83,9 +84,21 @@ export const RunConfigSchema = z
         memory: z.enum(["none", "outcome", "reflection"]).optional(),
         /** the harness's memory tools (memory_read, memory_append); implied by memory outcome|reflection and memory_phase */
         memory_tools: z.boolean().optional(),
+        /**
+         * learning across the episode (src/learning): `{method: optimizer, span_days, proposer, control,
+         * promotion}` the harness optimizer (refused under feedback: none); absent: none
+         */
+        learning: LearningMethodSchema.optional(),
+        /**
+         * text shown to every LLM actor right after the task's instruction ("## Additional instructions");
+         * a restart may switch it at a day boundary, the harness optimizer edits it
+         */
+        instruction_addendum: z.string().max(8000).optional(),
         /** the reflection curator's own model settings (absent: the agent's model, max_output_tokens 1,024) */
         curator: z
           .object({
+            /** the curator's own `provider:model` (absent: the run's model); billed at its prices, booked to the run */
+            model: z.string().min(1).optional(),
             max_output_tokens: z.number().int().positive().optional(),
             temperature: z.number().min(0).max(2).optional(),
           })

@@ -1,6 +1,7 @@
 import type { MemoryMode } from "../learning/learning-runtime.js";
 import type { FeedbackCondition } from "../tasks/task.js";
 import { ConfigError } from "./config-error.js";
+import type { LearningMethod, OptimizerLearning } from "./optimizer-config.js";
 
 /** What a run config asks of learning, resolved (the defaults and implications applied). */
 export interface LearningSettings {
@@ -8,6 +9,8 @@ export interface LearningSettings {
   memoryTools: boolean;
   dailyReset: boolean;
   memoryPhase: boolean;
+  /** `agent.learning` with method optimizer (src/learning/optimizer.ts), defaults applied; null: no optimizer */
+  optimizer: OptimizerLearning | null;
 }
 
 export interface LearningConfigInput {
@@ -18,7 +21,10 @@ export interface LearningConfigInput {
   llmAgent: boolean;
   /** the task's default for the memory tools when `agent.memory_tools` is absent (open-forecast: its `memory` param) */
   taskMemoryDefault: boolean;
+  /** whole days of the episode (the optimizer needs at least two spans) */
+  episodeDays: number;
   agent: {
+    learning?: LearningMethod | undefined;
     memory?: MemoryMode | undefined;
     memory_tools?: boolean | undefined;
     scaffolding?: { daily_reset?: boolean | undefined; memory_phase?: boolean | undefined } | undefined;
@@ -52,5 +58,41 @@ export function resolveLearning(c: LearningConfigInput): LearningSettings {
       "agent: memory tools, reflection and the scaffolding switches act on an LLM agent; the scripted agent runs its policy unchanged",
     );
   const memoryTools = c.llmAgent && (c.agent.memory_tools ?? (memory !== "none" || memoryPhase || c.taskMemoryDefault));
-  return { memory, memoryTools, dailyReset, memoryPhase };
+  return { memory, memoryTools, dailyReset, memoryPhase, optimizer: resolveOptimizer(c) };
+}
+
+/**
+ * The harness optimizer needs settled outcomes (its proposer reads the hindsight released so far and
+ * its promotion rule compares settled span scores): refused under `feedback: none`, and under `self`
+ * unless the task defines labels. It edits an LLM agent's harness, and needs at least two spans.
+ */
+function resolveOptimizer(c: LearningConfigInput): OptimizerLearning | null {
+  const l = c.agent.learning;
+  if (l === undefined) return null;
+  switch (l.method) {
+    case "none":
+      return null;
+    case "optimizer": {
+      if (c.feedback === "none")
+        throw new ConfigError(
+          "agent.learning: the harness optimizer learns from settled outcomes, which the blind condition (feedback: none) never releases; " +
+            "use feedback: oracle (or self where the task defines labels)",
+        );
+      if (c.feedback === "self" && !c.taskSelf)
+        throw new ConfigError("agent.learning: the harness optimizer under feedback: self needs the task's self labels");
+      if (!c.llmAgent)
+        throw new ConfigError(
+          "agent.learning: the harness optimizer edits an LLM agent's harness (instructions, tunable params, watcher program); the scripted agent runs its policy unchanged",
+        );
+      if (l.span_days >= c.episodeDays)
+        throw new ConfigError(
+          `agent.learning.span_days: ${l.span_days} leaves no cut in an episode of ${c.episodeDays} days (at least two spans are needed)`,
+        );
+      return l;
+    }
+    default: {
+      const never: never = l;
+      throw new Error(`internal: unknown learning method ${JSON.stringify(never)}`);
+    }
+  }
 }

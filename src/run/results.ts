@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { OptimizerResultsSchema } from "./optimizer-results.js";
 import { TRIGGER_KINDS } from "../common/trigger-kind.js";
 
 const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
@@ -113,6 +114,8 @@ export const ResultsSchema = z.object({
       })
       .optional(),
   }),
+  /** harness-optimizer runs (`agent.learning: {method: optimizer}`): per-span scores and promotion decisions */
+  optimizer: OptimizerResultsSchema.optional(),
 });
 
 export type Results = z.infer<typeof ResultsSchema>;
