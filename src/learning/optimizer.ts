@@ -67,8 +67,10 @@ export interface OptimizerOptions {
   harness: EditableHarness;
   /** the run's ledger events so far, in order (the runner's array) */
   events: readonly LedgerEvent[];
-  run: TaskRun;
-  ctx: TaskRunContext<unknown>;
+  /** the task's agent-facing payloads of outcomes and its self labels */
+  run: Pick<TaskRun, "feedback">;
+  /** the feedback condition and the oracle channel (null unless `feedback: oracle`) */
+  ctx: Pick<TaskRunContext<unknown>, "feedback" | "oracleFeedback">;
   /** the settled primary over [from, to), from the ledger (the runner's fresh scorer); never shown to the proposer */
   spanScore: (from: number, to: number) => number | null;
   ledger: MeteredCaller["ledger"];
