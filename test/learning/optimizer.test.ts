@@ -233,3 +233,43 @@ describe("harness optimizer end to end (loopback model)", () => {
     ).rejects.toThrow(/agent\.learning: the harness optimizer learns from settled outcomes.*feedback: none/);
   });
 });
+
+describe("the watcher program surface (watcher trigger)", () => {
+  it("the proposer rewrites the program the agent runs: the next span's wakes come from the edited program", async () => {
+    const original = "await envkit.wait(envkit.deadline());\n";
+    const edited =
+      "const t = envkit.now() + 6 * 3600000;\n" +
+      "if (t < envkit.deadline()) { await envkit.wait(t); envkit.handover({ edited: true }); }\n" +
+      "else await envkit.wait(envkit.deadline());\n";
+    const server = await startOpenAITestServer();
+    const play = policyResponder(topCommentsScript(), "watcher", { watcherProgram: { path: "wait.js", source: original } });
+    const shown: string[] = [];
+    server.respond((b, i) => {
+      if (!isProposer(b)) return play(b, i);
+      shown.push(msgs(b).find((m) => m.role === "user")?.content ?? "");
+      return propose({ rationale: "check every 6 hours", watcher_program: { path: "wait.js", source: edited } });
+    });
+    try {
+      const out = await runFromConfig(
+        parseRunConfig({
+          task: "daily-digest",
+          sim_start: WINDOW.sim_start,
+          sim_end: "2026-03-05T00:00:00Z",
+          feedback: "oracle",
+          agent: { model: TEST_MODEL, trigger: "watcher", learning: LEARN },
+        }),
+        llmOptions(server),
+      );
+      const events = readLedger(join(out.runDir, "ledger.jsonl")) as LedgerEvent[];
+      // the proposer saw the program the agent ran, with its source
+      expect(shown[0]).toContain("### wait.js\nawait envkit.wait(envkit.deadline());");
+      const handovers = events.flatMap((e) => (e.type === "wake" && e.reason === "handover" ? [e.t] : []));
+      expect(handovers.length).toBeGreaterThan(0);
+      expect(handovers.every((t) => t > CUT1)).toBe(true);
+      expect(read(out.runDir, "workspace/wait.js")).toBe(edited);
+      expect(out.results.optimizer!.spans[1]).toMatchObject({ harness: "candidate", changes: ["program wait.js"] });
+    } finally {
+      await server.close();
+    }
+  }, 900_000);
+});
