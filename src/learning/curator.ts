@@ -12,8 +12,8 @@ import type {
   Usage,
 } from "../models/model.js";
 import type { Observation } from "../tasks/task.js";
-import { type MeteredGenerate, meteredCall } from "./metered-call.js";
 import { LESSON_MAX_CHARS, lessonProblem, MAX_LESSONS, worldTermsOf } from "./lessons.js";
+import { type MeteredGenerate, meteredCall } from "./metered-call.js";
 
 /** the curator's ledger actor (its llm_call lines, llm.jsonl entries and notes) */
 export const CURATOR_ACTOR = "curator";

@@ -244,7 +244,11 @@ export class Optimizer {
       }
       this.note(now, "optimizer_rejected", `span ${this.span} ask ${ask}: ${verdict}`);
       if (ask === this.o.maxAsks) {
-        this.note(now, "optimizer_no_edit", `span ${this.span}: no valid proposal after ${ask} asks; the incumbent runs`);
+        this.note(
+          now,
+          "optimizer_no_edit",
+          `span ${this.span}: no valid proposal after ${ask} asks; the incumbent runs`,
+        );
         return;
       }
       const reply = `${verdict}. Call ${PROPOSE_EDIT_TOOL} again with a valid edit.`;
@@ -280,7 +284,9 @@ export class Optimizer {
   private inputs(now: number): string {
     const h = this.o.harness;
     const events = this.o.events;
-    const commitments = events.filter((e): e is Extract<LedgerEvent, { type: "commitment" }> => e.type === "commitment");
+    const commitments = events.filter(
+      (e): e is Extract<LedgerEvent, { type: "commitment" }> => e.type === "commitment",
+    );
     const shownCommits = commitments.slice(-PROPOSER_MAX_COMMITMENTS);
     const perSpan = this.o.bounds.slice(0, this.span - 1).map((from, i) => {
       const to = this.o.bounds[i + 1]!;
@@ -307,7 +313,8 @@ export class Optimizer {
         ? [
             "Tunable task params (name: what it changes; configured → current):",
             ...tunable.map(
-              ([k, d]) => `- ${k}: ${d}; ${JSON.stringify(h.configured(k))} → ${JSON.stringify(cur.tuned[k] ?? h.configured(k))}`,
+              ([k, d]) =>
+                `- ${k}: ${d}; ${JSON.stringify(h.configured(k))} → ${JSON.stringify(cur.tuned[k] ?? h.configured(k))}`,
             ),
           ]
         : []),

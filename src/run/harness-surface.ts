@@ -128,7 +128,8 @@ function programPathProblem(p: string): string | null {
   if (p.length > 256) return "is longer than 256 characters";
   if (!/\.js$/.test(p)) return "is not a .js file";
   if (p.startsWith("/") || p.includes("\\")) return "must be a relative path without backslashes";
-  if (p.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || /[\u0000-\u001f]/.test(seg)))
+  const control = (seg: string) => [...seg].some((ch) => ch.charCodeAt(0) < 0x20);
+  if (p.split("/").some((seg) => seg === "" || seg === "." || seg === ".." || control(seg)))
     return "has an empty, '.', '..' or control-character segment";
   return null;
 }

@@ -79,7 +79,9 @@ function resolveOptimizer(c: LearningConfigInput): OptimizerLearning | null {
             "use feedback: oracle (or self where the task defines labels)",
         );
       if (c.feedback === "self" && !c.taskSelf)
-        throw new ConfigError("agent.learning: the harness optimizer under feedback: self needs the task's self labels");
+        throw new ConfigError(
+          "agent.learning: the harness optimizer under feedback: self needs the task's self labels",
+        );
       if (!c.llmAgent)
         throw new ConfigError(
           "agent.learning: the harness optimizer edits an LLM agent's harness (instructions, tunable params, watcher program); the scripted agent runs its policy unchanged",

@@ -1,7 +1,13 @@
 import { z } from "zod";
-import { OPTIMIZER_ACTOR, PROPOSER_ACTOR, SPAN_NOTE, type SpanRecord, SpanRecordSchema } from "../learning/optimizer.js";
-import type { LedgerEvent } from "../ledger/events.js";
+import {
+  OPTIMIZER_ACTOR,
+  PROPOSER_ACTOR,
+  SPAN_NOTE,
+  type SpanRecord,
+  SpanRecordSchema,
+} from "../learning/optimizer.js";
 import { PROMOTION_RULES } from "../learning/promotion.js";
+import type { LedgerEvent } from "../ledger/events.js";
 import type { ResolvedRun } from "./resolve-run.js";
 
 /** `optimizer` in results.json: the per-span scores and decisions of a harness-optimizer run (from its ledger notes). */

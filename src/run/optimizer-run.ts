@@ -24,7 +24,13 @@ export function spanBounds(sim_start: number, sim_end: number, spanDays: number)
  */
 export function spanScoreOf(r: ResolvedRun, s: RunSetup): (from: number, to: number) => number | null {
   return (from, to) => {
-    const scorer = r.task.createScorer({ sim_start: from, sim_end: to, world: s.world, truth: s.truth, params: r.params });
+    const scorer = r.task.createScorer({
+      sim_start: from,
+      sim_end: to,
+      world: s.world,
+      truth: s.truth,
+      params: r.params,
+    });
     for (const e of s.events) {
       if (e.t < from || e.t >= to || e.type === "outcome") continue;
       scorer.settle(e.t);

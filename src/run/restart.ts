@@ -4,8 +4,8 @@ import { canonicalJson } from "../common/canonical-json.js";
 import { isoInstant, parseUtcInstant } from "../common/time.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
-import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";
 import { recordedAuxEndpoints } from "./aux-models.js";
+import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";
 import { ConfigError, RunConfigSchema, sha256 } from "./config.js";
 import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import {

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { OptimizerResultsSchema } from "./optimizer-results.js";
 import { TRIGGER_KINDS } from "../common/trigger-kind.js";
+import { OptimizerResultsSchema } from "./optimizer-results.js";
 
 const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
 

@@ -27,7 +27,12 @@ const CUT = Date.parse("2026-03-03T00:00:00Z");
 const OTHER_MODEL = "openai:gpt-4.1";
 
 const toolNames = (b: RequestBody) => ((b.tools ?? []) as { function: { name: string } }[]).map((t) => t.function.name);
-type Msg = { role: string; content?: string | null; tool_call_id?: string; tool_calls?: { id: string; function: { name: string } }[] };
+type Msg = {
+  role: string;
+  content?: string | null;
+  tool_call_id?: string;
+  tool_calls?: { id: string; function: { name: string } }[];
+};
 
 /** the agent: list every question, then next_day, every day */
 const agent = (b: RequestBody): ScriptedReply => {
@@ -44,7 +49,11 @@ function pages(requests: { body: RequestBody }[]) {
     const names = new Map<string, string>();
     for (const m of body.messages as Msg[]) {
       for (const c of m.tool_calls ?? []) names.set(c.id, c.function.name);
-      if (m.role === "tool" && names.get(m.tool_call_id ?? "") === "list_questions" && !m.content?.startsWith("ERROR")) {
+      if (
+        m.role === "tool" &&
+        names.get(m.tool_call_id ?? "") === "list_questions" &&
+        !m.content?.startsWith("ERROR")
+      ) {
         const v = JSON.parse(m.content ?? "{}") as { now: string; total: number; questions: unknown[] };
         out.set(v.now, { n: v.questions.length, total: v.total });
       }
@@ -55,7 +64,10 @@ function pages(requests: { body: RequestBody }[]) {
 
 const systemOf = (b: RequestBody) => ((b.messages as Msg[]).find((m) => m.role === "system")?.content ?? "") as string;
 
-async function withServer<T>(respond: (b: RequestBody) => ScriptedReply, f: (s: OpenAITestServer, o: RunOptions) => Promise<T>) {
+async function withServer<T>(
+  respond: (b: RequestBody) => ScriptedReply,
+  f: (s: OpenAITestServer, o: RunOptions) => Promise<T>,
+) {
   const server = await startOpenAITestServer();
   server.respond(respond);
   try {
@@ -66,7 +78,13 @@ async function withServer<T>(respond: (b: RequestBody) => ScriptedReply, f: (s: 
 }
 
 const cfgOf = (agentCfg: RunConfigInput["agent"], extra: Partial<RunConfigInput> = {}) =>
-  parseRunConfig({ task: "open-forecast", ...WINDOW, feedback: "oracle", ...extra, agent: { model: TEST_MODEL, trigger: "sleep", ...agentCfg } });
+  parseRunConfig({
+    task: "open-forecast",
+    ...WINDOW,
+    feedback: "oracle",
+    ...extra,
+    agent: { model: TEST_MODEL, trigger: "sleep", ...agentCfg },
+  });
 
 const priced = (e: Extract<LedgerEvent, { type: "llm_call" }>, model: string) =>
   loadPriceTable(DEFAULT_PRICES_PATH).cost(model, {
@@ -80,7 +98,12 @@ describe("tunable task params and harness-side models of their own", () => {
     const out = await withServer(
       (b) =>
         toolNames(b).includes(PROPOSE_EDIT_TOOL)
-          ? { kind: "tool_calls", calls: [{ name: PROPOSE_EDIT_TOOL, arguments: { rationale: "short pages", tuned: { list_page_size: 1 } } }] }
+          ? {
+              kind: "tool_calls",
+              calls: [
+                { name: PROPOSE_EDIT_TOOL, arguments: { rationale: "short pages", tuned: { list_page_size: 1 } } },
+              ],
+            }
           : agent(b),
       async (server, o) => {
         const r = await runFromConfig(
@@ -114,9 +137,13 @@ describe("tunable task params and harness-side models of their own", () => {
     const out = await withServer(
       (b) =>
         toolNames(b).includes(SET_LESSONS_TOOL)
-          ? { kind: "tool_calls", calls: [{ name: SET_LESSONS_TOOL, arguments: { lessons: ["Check every question daily."] } }] }
+          ? {
+              kind: "tool_calls",
+              calls: [{ name: SET_LESSONS_TOOL, arguments: { lessons: ["Check every question daily."] } }],
+            }
           : agent(b),
-      (_s, o) => runFromConfig(cfgOf({ memory: "reflection", curator: { model: OTHER_MODEL } }, { feedback: "none" }), o),
+      (_s, o) =>
+        runFromConfig(cfgOf({ memory: "reflection", curator: { model: OTHER_MODEL } }, { feedback: "none" }), o),
     );
     const events = readLedger(join(out.runDir, "ledger.jsonl")) as LedgerEvent[];
     const curator = events.flatMap((e) => (e.type === "llm_call" && e.actor === "curator" ? [e] : []));
@@ -132,16 +159,19 @@ describe("tunable task params and harness-side models of their own", () => {
   it("restart --set switches the addendum and a tunable param at the start of its day, and refuses other params", async () => {
     await withServer(agent, async (server, o) => {
       const paused = await runFromConfig(cfgOf({}, { feedback: "none" }), { ...o, stopAfterDay: 2 });
-      await expect(
-        restartRun(paused.runDir, { fromDay: 3, set: ["task_params.search_usd=0"] }, o),
-      ).rejects.toThrow(/--set task_params\.search_usd: cannot change at a restart; .*task_params\.list_page_size/);
-      await expect(
-        restartRun(paused.runDir, { fromDay: 3, set: ["task_params.list_page_size=0"] }, o),
-      ).rejects.toThrow(/--set task_params\.list_page_size: .*1/);
+      await expect(restartRun(paused.runDir, { fromDay: 3, set: ["task_params.search_usd=0"] }, o)).rejects.toThrow(
+        /--set task_params\.search_usd: cannot change at a restart; .*task_params\.list_page_size/,
+      );
+      await expect(restartRun(paused.runDir, { fromDay: 3, set: ["task_params.list_page_size=0"] }, o)).rejects.toThrow(
+        /--set task_params\.list_page_size: .*1/,
+      );
       const before = server.requests.length;
       const restarted = await restartRun(
         paused.runDir,
-        { fromDay: 3, set: ["agent.instruction_addendum=ADD-X: check the oldest question first.", "task_params.list_page_size=2"] },
+        {
+          fromDay: 3,
+          set: ["agent.instruction_addendum=ADD-X: check the oldest question first.", "task_params.list_page_size=2"],
+        },
         o,
       );
       const live = server.requests.slice(before);
@@ -154,7 +184,9 @@ describe("tunable task params and harness-side models of their own", () => {
       const mask = (s: string) => s.replace(/"run_id":"[0-9a-f]{12}"/g, "");
       const src = readFileSync(join(paused.runDir, "ledger.jsonl"), "utf8").trimEnd().split("\n");
       const prefix = src.filter((l) => (JSON.parse(l) as { t: number }).t < CUT);
-      expect(mask(readFileSync(join(restarted.runDir, "ledger.jsonl"), "utf8")).startsWith(mask(`${prefix.join("\n")}\n`))).toBe(true);
+      expect(
+        mask(readFileSync(join(restarted.runDir, "ledger.jsonl"), "utf8")).startsWith(mask(`${prefix.join("\n")}\n`)),
+      ).toBe(true);
     });
   }, 900_000);
 });

@@ -17,8 +17,8 @@ import type { LedgerEvent } from "../../src/ledger/events.js";
 import { readLedger } from "../../src/ledger/ledger-reader.js";
 import type { CallContext, GenerateRequest } from "../../src/models/model.js";
 import { parseRunConfig, type RunConfigInput } from "../../src/run/config.js";
-import { releasedAtOf } from "../../src/tasks/task.js";
 import { type RunOptions, runFromConfig } from "../../src/run/runner.js";
+import { releasedAtOf } from "../../src/tasks/task.js";
 import { llmOptions, TEST_MODEL } from "../agent/support/llm-run.js";
 import { policyResponder, topCommentsScript } from "../agent/support/policy-responder.js";
 import { options } from "../run/helpers.js";
@@ -131,7 +131,7 @@ describe("the promotion rule (predeclared)", () => {
 
 describe("harness optimizer end to end (loopback model)", () => {
   it("revert path: a harmful addendum runs in span 2, scores worse, is reverted; span 3 runs without it; a bad proposal is refused first", async () => {
-    const run = await optimizerRun({ agent: { learning: LEARN } }, (b, n) => {
+    const run = await optimizerRun({ agent: { learning: LEARN } }, (_b, n) => {
       if (n === 0) return propose({ rationale: "tune", tuned: { digest_size: 5 } }); // refused: no tunable params
       if (n === 1) return propose({ rationale: "skip", addendum: `${SKIP}: do not deliver digests.` });
       return propose({ rationale: "keep as is" }); // cut 2: changes nothing
@@ -207,7 +207,9 @@ describe("harness optimizer end to end (loopback model)", () => {
 
   it("replays deterministically: the same config and cassette give identical ledgers and results", async () => {
     const live = await optimizerRun({ agent: { learning: LEARN } }, (_b, n) =>
-      n === 0 ? propose({ rationale: "note", addendum: "Deliver the digest early in the window." }) : propose({ rationale: "same" }),
+      n === 0
+        ? propose({ rationale: "note", addendum: "Deliver the digest early in the window." })
+        : propose({ rationale: "same" }),
     );
     const cassette = `cassette:${join(live.runDir, "llm.jsonl")}`;
     const cfg = parseRunConfig({
@@ -242,7 +244,9 @@ describe("the watcher program surface (watcher trigger)", () => {
       "if (t < envkit.deadline()) { await envkit.wait(t); envkit.handover({ edited: true }); }\n" +
       "else await envkit.wait(envkit.deadline());\n";
     const server = await startOpenAITestServer();
-    const play = policyResponder(topCommentsScript(), "watcher", { watcherProgram: { path: "wait.js", source: original } });
+    const play = policyResponder(topCommentsScript(), "watcher", {
+      watcherProgram: { path: "wait.js", source: original },
+    });
     const shown: string[] = [];
     server.respond((b, i) => {
       if (!isProposer(b)) return play(b, i);

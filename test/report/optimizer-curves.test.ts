@@ -6,7 +6,12 @@ import { renderHtml } from "../../src/report/html.js";
 import type { Results } from "../../src/run/results.js";
 import { fakeRun } from "./fake-runs.js";
 
-const span = (n: number, score: number | null, harness: SpanRecord["harness"], decision: SpanRecord["decision"] = null) => ({
+const span = (
+  n: number,
+  score: number | null,
+  harness: SpanRecord["harness"],
+  decision: SpanRecord["decision"] = null,
+) => ({
   span: n,
   from: "2026-03-01T00:00:00.000Z",
   to: "2026-03-02T00:00:00.000Z",
@@ -33,17 +38,35 @@ const opt = (control: boolean, spans: ReturnType<typeof span>[]): NonNullable<Re
 
 describe("per-span optimizer curves in the report", () => {
   it("averages each span's settled score per cell, counts kept candidates, and draws the curves beside the control arm", async () => {
-    const learning = (control: boolean) => ({ config: { feedback: "oracle", agent: { model: "scripted:a", trigger: "sleep", deadline_guard: false, learning: { method: "optimizer", span_days: 1, control } } } });
+    const learning = (control: boolean) => ({
+      config: {
+        feedback: "oracle",
+        agent: {
+          model: "scripted:a",
+          trigger: "sleep",
+          deadline_guard: false,
+          learning: { method: "optimizer", span_days: 1, control },
+        },
+      },
+    });
     const runs = [
       ...[0, 1].map((seed) =>
         fakeRun({
           seed,
           ...learning(false),
-          optimizer: opt(false, [span(1, 0.2, "incumbent"), span(2, 0.4 + 0.2 * seed, "candidate", seed ? "kept" : "reverted"), span(3, 0.5, "incumbent")]),
+          optimizer: opt(false, [
+            span(1, 0.2, "incumbent"),
+            span(2, 0.4 + 0.2 * seed, "candidate", seed ? "kept" : "reverted"),
+            span(3, 0.5, "incumbent"),
+          ]),
         }),
       ),
       ...[0, 1].map((seed) =>
-        fakeRun({ seed, ...learning(true), optimizer: opt(true, [span(1, 0.2, "control"), span(2, 0.3, "control"), span(3, null, "control")]) }),
+        fakeRun({
+          seed,
+          ...learning(true),
+          optimizer: opt(true, [span(1, 0.2, "control"), span(2, 0.3, "control"), span(3, null, "control")]),
+        }),
       ),
     ];
     const { data } = await aggregate({ runs, skipped: [] });
@@ -59,7 +82,7 @@ describe("per-span optimizer curves in the report", () => {
     expect(charts.charts.map((c) => c.id)).toContain("e0-optimizer");
     const html = renderHtml(data, [{ charts: [], missing: [] }]);
     expect(html).toContain("Harness optimizer: settled score ×100 per span");
-    expect(html).toContain("50.0 <span class=\"muted\">(1/2 kept)</span>");
+    expect(html).toContain('50.0 <span class="muted">(1/2 kept)</span>');
   });
 
   it("has no optimizer section when no run optimized", async () => {
