@@ -284,3 +284,29 @@ describe("the watcher program surface (watcher trigger)", () => {
     }
   }, 900_000);
 });
+
+describe("optimizer config checks", () => {
+  const resolveWith = async (cfg: Partial<RunConfigInput>) =>
+    runFromConfig(parseRunConfig({ task: "daily-digest", ...WINDOW, feedback: "oracle", ...cfg }), {
+      ...options(),
+      env: { OPENAI_API_KEY: "k", OPENAI_BASE_URL: "http://127.0.0.1:9" },
+      preflight: false,
+    });
+  it("names what is wrong: a scripted agent, a span as long as the episode, an unpriced curator model, an unknown method or key", async () => {
+    await expect(resolveWith({ agent: { model: "scripted:top-comments", learning: LEARN } })).rejects.toThrow(
+      /the harness optimizer edits an LLM agent's harness/,
+    );
+    await expect(resolveWith({ agent: { model: TEST_MODEL, learning: { ...LEARN, span_days: 6 } } })).rejects.toThrow(
+      /agent\.learning\.span_days: 6 leaves no cut in an episode of 6 days/,
+    );
+    await expect(
+      resolveWith({ agent: { model: TEST_MODEL, learning: LEARN, curator: { model: "openai:no-such-model" } } }),
+    ).rejects.toThrow(/agent\.curator\.model: .*no-such-model/);
+    expect(() =>
+      parseRunConfig({ task: "daily-digest", agent: { learning: { method: "optimiser", span_days: 2 } } }),
+    ).toThrow(/agent\.learning\.method/);
+    expect(() =>
+      parseRunConfig({ task: "daily-digest", agent: { learning: { method: "optimizer", span_day: 2 } } }),
+    ).toThrow(/agent\.learning: Unrecognized key: "span_day"/);
+  });
+});
