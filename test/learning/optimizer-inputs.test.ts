@@ -20,7 +20,7 @@ const H = 3_600_000;
 const START = Date.parse("2026-03-01T00:00:00Z");
 const CUT = START + 48 * H;
 
-function fixture(reply: (n: number) => string) {
+function fixture(reply: (n: number) => string, llmCap = 5) {
   const ledger = LedgerWriter.create(join(mkdtempSync(join(tmpdir(), "opt-")), "ledger.jsonl"));
   const events: LedgerEvent[] = [];
   ledger.subscribe((e) => events.push(e));
@@ -64,7 +64,7 @@ function fixture(reply: (n: number) => string) {
     instruction: "Do the task.",
     proposer: () => ({
       ledger,
-      wallet: new Wallet({ budget_usd: 10, domain_caps: { llm: 5 } }),
+      wallet: new Wallet({ budget_usd: 10, domain_caps: { llm: llmCap } }),
       modelName: "openai:gpt-4.1-mini",
       cost: () => 0.001,
       settings: { maxOutputTokens: 100 },
@@ -112,6 +112,20 @@ describe("the proposer's inputs at a cut", () => {
     expect(notes.some((x) => /optimizer_rejected: span 2 ask 1: tuned: page: at most 50/.test(x))).toBe(true);
     // the re-ask carries the reason back to the proposer as its tool result
     expect(JSON.stringify(f.requests[1]!.messages)).toContain("tuned: page: at most 50");
+    f.ledger.close();
+  });
+});
+
+describe("the proposer's spend counts against the run's budget", () => {
+  it("a spent LLM budget refuses the proposer's call (llm_rejected, actor proposer) and the incumbent runs", async () => {
+    const f = fixture(() => JSON.stringify({ rationale: "r", addendum: "Be quick." }), 0);
+    await f.optimizer.cut(CUT);
+    expect(f.requests).toHaveLength(0);
+    expect(f.applied).toHaveLength(0);
+    expect(f.events.find((e) => e.type === "llm_rejected")).toMatchObject({
+      actor: "proposer",
+      reason: expect.stringMatching(/llm budget exhausted/),
+    });
     f.ledger.close();
   });
 });
