@@ -152,6 +152,15 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     episodeDays: episodeDays(sim_start, sim_end),
     agent: config.agent,
   });
+  const surface = learning.optimizer?.surface ?? [];
+  for (const x of surface) {
+    if (x === "tunable" && Object.keys(task.tunable ?? {}).length === 0)
+      throw new ConfigError(`agent.learning.surface: task ${task.id} declares no tunable params`);
+    if (x === "watcher_program" && trigger !== "watcher")
+      throw new ConfigError(
+        `agent.learning.surface: a watcher program is editable only under the watcher trigger (the run's is "${trigger}")`,
+      );
+  }
   let agent: ResolvedAgent;
   let aux: Partial<Record<AuxRole, AuxModel>> = {};
   if (config.agent.upstream_model !== undefined && provider !== "external")

@@ -300,6 +300,9 @@ describe("optimizer config checks", () => {
       /agent\.learning\.span_days: 6 leaves no cut in an episode of 6 days/,
     );
     await expect(
+      resolveWith({ agent: { model: TEST_MODEL, learning: { ...LEARN, surface: ["tunable"] } } }),
+    ).rejects.toThrow(/agent\.learning\.surface: task daily-digest declares no tunable params/);
+    await expect(
       resolveWith({ agent: { model: TEST_MODEL, learning: LEARN, curator: { model: "openai:no-such-model" } } }),
     ).rejects.toThrow(/agent\.curator\.model: .*no-such-model/);
     expect(() =>
