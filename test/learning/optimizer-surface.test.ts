@@ -7,7 +7,7 @@
  * - `relive restart --from-day D --set agent.instruction_addendum=… --set task_params.list_page_size=…`
  *   switches both at the start of day D (and refuses params the task does not declare tunable).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SET_LESSONS_TOOL } from "../../src/learning/curator.js";
@@ -17,7 +17,7 @@ import { readLedger } from "../../src/ledger/ledger-reader.js";
 import { DEFAULT_PRICES_PATH, loadPriceTable } from "../../src/models/price-table.js";
 import { parseRunConfig, type RunConfigInput } from "../../src/run/config.js";
 import { restartRun } from "../../src/run/restart.js";
-import { type RunOptions, runFromConfig } from "../../src/run/runner.js";
+import { type RunOptions, resumeRun, runFromConfig } from "../../src/run/runner.js";
 import { llmOptions, TEST_MODEL } from "../agent/support/llm-run.js";
 import type { RequestBody, ScriptedReply } from "../support/openai-test-server.js";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server.js";
@@ -110,7 +110,14 @@ describe("tunable task params and harness-side models of their own", () => {
           cfgOf({ learning: { method: "optimizer", span_days: 2, proposer: OTHER_MODEL } }),
           o,
         );
-        return { ...r, requests: [...server.requests] };
+        const requests = [...server.requests];
+        // a resume re-runs the episode offline from llm.jsonl (both models' replies) to the same ledger
+        const ledger = readFileSync(join(r.runDir, "ledger.jsonl"), "utf8");
+        rmSync(join(r.runDir, "results.json"));
+        await resumeRun(r.runDir, o);
+        expect(server.requests.length).toBe(requests.length);
+        expect(readFileSync(join(r.runDir, "ledger.jsonl"), "utf8")).toBe(ledger);
+        return { ...r, requests };
       },
     );
     const ps = pages(out.requests);
