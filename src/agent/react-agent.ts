@@ -84,6 +84,8 @@ export interface ReactAgentOptions {
   contextTokens: number;
   /** the learned block, re-rendered before every call (empty until the learning issue) */
   learned?: () => string;
+  /** the harness's additional instructions (src/run/harness-surface.ts), re-read before every call; absent: none */
+  addendum?: () => string;
   /** run once at the first wake, after the trigger's install (e.g. the deadline guard) */
   onStart?: () => void;
   /** the latest daily cost brief line (the ledger's last daily_brief text); default: tracked from events ledgered after the agent starts */
@@ -227,6 +229,7 @@ export function reactAgentBody(o: ReactAgentOptions): (self: Actor) => Promise<v
         ...(o.modelCost !== undefined ? { modelCost: o.modelCost } : {}),
         ...(procedure !== undefined ? { procedure } : {}),
         learned: o.learned?.() ?? "",
+        ...(o.addendum ? { addendum: o.addendum() } : {}),
       });
     /** the context limit in force (the configured one, lowered after a context-length error) */
     const contextLimit = () => Math.min(o.contextTokens, serverLimit);

@@ -10,18 +10,26 @@ export interface SystemPromptInput {
   procedure?: string;
   /** the learned block (memory); empty until the learning issue */
   learned: string;
+  /**
+   * the harness's editable instructions (`agent.instruction_addendum`, a restart switch or a harness-optimizer
+   * edit; src/run/harness-surface.ts), shown right after the task's instruction; absent or empty: no section
+   */
+  addendum?: string;
 }
 
 /**
  * The system prompt: instruction + how you run (the trigger's text, then the model's own prices and
  * the LLM cap) + the daily procedure when that scaffolding switch is on + the learned block. Tool
  * documentation is sent once, in the request's tools array (descriptions carry the prices), never
- * repeated here. It holds nothing that changes during a run except the learned block, so the prompt
- * prefix stays cacheable.
+ * repeated here. It holds nothing that changes during a run except the learned block and the addendum
+ * (which changes only at a day boundary), so the prompt prefix stays cacheable.
  */
 export function renderSystemPrompt(o: SystemPromptInput): string {
   const howYouRun = [o.howYouRun.trimEnd(), ...(o.modelCost ? [o.modelCost.trimEnd()] : [])].join("\n");
-  const parts = [o.instruction.trimEnd(), howYouRun];
+  const parts = [o.instruction.trimEnd()];
+  if (o.addendum !== undefined && o.addendum.trim().length > 0)
+    parts.push(`## Additional instructions\n${o.addendum.trimEnd()}`);
+  parts.push(howYouRun);
   if (o.procedure) parts.push(o.procedure.trimEnd());
   if (o.learned.trim().length > 0) parts.push(`## What you have learned\n${o.learned.trimEnd()}`);
   return `${parts.join("\n\n")}\n`;

@@ -3,19 +3,17 @@ import { isoInstant } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { Wallet } from "../ledger/wallet.js";
-import {
-  type CallContext,
-  type ChatMessage,
-  type GenerateRequest,
-  type GenerateResponse,
-  ModelError,
-  type ModelSettings,
-  ProviderFailedError,
-  type ToolSpec,
-  type Usage,
+import type {
+  ChatMessage,
+  GenerateRequest,
+  GenerateResponse,
+  ModelSettings,
+  ToolSpec,
+  Usage,
 } from "../models/model.js";
 import type { Observation } from "../tasks/task.js";
 import { LESSON_MAX_CHARS, lessonProblem, MAX_LESSONS, worldTermsOf } from "./lessons.js";
+import { type MeteredGenerate, meteredCall } from "./metered-call.js";
 
 /** the curator's ledger actor (its llm_call lines, llm.jsonl entries and notes) */
 export const CURATOR_ACTOR = "curator";
@@ -41,11 +39,7 @@ const SET_LESSONS: ToolSpec = {
 };
 
 /** One model call with retries, as the runner gives the agent (attempts reported for ledgering). */
-export type CuratorGenerate = (
-  req: GenerateRequest,
-  ctx: CallContext,
-  onAttempt: (a: { attempt: number; ok: boolean; error?: unknown; response?: GenerateResponse }) => void,
-) => Promise<GenerateResponse>;
+export type CuratorGenerate = MeteredGenerate;
 
 export interface CuratorOptions {
   ledger: LedgerWriter;
@@ -184,60 +178,8 @@ export class Curator {
   }
 
   /** One ledgered model call (every attempt an llm_call line); null when it failed after its retries. */
-  private async call(now: number, req: GenerateRequest): Promise<GenerateResponse | null> {
-    const ctx: CallContext = { actor: CURATOR_ACTOR, callIndex: this.callIndex++ };
-    const base = {
-      type: "llm_call" as const,
-      t: now,
-      actor: CURATOR_ACTOR,
-      model: this.o.modelName,
-      call_index: ctx.callIndex,
-    };
-    try {
-      return await this.o.generate(req, ctx, (a) => {
-        if (a.ok && a.response) {
-          const u = a.response.usage;
-          this.o.ledger.append({
-            ...base,
-            attempt: a.attempt,
-            status: "ok",
-            input_tokens: u.input_tokens,
-            cached_input_tokens: u.cached_input_tokens,
-            output_tokens: u.output_tokens,
-            cost_usd: this.o.cost(u),
-          });
-        } else
-          this.o.ledger.append({
-            ...base,
-            attempt: a.attempt,
-            status: "error",
-            error: a.error instanceof Error ? a.error.message : String(a.error),
-            input_tokens: 0,
-            cached_input_tokens: 0,
-            output_tokens: 0,
-            cost_usd: 0,
-          });
-      });
-    } catch (err) {
-      if (!(err instanceof ModelError)) throw err;
-      if (err.endpointBroken) {
-        // no later call can succeed: stop the run before it scores, as an agent's call does
-        const failure = new ProviderFailedError(
-          this.o.modelName,
-          this.o.endpoint,
-          err,
-          `curator call ${ctx.callIndex}`,
-        );
-        this.note(now, "provider_failed", failure.message);
-        throw failure;
-      }
-      this.note(
-        now,
-        "curator_failed",
-        `curator call ${ctx.callIndex} failed after its retries: ${err.kind}: ${err.message}`,
-      );
-      return null;
-    }
+  private call(now: number, req: GenerateRequest): Promise<GenerateResponse | null> {
+    return meteredCall(this.o, CURATOR_ACTOR, this.callIndex++, now, req);
   }
 }
 

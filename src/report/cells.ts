@@ -67,6 +67,19 @@ export function aggregateCell(
     const vs = nums(results.map((r) => r.timing.anytime.find((a) => a.day === day)?.primary));
     return { day, mean: mean(vs), n: vs.length };
   });
+  const optimized = results.flatMap((r) => (r.optimizer ? [r.optimizer] : []));
+  const spanNumbers = [...new Set(optimized.flatMap((x) => x.spans.map((sp) => sp.span)))].sort((a, b) => a - b);
+  const optimizerSpans = spanNumbers.map((span) => {
+    const at = optimized.flatMap((x) => x.spans.filter((sp) => sp.span === span));
+    const vs = nums(at.map((sp) => sp.score));
+    return {
+      span,
+      mean: mean(vs),
+      n: vs.length,
+      candidates: at.filter((sp) => sp.harness === "candidate").length,
+      kept: at.filter((sp) => sp.decision === "kept").length,
+    };
+  });
   const wakeReasons: Record<string, number> = {};
   for (const r of results)
     for (const [k, v] of Object.entries(r.diagnostics.wake_reasons)) wakeReasons[k] = (wakeReasons[k] ?? 0) + v;
@@ -97,6 +110,7 @@ export function aggregateCell(
     window_survived_mean: mean(nums(runs.map((f) => (f.exhausted ? f.survived : 1)))),
     auc_mean: mean(nums(results.map((r) => r.timing.auc))),
     anytime,
+    ...(optimized.length ? { optimizer_spans: optimizerSpans } : {}),
     diagnostics: {
       days_without_wake_mean: meanOr0(results.map((r) => r.diagnostics.days_without_wake)),
       wake_interval_drift_mean: mean(drift),

@@ -76,6 +76,28 @@ function anytimeChart(e: ExperimentData): TopLevelSpec | null {
   } as TopLevelSpec;
 }
 
+/** Per-span optimizer curves: each optimizer cell's mean settled span score, span by span (control arms included). */
+function optimizerChart(e: ExperimentData): TopLevelSpec | null {
+  const values = e.cells.flatMap((c) =>
+    (c.optimizer_spans ?? [])
+      .filter((x) => x.mean !== null)
+      .map((x) => ({ cell: cellName(c), span: x.span, value: x.mean! * 100 })),
+  );
+  if (values.length === 0) return null;
+  return {
+    $schema: SCHEMA,
+    width: 560,
+    height: 260,
+    data: { values },
+    mark: { type: "line", point: true },
+    encoding: {
+      x: { field: "span", type: "quantitative", title: "span", axis: { tickMinStep: 1, format: "d" } },
+      y: { field: "value", type: "quantitative", title: `${e.primary.name} ×100 on the span (settled units)` },
+      color: { field: "cell", type: "nominal", title: "model · trigger · axes" },
+    },
+  } as TopLevelSpec;
+}
+
 /** Wake timelines of sampled runs: one tick per wake, colored by reason. */
 function wakeChart(e: ExperimentData, runs: readonly TimelineRun[]): TopLevelSpec | null {
   const values = runs.flatMap((r) =>
@@ -277,6 +299,13 @@ export function experimentCharts(
     "no cell has a scorable primary",
   );
   add("anytime", "Anytime curves (mean per cell)", anytimeChart(e), "no anytime point is scorable");
+  if (e.cells.some((c) => c.optimizer_spans !== undefined))
+    add(
+      "optimizer",
+      "Per-span optimizer curves (mean settled span score per cell; control arms beside their optimizer)",
+      optimizerChart(e),
+      "no span is scorable",
+    );
   const sampled = timeline.length;
   const thinned = timeline.some((t) => t.scan.stride > 1);
   add(

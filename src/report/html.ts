@@ -132,6 +132,23 @@ function anovaTable(a: AnovaData): string {
   return `${title}${table(["source", "SS", "df", "share of total SS", "F", "p"], rows, range(1, 6))}<p class="meta">n = ${a.n}; models: ${esc(a.models.join(", "))}; triggers: ${esc(a.triggers.join(", "))}${a.balanced ? "; balanced" : ""}</p>${notes}`;
 }
 
+/** Per-span optimizer scores of each optimizer cell: mean ×100 per span, with candidates kept / run there. */
+function optimizerTable(e: ExperimentData): string {
+  const cells = e.cells.filter((c) => c.optimizer_spans);
+  const spans = [...new Set(cells.flatMap((c) => c.optimizer_spans!.map((x) => x.span)))].sort((a, b) => a - b);
+  const head = `<tr><th>cell</th>${spans.map((s) => `<th>span ${s}</th>`).join("")}</tr>`;
+  const rows = cells.map((c) => {
+    const tds = spans.map((s) => {
+      const x = c.optimizer_spans!.find((y) => y.span === s);
+      if (!x) return "<td>—</td>";
+      const v = x.mean === null ? "—" : (x.mean * 100).toFixed(1);
+      return `<td>${v}${x.candidates ? ` <span class="muted">(${x.kept}/${x.candidates} kept)</span>` : ""}</td>`;
+    });
+    return `<tr><td>${esc(`${c.model} · ${c.series}`)}</td>${tds.join("")}</tr>`;
+  });
+  return `<table>${head}${rows.join("")}</table>`;
+}
+
 /** The paper's Table 1 shape: primary ×100 ± SD without and with each learning method, and its cost multiplier. */
 function learningTable(e: ExperimentData): string {
   const rows = e.learning ?? [];
@@ -393,6 +410,7 @@ ${sdTable(e.pooled_seed_sd)}
 <h3>Failure-mode diagnostics (means per run)</h3>
 ${diagnosticsTable(e)}
 ${fig("anytime")}
+${e.cells.some((c) => c.optimizer_spans) ? `<h3>Harness optimizer: settled score ×100 per span (candidates kept / run)</h3>\n${optimizerTable(e)}\n` : ""}${fig("optimizer")}
 ${fig("wakes")}
 ${fig("wake-count")}
 ${fig("reaction")}

@@ -65,6 +65,21 @@ export const CellSchema = z.object({
   window_survived_mean: z.number().nullable(),
   auc_mean: z.number().nullable(),
   anytime: z.array(z.object({ day: z.number().int(), mean: z.number().nullable(), n: z.number().int() })),
+  /**
+   * harness-optimizer cells (`agent.learning: {method: optimizer}`): the mean settled score of each span
+   * over the cell's runs, and how many candidates ran / were kept there (absent: no run of the cell optimized)
+   */
+  optimizer_spans: z
+    .array(
+      z.object({
+        span: z.number().int(),
+        mean: z.number().nullable(),
+        n: z.number().int(),
+        candidates: z.number().int(),
+        kept: z.number().int(),
+      }),
+    )
+    .optional(),
   diagnostics: CellDiagnosticsSchema,
   run_dirs: z.array(z.string()),
 });

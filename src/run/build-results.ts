@@ -9,6 +9,7 @@ import type { WorldStore } from "../world/world-store.js";
 import { anytimeCurve } from "./anytime.js";
 import { bestOfNResults } from "./best-of-n-results.js";
 import { checkKnowledgeCutoff } from "./knowledge-cutoff.js";
+import { optimizerResultsOf } from "./optimizer-results.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import { HARNESS_VERSION, RELIVE_REACT } from "./resolve-run.js";
 import { PROVIDER_COST_TOLERANCE, type Results } from "./results.js";
@@ -107,6 +108,7 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
   const { primary, ...rest } = { primary: report.primary, ...report.metrics };
   // Best-of-N: the branches, prunes and cost ratio, from the ledger's prune lines
   const bestOfN = bestOfNResults(r, events, report.primary.direction, wallet.spent);
+  const optimizer = optimizerResultsOf(r, events);
   return {
     schema_version: 1,
     run_id: r.runId,
@@ -197,5 +199,6 @@ export function buildResults({ r, events, report, wallet, world, truth, commitTo
       },
     },
     ...(bestOfN !== null ? { best_of_n: bestOfN } : {}),
+    ...(optimizer !== null ? { optimizer } : {}),
   };
 }

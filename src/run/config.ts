@@ -96,8 +96,9 @@ export const RunConfigSchema = z
          */
         memory: z.enum(["none", "outcome", "reflection"]).optional(),
         /**
-         * the learning method (absent: none): `{method: best-of-n, n, prune_days, keep}` runs n branches and
-         * keeps the best by settled score at each prune day (src/learning/best-of-n.ts); refused under feedback: none
+         * the learning method (absent: none), refused under feedback: none: `{method: best-of-n, n, prune_days,
+         * keep}` runs n branches and keeps the best by settled score at each prune day (src/learning/best-of-n.ts);
+         * `{method: optimizer, span_days, proposer, control, promotion}` the harness optimizer (src/learning/optimizer.ts)
          */
         learning: LearningMethodSchema.optional(),
         /**
@@ -107,9 +108,16 @@ export const RunConfigSchema = z
         branch: z.number().int().positive().optional(),
         /** the harness's memory tools (memory_read, memory_append); implied by memory outcome|reflection and memory_phase */
         memory_tools: z.boolean().optional(),
+        /**
+         * text shown to every LLM actor right after the task's instruction ("## Additional instructions");
+         * a restart may switch it at a day boundary, the harness optimizer edits it
+         */
+        instruction_addendum: z.string().max(8000).optional(),
         /** the reflection curator's own model settings (absent: the agent's model, max_output_tokens 1,024) */
         curator: z
           .object({
+            /** the curator's own `provider:model` (absent: the run's model); billed at its prices, booked to the run */
+            model: z.string().min(1).optional(),
             max_output_tokens: z.number().int().positive().optional(),
             temperature: z.number().min(0).max(2).optional(),
           })

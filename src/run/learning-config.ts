@@ -3,14 +3,18 @@ import { BestOfNSchema } from "../learning/best-of-n.js";
 import type { MemoryMode } from "../learning/learning-runtime.js";
 import type { FeedbackCondition } from "../tasks/task.js";
 import { ConfigError } from "./config-error.js";
+import { type OptimizerLearning, OptimizerLearningSchema } from "./optimizer-config.js";
 
 /**
- * `agent.learning`: the learning method, a union on `method` (spec/harness.md "Config names"):
- * `none`, or `best-of-n` (src/learning/best-of-n.ts; run by src/run/best-of-n-run.ts).
+ * `agent.learning`: the learning method, a union on `method` (spec/harness.md "Config names"), each
+ * method its own strict object: `none`; `best-of-n` (src/learning/best-of-n.ts; run by
+ * src/run/best-of-n-run.ts); `optimizer`, the harness optimizer (src/run/optimizer-config.ts,
+ * src/learning/optimizer.ts).
  */
 export const LearningMethodSchema = z.discriminatedUnion("method", [
   z.object({ method: z.literal("none") }).strict(),
   BestOfNSchema,
+  OptimizerLearningSchema,
 ]);
 export type LearningMethod = z.output<typeof LearningMethodSchema>;
 
@@ -20,6 +24,8 @@ export interface LearningSettings {
   memoryTools: boolean;
   dailyReset: boolean;
   memoryPhase: boolean;
+  /** `agent.learning` with method optimizer (src/learning/optimizer.ts), defaults applied; null: no optimizer */
+  optimizer: OptimizerLearning | null;
 }
 
 export interface LearningConfigInput {
@@ -30,7 +36,10 @@ export interface LearningConfigInput {
   llmAgent: boolean;
   /** the task's default for the memory tools when `agent.memory_tools` is absent (open-forecast: its `memory` param) */
   taskMemoryDefault: boolean;
+  /** whole days of the episode (the optimizer needs at least two spans) */
+  episodeDays: number;
   agent: {
+    learning?: LearningMethod | undefined;
     memory?: MemoryMode | undefined;
     memory_tools?: boolean | undefined;
     scaffolding?: { daily_reset?: boolean | undefined; memory_phase?: boolean | undefined } | undefined;
@@ -64,5 +73,44 @@ export function resolveLearning(c: LearningConfigInput): LearningSettings {
       "agent: memory tools, reflection and the scaffolding switches act on an LLM agent; the scripted agent runs its policy unchanged",
     );
   const memoryTools = c.llmAgent && (c.agent.memory_tools ?? (memory !== "none" || memoryPhase || c.taskMemoryDefault));
-  return { memory, memoryTools, dailyReset, memoryPhase };
+  return { memory, memoryTools, dailyReset, memoryPhase, optimizer: resolveOptimizer(c) };
+}
+
+/**
+ * The harness optimizer needs settled outcomes (its proposer reads the hindsight released so far and
+ * its promotion rule compares settled span scores): refused under `feedback: none`, and under `self`
+ * unless the task defines labels. It edits an LLM agent's harness, and needs at least two spans.
+ */
+function resolveOptimizer(c: LearningConfigInput): OptimizerLearning | null {
+  const l = c.agent.learning;
+  if (l === undefined) return null;
+  switch (l.method) {
+    case "none":
+    case "best-of-n":
+      return null;
+    case "optimizer": {
+      if (c.feedback === "none")
+        throw new ConfigError(
+          "agent.learning: the harness optimizer learns from settled outcomes, which the blind condition (feedback: none) never releases; " +
+            "use feedback: oracle (or self where the task defines labels)",
+        );
+      if (c.feedback === "self" && !c.taskSelf)
+        throw new ConfigError(
+          "agent.learning: the harness optimizer under feedback: self needs the task's self labels",
+        );
+      if (!c.llmAgent)
+        throw new ConfigError(
+          "agent.learning: the harness optimizer edits an LLM agent's harness (instructions, tunable params, watcher program); the scripted agent runs its policy unchanged",
+        );
+      if (l.span_days >= c.episodeDays)
+        throw new ConfigError(
+          `agent.learning.span_days: ${l.span_days} leaves no cut in an episode of ${c.episodeDays} days (at least two spans are needed)`,
+        );
+      return l;
+    }
+    default: {
+      const never: never = l;
+      throw new Error(`internal: unknown learning method ${JSON.stringify(never)}`);
+    }
+  }
 }

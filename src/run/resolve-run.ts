@@ -9,7 +9,9 @@ import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import type { TriggerKind } from "../triggers/trigger.js";
 import { WorldStore } from "../world/world-store.js";
+import { type AuxModel, type AuxRole, auxModelNames, resolveAuxModels } from "./aux-models.js";
 import { branchPolicy, checkBestOfN } from "./best-of-n-config.js";
+import { episodeDays } from "./checkpoint.js";
 import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { type CronGateFile, readCronGateFile } from "./cron-gate-file.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
@@ -43,6 +45,8 @@ export interface ResolvedRun {
   learning: LearningSettings;
   /** `agent.cron_gate.program`, read once (its sha256 is part of the run's identity) */
   cronGate: CronGateFile | null;
+  /** the curator's and the proposer's own models when they name one other than the run's (src/run/aux-models.ts) */
+  aux: Partial<Record<AuxRole, AuxModel>>;
 }
 
 export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -97,6 +101,8 @@ export interface ResolveOptions {
   endpoint?: string | null;
   /** false: do not open the model (rescore reads the ledger only) */
   checkModel?: boolean;
+  /** the endpoints of the harness-side models (curator, proposer) recorded by the run being resumed */
+  auxEndpoints?: Partial<Record<AuxRole, string | null>>;
 }
 
 /** The price table of a run: the pinned prices.yaml, or the config's `model_prices` (a file, or rows merged over it). */
@@ -147,9 +153,20 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     taskSelf: task.selfFeedback !== undefined,
     llmAgent: !model.startsWith("scripted:") && provider !== "external",
     taskMemoryDefault: task.memoryToolsDefault?.(parsedParams.data) ?? false,
+    episodeDays: episodeDays(sim_start, sim_end),
     agent: config.agent,
   });
+  const surface = learning.optimizer?.surface ?? [];
+  for (const x of surface) {
+    if (x === "tunable" && Object.keys(task.tunable ?? {}).length === 0)
+      throw new ConfigError(`agent.learning.surface: task ${task.id} declares no tunable params`);
+    if (x === "watcher_program" && trigger !== "watcher")
+      throw new ConfigError(
+        `agent.learning.surface: a watcher program is editable only under the watcher trigger (the run's is "${trigger}")`,
+      );
+  }
   let agent: ResolvedAgent;
+  let aux: Partial<Record<AuxRole, AuxModel>> = {};
   if (config.agent.upstream_model !== undefined && provider !== "external")
     throw new ConfigError(
       `agent.upstream_model: only outside agents (agent.model external:<name>) have an upstream model; "${model}" is called directly`,
@@ -220,6 +237,12 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
       ...(config.agent.temperature !== undefined ? { temperature: config.agent.temperature } : {}),
       ...(config.agent.effort !== undefined ? { effort: config.agent.effort } : {}),
     };
+    aux = resolveAuxModels(config, model, prices, {
+      ...(o.env ? { env: o.env } : {}),
+      timeoutMs,
+      checkModel: o.checkModel !== false,
+      ...(o.auxEndpoints ? { endpoints: o.auxEndpoints } : {}),
+    });
     agent = {
       kind: "model",
       name: model,
@@ -238,6 +261,12 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     };
   }
 
+  if (agent.kind !== "model" && Object.keys(auxModelNames(config)).length)
+    throw new ConfigError(
+      `${Object.keys(auxModelNames(config))
+        .map((x) => (x === "curator" ? "agent.curator.model" : "agent.learning.proposer"))
+        .join(", ")}: a harness-side model of its own needs an LLM run (agent.model provider:model)`,
+    );
   const cutoffNote = knowledgeCutoffWarning(agent, sim_start);
   if (cutoffNote !== null) o.log?.(cutoffNote);
   const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
@@ -278,6 +307,21 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
                   },
                 }
               : {}),
+          }
+        : {}),
+      ...(agent.kind === "model" && Object.keys(aux).length
+        ? {
+            aux_models: Object.fromEntries(
+              Object.entries(aux).map(([role, m]) => [
+                role,
+                {
+                  name: m.name,
+                  price_key: m.priceKey,
+                  price: agent.prices.lookup(m.priceKey),
+                  ...(m.endpoint !== undefined ? { endpoint: m.endpoint } : {}),
+                },
+              ]),
+            ),
           }
         : {}),
       ...(agent.kind === "model"
@@ -327,6 +371,7 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
     resolvedConfig,
     learning,
     cronGate,
+    aux,
   };
 }
 

@@ -4,6 +4,7 @@ import { canonicalJson } from "../common/canonical-json.js";
 import { isoInstant, parseUtcInstant } from "../common/time.js";
 import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
+import { recordedAuxEndpoints } from "./aux-models.js";
 import { bestOfNOf } from "./best-of-n-config.js";
 import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";
 import { ConfigError, RunConfigSchema, sha256 } from "./config.js";
@@ -93,7 +94,8 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   await loadConfigTaskModule(saved.config);
   await loadConfigTriggerModule(saved.config);
   const endpoint = recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]);
-  const source = resolveRun(saved.config, { ...o, endpoint });
+  const auxEndpoints = recordedAuxEndpoints(saved as Parameters<typeof recordedAuxEndpoints>[0]);
+  const source = resolveRun(saved.config, { ...o, endpoint, auxEndpoints });
   assertSameTaskModule(saved, source, sourceDir);
   assertSameCronGate(saved, source, sourceDir);
   const sourceRunId = sourceRestart?.run_id ?? source.runId;
@@ -120,7 +122,11 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   let changed: Record<string, unknown> = saved.config as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(set)) changed = withPath(changed, k, v);
   checkChangedConfig(changed);
-  settingsPatchOf(set);
+  const patch = settingsPatchOf(set, source);
+  if (patch.harness && source.learning.optimizer !== null)
+    throw new ConfigError(
+      `--set ${Object.keys(set).join(", ")}: ${sourceDir} runs the harness optimizer, which owns the instruction addendum and the tunable params; restart it without changing them`,
+    );
   if (Object.keys(set).length && source.agent.kind !== "model")
     throw new ConfigError(
       `--set ${Object.keys(set).join(", ")}: model settings (${Object.keys(RESTART_SETTINGS).join(", ")}) apply to LLM agents; ${sourceDir} runs ${source.agentName}`,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { TRIGGER_KINDS } from "../common/trigger-kind.js";
+import { OptimizerResultsSchema } from "./optimizer-results.js";
 
 const Metric = z.object({ name: z.string(), value: z.number().nullable(), direction: z.enum(["higher", "lower"]) });
 
@@ -143,6 +144,8 @@ export const ResultsSchema = z.object({
       cost_ratio: z.number().nullable(),
     })
     .optional(),
+  /** harness-optimizer runs (`agent.learning: {method: optimizer}`): per-span scores and promotion decisions */
+  optimizer: OptimizerResultsSchema.optional(),
 });
 
 export type Results = z.infer<typeof ResultsSchema>;

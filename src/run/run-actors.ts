@@ -7,8 +7,9 @@ import { isoInstant } from "../common/time.js";
 import { CURATOR_DEFAULT_MAX_OUTPUT_TOKENS, type CuratorOptions } from "../learning/curator.js";
 import { type Learning, setupLearning } from "../learning/learning-runtime.js";
 import { MEMORY_TOOL_NAMES } from "../learning/memory-tools.js";
+import { PROPOSER_DEFAULT_MAX_OUTPUT_TOKENS, type ProposerOptions } from "../learning/optimizer.js";
 import type { ExternalActorFactory } from "../mcp/external-actor.js";
-import type { CallContext, GenerateRequest, ModelSettings } from "../models/model.js";
+import type { CallContext, GenerateRequest, ModelSettings, Usage } from "../models/model.js";
 import { generateWithRetries } from "../models/retry.js";
 import type { ProgramActor, TaskRun } from "../tasks/task.js";
 import type { ToolDef } from "../tools/tool.js";
@@ -17,10 +18,12 @@ import { createTrigger } from "../triggers/create-trigger.js";
 import { installDeadlineGuard } from "../triggers/deadline-guard.js";
 import { IntentSlot, type TriggerKind } from "../triggers/trigger.js";
 import { Workspace } from "../triggers/watcher/workspace.js";
+import type { AuxRole } from "./aux-models.js";
 import { samplingSeed } from "./best-of-n-config.js";
 import { ConfigError } from "./config.js";
 import { FEEDBACK_TOOL } from "./feedback-tool.js";
 import { LoggedModel, readLlmLog, recordedFailures } from "./llm-log.js";
+import { installOptimizer } from "./optimizer-run.js";
 import { programMessageTools } from "./program-messages.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import type { RunSetup } from "./run-setup.js";
@@ -43,6 +46,8 @@ export interface ActorWiring {
 /** the actors' per-run resources (model log, transcript files), released by `close` after the kernel stops */
 export interface SpawnedActors {
   close(): void;
+  /** the run reached sim_end (not a pause): the optimizer scores and judges its last span */
+  finish(end: number): void;
   /** changes the model settings of every LLM actor from its next call on (a restart's switch; no-op for other agents) */
   switchSettings(patch: Partial<ModelSettings>): void;
 }
@@ -74,8 +79,15 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
           }
         : null,
   });
-  const spawned = spawnActorsWith(w, learning, curator, limiters);
+  // the harness optimizer (src/learning/optimizer.ts): cuts at the span starts; its proposer is a model caller like the curator
+  const proposer: { options: ProposerOptions | null } = { options: null };
+  const optimizer = installOptimizer(r, s, run, () => {
+    if (proposer.options === null) throw new Error("internal: the harness optimizer without the run's model");
+    return proposer.options;
+  });
+  const spawned = spawnActorsWith(w, learning, curator, limiters, proposer);
   return {
+    finish: (end) => optimizer?.finish(end),
     close: () => {
       try {
         spawned.close();
@@ -92,7 +104,8 @@ function spawnActorsWith(
   learning: Learning,
   curator: { options: CuratorOptions | null },
   limiters: ReturnType<TaskRun["limiters"]>,
-): SpawnedActors {
+  proposer: { options: ProposerOptions | null },
+): Omit<SpawnedActors, "finish"> {
   const { r, s, run, taskTools } = w;
   const { kernel, ledger, wallet, now } = s;
   const workspaceDir = join(r.runDir, "workspace");
@@ -245,7 +258,7 @@ function spawnActorsWith(
       return { close: () => {}, switchSettings: () => {} };
     }
     case "model":
-      return spawnModelActors(w, a, program, modelActor, learning, curator, guard);
+      return spawnModelActors(w, a, program, modelActor, learning, curator, proposer, guard);
     default: {
       const never: never = a;
       throw new Error(`internal: unknown agent kind ${JSON.stringify(never)}`);
@@ -267,8 +280,9 @@ function spawnModelActors(
   modelActor: ModelActorOf,
   learning: Learning,
   curator: { options: CuratorOptions | null },
+  proposer: { options: ProposerOptions | null },
   guard: (actorId: string) => void,
-): SpawnedActors {
+): Omit<SpawnedActors, "finish"> {
   const { r, s, run } = w;
   const { kernel, ledger, wallet, redactor } = s;
   if (a.created === null) throw new Error("internal: a model run resolved without its model");
@@ -284,17 +298,46 @@ function spawnModelActors(
   const closers: (() => void)[] = [() => model.close()];
   const retry = w.retry ?? {};
   const noPause = () => Promise.resolve();
-  const generate = (
-    req: GenerateRequest,
-    c: CallContext,
-    onAttempt: (x: { attempt: number; ok: boolean; error?: unknown }) => void,
-  ) =>
-    generateWithRetries(model, req, c, {
-      ...retry,
-      // replayed attempts are answered from the record: no pacing needed
-      ...(model.isRecorded(c) ? { sleep: noPause } : {}),
-      onAttempt,
-    });
+  const generateWith =
+    (m: LoggedModel) =>
+    (req: GenerateRequest, c: CallContext, onAttempt: (x: { attempt: number; ok: boolean; error?: unknown }) => void) =>
+      generateWithRetries(m, req, c, {
+        ...retry,
+        // replayed attempts are answered from the record: no pacing needed
+        ...(m.isRecorded(c) ? { sleep: noPause } : {}),
+        onAttempt,
+      });
+  const generate = generateWith(model);
+  /**
+   * a harness-side caller's model: its own (agent.curator.model, agent.learning.proposer) through the same
+   * llm.jsonl, billed at its own prices and booked to the run's wallet; else the run's
+   */
+  const callerOf = (role: AuxRole) => {
+    const own = r.aux[role];
+    if (own === undefined)
+      return {
+        generate,
+        modelName: a.priceKey,
+        cost: (u: Usage) => a.prices.cost(a.priceKey, u),
+        ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
+      };
+    if (own.created === null) throw new Error(`internal: the ${role} model resolved without its client`);
+    const m = new LoggedModel(
+      own.created.model,
+      llmPath,
+      own.priceKey,
+      readLlmLog(llmPath),
+      recordedFailures(w.recorded),
+      redactor,
+    );
+    closers.push(() => m.close());
+    return {
+      generate: generateWith(m),
+      modelName: own.priceKey,
+      cost: (u: Usage) => a.prices.cost(own.priceKey, u),
+      ...(own.endpoint !== undefined ? { endpoint: own.endpoint } : {}),
+    };
+  };
   // every actor of the program in one wait party: the clock moves only when all of them wait
   // full transcripts per actor in <run>/transcripts/, beside the ledger and never inside the workspace the
   // agent reads and writes (rewritten by every (re-)run, secrets redacted)
@@ -312,17 +355,26 @@ function spawnModelActors(
   curator.options = {
     ledger,
     wallet,
-    generate,
-    modelName: a.priceKey,
-    cost: (u) => a.prices.cost(a.priceKey, u),
+    ...callerOf("curator"),
     settings: {
       maxOutputTokens: cur?.max_output_tokens ?? CURATOR_DEFAULT_MAX_OUTPUT_TOKENS,
       ...(cur?.temperature !== undefined ? { temperature: cur.temperature } : {}),
       seed: samplingSeed(r.config),
     },
     instruction: run.instruction(),
-    ...(a.endpoint !== undefined ? { endpoint: a.endpoint } : {}),
   };
+  const opt = r.learning.optimizer;
+  if (opt !== null && !opt.control)
+    proposer.options = {
+      ledger,
+      wallet,
+      ...callerOf("proposer"),
+      settings: {
+        maxOutputTokens: opt.max_output_tokens ?? PROPOSER_DEFAULT_MAX_OUTPUT_TOKENS,
+        ...(opt.temperature !== undefined ? { temperature: opt.temperature } : {}),
+        seed: r.config.seed,
+      },
+    };
   try {
     for (const { actor, slot, trigger: agentTrigger, runtime } of program.map((x) => modelActor(x, a.trigger))) {
       const fd = openSync(join(transcriptsDir, `${actor.id}.jsonl`), "w");
@@ -360,6 +412,7 @@ function spawnModelActors(
             deadlines: (until) => run.deadlines(s.ctx.view, until),
           },
           learned: () => learning.learned(),
+          addendum: () => s.harness.addendumText(),
           dailyReset: r.learning.dailyReset,
           ...(r.learning.memoryPhase ? { memoryPhaseTools: MEMORY_TOOL_NAMES } : {}),
           ...(w.onModelRequest ? { onRequest: w.onModelRequest } : {}),

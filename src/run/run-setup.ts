@@ -9,6 +9,7 @@ import type { IntentSlot } from "../triggers/trigger.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
+import { HarnessSurface } from "./harness-surface.js";
 import type { ResolvedRun } from "./resolve-run.js";
 
 /** What one (re-)run of an episode is made of before any actor exists. */
@@ -27,6 +28,8 @@ export interface RunSetup {
   /** each LLM actor's intent slot, by actor id (task tools that move the clock write into it) */
   slots: Map<string, IntentSlot>;
   now: () => number;
+  /** the editable harness (addendum, tuned params, watcher programs): restart switches and the optimizer change it */
+  harness: HarnessSurface;
 }
 
 /**
@@ -53,6 +56,7 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
       scorer.onEvent(e);
     });
     const now = () => kernel.now();
+    const harness = new HarnessSurface(r);
     const ctx: TaskRunContext<unknown> = {
       params: r.params,
       secrets: redactor,
@@ -66,6 +70,7 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
       env_seed: r.env_seed,
       world,
       memoryTools: r.learning.memoryTools,
+      tuned: () => harness.params(),
     };
     // task tools that move the clock (open-forecast's next_day) leave a sleep intent in the calling actor's slot
     const slots = new Map<string, IntentSlot>();
@@ -76,7 +81,7 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
           ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
           : null,
     };
-    return { world, truth, kernel, ledger, redactor, wallet, scorer, events, ctx, slots, now };
+    return { world, truth, kernel, ledger, redactor, wallet, scorer, events, ctx, slots, now, harness };
   } catch (err) {
     ledger?.close();
     world.close();

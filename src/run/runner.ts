@@ -4,6 +4,7 @@ import { readLedgerLines } from "../ledger/ledger-reader.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { ExternalActorFactory } from "../mcp/external-actor.js";
 import type { CallContext, GenerateRequest } from "../models/model.js";
+import { recordedAuxEndpoints } from "./aux-models.js";
 import { bestOfNOf } from "./best-of-n-config.js";
 import { runBestOfN } from "./best-of-n-run.js";
 import { buildResults } from "./build-results.js";
@@ -129,6 +130,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const resolved = resolveRun(saved.config, {
     ...o,
     endpoint: recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]),
+    auxEndpoints: recordedAuxEndpoints(saved as Parameters<typeof recordedAuxEndpoints>[0]),
   });
   // a restarted run (`relive restart`) keeps its own id and switches its settings at its day again
   const r = { ...resolved, runDir, ...(restart ? { runId: restart.run_id } : {}) };
@@ -183,7 +185,18 @@ export async function executeEpisode(
     const switches = [...(plan.switches ?? [])];
     // settlement and day boundaries whenever the clock moves; a restart's switch and a pause happen at a day start
     s.kernel.onAdvance((_from, to) => {
-      while (switches.length && to >= switches[0]!.at) actors?.switchSettings(switches.shift()!.settings);
+      while (switches.length && to >= switches[0]!.at) {
+        const sw = switches.shift()!;
+        actors?.switchSettings(sw.settings);
+        if (sw.harness) {
+          const cur = s.harness.state();
+          s.harness.set({
+            ...cur,
+            ...(sw.harness.addendum !== undefined ? { addendum: sw.harness.addendum } : {}),
+            tuned: { ...cur.tuned, ...sw.harness.tuned },
+          });
+        }
+      }
       if (stopAt !== null && to >= stopAt) {
         settlement.settleThrough(stopAt);
         if (s.ledger.replaying)
@@ -237,6 +250,7 @@ export async function executeEpisode(
       );
       return { runDir: r.runDir, results: partial, paused: checkpoint };
     }
+    actors.finish(r.sim_end);
     appendRunEnd(r, s, settlement);
     s.ledger.close();
     const results = build(r);

@@ -153,7 +153,16 @@ export interface TaskRunContext<P> {
   agentClock?: TaskAgentClock;
   /** the harness's memory tools (`memory_read`, `memory_append`) are on for this run's LLM agents (absent: off) */
   memoryTools?: boolean;
+  /**
+   * The params with the run's current tuned values (`TaskSpec.tunable`; a restart switch or a
+   * harness-optimizer edit changes them at a day boundary). Tools read a tunable param through it at
+   * call time (`tunedParams(ctx)`); the scorer always has the configured `params`. Absent: `params`.
+   */
+  tuned?: () => P;
 }
+
+/** The params a tool should read now: the run's tuned values of the task's tunable params over `ctx.params`. */
+export const tunedParams = <P>(ctx: TaskRunContext<P>): P => ctx.tuned?.() ?? ctx.params;
 
 /** The API a scripted reference policy acts through: the same tools an LLM agent gets. */
 export interface PolicyApi {
@@ -301,6 +310,13 @@ export interface TaskSpec<P> {
   memoryToolsDefault?(params: P): boolean;
   /** true when `open(ctx).program()` gives several actors (LLM runs) */
   multiActor?: boolean;
+  /**
+   * The params the harness may tune mid-run (a restart's `--set task_params.<name>=…`, a harness-optimizer
+   * edit), each with what it changes. Only agent-side knobs belong here (how a tool behaves: page sizes,
+   * result counts), never anything the scorer, the world or a deadline reads: a tuned value reaches the
+   * tools through `tunedParams(ctx)` and never the scorer. Tuned values are checked by `params`.
+   */
+  tunable?: Readonly<Record<string, string>>;
   /** `self` feedback exists (its labels come from `TaskRun.feedback.self`) */
   selfFeedback?: SelfFeedbackSpec;
   /**
@@ -350,7 +366,22 @@ export function defineTask<P>(spec: TaskSpec<P> & { open(ctx: TaskRunContext<P>)
   return {
     ...(rest as TaskSpec<unknown>),
     open(ctx) {
-      const r = open({ ...ctx, params: spec.params.parse(ctx.params ?? {}) });
+      const { tuned: runTuned, ...base } = ctx;
+      const params = spec.params.parse(ctx.params ?? {});
+      // the runner's tuned params (the same object until an edit), parsed once per edit
+      let seen: unknown = null;
+      let parsed = params;
+      const tuned = runTuned
+        ? (): P => {
+            const now = runTuned();
+            if (now !== seen) {
+              parsed = spec.params.parse(now);
+              seen = now;
+            }
+            return parsed;
+          }
+        : undefined;
+      const r = open({ ...base, params, ...(tuned ? { tuned } : {}) });
       if (spec.selfFeedback && !r.feedback?.self)
         throw new Error(`internal: task ${spec.id} declares self feedback but its run gives no labels`);
       if (spec.multiActor && !r.program) throw new Error(`internal: task ${spec.id} is multi-actor but has no program`);

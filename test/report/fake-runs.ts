@@ -18,6 +18,8 @@ export interface FakeRun {
   /** merged into config.json's `config` */
   config?: Record<string, unknown>;
   budget_usd?: number;
+  /** results `optimizer` (harness-optimizer runs); absent by default */
+  optimizer?: Results["optimizer"];
 }
 
 /**
@@ -65,6 +67,7 @@ export function fakeRun(f: FakeRun): LoadedRun {
         ? {}
         : { reaction_h: { n: 1, p50: f.reaction_h, p90: f.reaction_h, mean: f.reaction_h } }),
     },
+    ...(f.optimizer ? { optimizer: f.optimizer } : {}),
   } as unknown as Results;
   return {
     dir: f.dir ?? `/runs/${task}/${model}/${trigger}-${JSON.stringify(f.config ?? {})}-s${seed}`,

@@ -2,7 +2,14 @@ import { DAY_MS, isoInstant, nextUtcMidnight, utcDay } from "../../common/time.j
 import type { ToolDef } from "../../tools/tool.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { inTimeOrder, newsObservations } from "../observations.js";
-import { defineTask, type Episode, type Observation, type StateSection, type TaskRunContext } from "../task.js";
+import {
+  defineTask,
+  type Episode,
+  type Observation,
+  type StateSection,
+  type TaskRunContext,
+  tunedParams,
+} from "../task.js";
 import { ablationView, anchorEntries, frozenNewsCut } from "./ablation-view.js";
 import { loadAnchorForecasts } from "./anchor.js";
 import { nextDayTool } from "./day-tools.js";
@@ -80,7 +87,7 @@ function tools(ctx: TaskRunContext<OpenForecastParams>, state: OpenForecastRunSt
   const sleepUntil = ctx.agentClock?.sleepUntil ?? null;
   const frozenCut = p.news === "frozen" ? frozenNewsCut(ctx.sim_start) : null;
   return [
-    ...questionTools(ctx.view, p, state),
+    ...questionTools(ctx.view, p, state, () => tunedParams(ctx)),
     ...forecastTools(ctx.view, p, state),
     ...(hasNews(ctx) ? newsTools(ctx.view, p, searchMode(ctx), frozenCut, queryEmbedder(ctx)) : []),
     ...(hasNews(ctx) && p.search === "one-shot"
@@ -115,6 +122,10 @@ export const openForecastTask = defineTask<OpenForecastParams>({
   streams: ["question", "question_resolution", "news", "market_price"],
   // FutureSim's harness keeps memory: LLM runs get the harness memory tools unless `memory: false`
   memoryToolsDefault: (p) => p.memory,
+  // agent-side knobs the harness may tune mid-run (restart --set, the harness optimizer); never read by the scorer
+  tunable: {
+    list_page_size: "questions per page of list_questions (1-500; the tool's description keeps the configured size)",
+  },
   optionalStreams: ["news", "market_price"],
   open(runCtx) {
     // every agent-facing read goes through the ablation view (news: frozen, ceiling); the run's own otherwise

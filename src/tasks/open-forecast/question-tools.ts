@@ -43,7 +43,13 @@ function cut(s: string, n: number): string {
  * from their open date on (the view bounds visible_at in SQL; open ≤ now is checked too, so a row
  * visible early is still held back). Resolved questions carry their public answer.
  */
-export function questionTools(view: AsOfView, p: OpenForecastParams, state: OpenForecastRunState): ToolDef[] {
+/** `tuned`: the params with the run's tuned values (`list_page_size` is tunable), read at each call */
+export function questionTools(
+  view: AsOfView,
+  p: OpenForecastParams,
+  state: OpenForecastRunState,
+  tuned: () => OpenForecastParams = () => p,
+): ToolDef[] {
   const entry = (q: QuestionRow, status: QuestionStatus, res: QuestionResolutionRow | null, full: boolean) => {
     const crowd = crowdOf(view, q.id);
     const standing = standingAt(state.forecasts.get(q.id), Number.POSITIVE_INFINITY);
@@ -82,7 +88,7 @@ export function questionTools(view: AsOfView, p: OpenForecastParams, state: Open
       const want = a.status ?? "open";
       const rows = qn.questions.filter((q) => want === "all" || qn.status(q) === want);
       const offset = a.offset ?? 0;
-      const page = rows.slice(offset, offset + p.list_page_size);
+      const page = rows.slice(offset, offset + tuned().list_page_size);
       const next = offset + page.length;
       return ok({
         now: isoInstant(qn.now),
