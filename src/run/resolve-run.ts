@@ -22,7 +22,12 @@ import { triggerModuleIdentity } from "./trigger-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
-export const HARNESS_VERSION = "0.2.0";
+/**
+ * Part of every run's identity: bumped whenever what models are sent changes for an unchanged config
+ * (0.2.0: instructions, tool docs once, the state block; 0.3.0: cron's schedule tools take a `when`
+ * gate, and the cron "how you run" text says so).
+ */
+export const HARNESS_VERSION = "0.3.0";
 
 export interface ResolvedRun {
   config: RunConfig;
