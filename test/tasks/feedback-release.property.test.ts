@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { utcDay as day, isoInstant, MINUTE_MS } from "../../src/common/time.js";
 import { oracleFeedbackOf } from "../../src/run/feedback-tool.js";
 import { breakoutNewsTask } from "../../src/tasks/breakout-news/index.js";
+import { brokerOpsTask } from "../../src/tasks/broker-ops/index.js";
 import { dailyDigestTask } from "../../src/tasks/daily-digest/index.js";
 import { filingTrackerTask } from "../../src/tasks/filing-tracker/index.js";
 import { forecastPortfolioTask } from "../../src/tasks/forecast-portfolio/index.js";
@@ -174,6 +175,23 @@ function filingFactsAt(o: Outcome): number {
   return row.v ?? NEVER;
 }
 
+/**
+ * a broker duty's verdict names its cause (the fill: id, price, time; the margin call: amount, time):
+ * public with that broker event (the agent's own stops in the window are its own facts)
+ */
+function brokerFactsAt(o: Outcome): number {
+  const d = o.detail as { duty: string; fill_id?: string; call_id?: string };
+  const row =
+    d.duty === "protective_stop"
+      ? world.db.prepare("SELECT MIN(visible_at) AS v FROM broker_event WHERE id = ?").get(d.fill_id)
+      : world.db
+          .prepare(
+            "SELECT MIN(visible_at) AS v FROM broker_event WHERE kind = 'margin_call' AND json_extract(payload, '$.call_id') = ?",
+          )
+          .get(d.call_id);
+  return (row as { v: number | null }).v ?? NEVER;
+}
+
 /** `hindsight`: the episode has outcomes whose facts become visible after settlement (the property is not vacuous) */
 const CASES: {
   task: AnyTask;
@@ -196,6 +214,7 @@ const CASES: {
     params: { portal_mode: "api" },
   },
   { task: forecastPortfolioTask, policies: ["oracle", "market-price"], factsAt: marketResultFactsAt, hindsight: false },
+  { task: brokerOpsTask, policies: ["oracle", "poller-25m"], factsAt: brokerFactsAt, hindsight: false },
 ];
 
 describe("oracle feedback is released only when every fact of its payload is visible (synth 7 d)", () => {
