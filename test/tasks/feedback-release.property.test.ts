@@ -10,6 +10,7 @@ import { openForecastTask } from "../../src/tasks/open-forecast/index.js";
 import { popularityTask } from "../../src/tasks/popularity/index.js";
 import { priceCheckTask } from "../../src/tasks/price-check/index.js";
 import { resolutionDetectTask } from "../../src/tasks/resolution-detect/index.js";
+import { riskPortfolioTask } from "../../src/tasks/risk-portfolio/index.js";
 import { type AnyTask, type Outcome, releasedAtOf } from "../../src/tasks/task.js";
 import { TruthStore } from "../../src/world/truth-store.js";
 import { WorldStore } from "../../src/world/world-store.js";
@@ -192,6 +193,21 @@ function brokerFactsAt(o: Outcome): number {
   return (row as { v: number | null }).v ?? NEVER;
 }
 
+/**
+ * a book day's verdict states the rebuilt book (cash, shares, NAV at that day's closes): public once
+ * every candle of the venue that closed by the end of that day is visible (an upper bound of the
+ * closes it uses). The final `portfolio` outcome is settled at sim_end, after the agent's last act.
+ */
+function riskFactsAt(o: Outcome): number {
+  if (o.key === "portfolio") return o.t;
+  const d = o.detail as { day: string };
+  const dayEnd = Date.parse(`${d.day}T00:00:00Z`) + 24 * 3_600_000;
+  const row = world.db
+    .prepare("SELECT MAX(visible_at) AS v FROM candle WHERE venue = 'kraken' AND open_time + interval_ms <= ?")
+    .get(dayEnd) as { v: number | null };
+  return row.v ?? NEVER;
+}
+
 /** `hindsight`: the episode has outcomes whose facts become visible after settlement (the property is not vacuous) */
 const CASES: {
   task: AnyTask;
@@ -215,6 +231,7 @@ const CASES: {
   },
   { task: forecastPortfolioTask, policies: ["oracle", "market-price"], factsAt: marketResultFactsAt, hindsight: false },
   { task: brokerOpsTask, policies: ["oracle", "poller-25m"], factsAt: brokerFactsAt, hindsight: false },
+  { task: riskPortfolioTask, policies: ["oracle", "momentum-risk-parity"], factsAt: riskFactsAt, hindsight: false },
 ];
 
 describe("oracle feedback is released only when every fact of its payload is visible (synth 7 d)", () => {
