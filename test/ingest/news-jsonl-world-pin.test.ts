@@ -33,8 +33,10 @@ function jsonl(n: number, seed: number): string {
     const t = t0 + i * 60_000 + Math.floor(rng.next() * 3_600_000) - 1_800_000;
     const r = rng.next();
     if (r < 0.002) lines.push("{broken json");
-    else if (r < 0.004) lines.push(JSON.stringify({ url: `ftp://x.test/${i}`, title: "t", text: "x", published_at: t }));
-    else if (r < 0.006 && i > 0) lines.push(JSON.stringify({ url: `https://dup.test/${i - 1}`, title: "d", text: "d", published_at: t }));
+    else if (r < 0.004)
+      lines.push(JSON.stringify({ url: `ftp://x.test/${i}`, title: "t", text: "x", published_at: t }));
+    else if (r < 0.006 && i > 0)
+      lines.push(JSON.stringify({ url: `https://dup.test/${i - 1}`, title: "d", text: "d", published_at: t }));
     else {
       const row: Record<string, unknown> = {
         url: `https://${i % 7 === 0 ? "www." : ""}site${i % 13}.test/${i}`,
