@@ -5,7 +5,7 @@
  * out so the importer derives them from the URL, ISO published_at, lines in generation order, which
  * is chronological with ±30 min jitter) plus a 200k-line file, then times `importNewsJsonl`
  * end to end (read, parse, validate, de-duplicate, insert, index, FTS build, rename): median of 3
- * runs on 200k and one 1M build. Run: `tsx bench/p3-ingest.ts [--articles N] [--vector-workers N]`
+ * runs on 200k and one 1M build. Run: `tsx bench/p3-ingest.ts [--articles N] [--vector-workers N] [--before FILE]`
  * (default 1,000,000 articles; vector workers default to the builder's own default, 0 = main thread).
  *
  * Beside wall time (meaningless on a loaded machine) each import reports its CPU time: the whole
@@ -166,10 +166,14 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   };
   const articles = flag("--articles");
   const vectorWorkers = flag("--vector-workers");
-  const result = await run({
+  const result: Record<string, unknown> = await run({
     ...(articles === undefined ? {} : { articles }),
     ...(vectorWorkers === undefined ? {} : { vectorWorkers }),
   });
+  // --before FILE: a result of this bench on an earlier build, kept beside this one for comparison
+  const b = process.argv.indexOf("--before");
+  const beforeFile = b < 0 ? undefined : process.argv[b + 1];
+  if (beforeFile !== undefined) result.before = JSON.parse(readFileSync(beforeFile, "utf8")) as unknown;
   const out = join(fileURLToPath(new URL(".", import.meta.url)), "results");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "p3-ingest.json"), `${JSON.stringify(result, null, 2)}\n`);
