@@ -129,7 +129,12 @@ export interface NewsJsonlResult {
 export async function importNewsJsonl(
   files: string[],
   targetDir: string,
-  opts: { name: string; window?: { start: number; end: number } },
+  opts: {
+    name: string;
+    window?: { start: number; end: number };
+    /** worker threads for the news vectors (WorldBuildOptions.vectorWorkers; default: the builder's) */
+    vectorWorkers?: number;
+  },
 ): Promise<NewsJsonlResult> {
   const builder = WorldBuilder.create(
     targetDir,
@@ -139,7 +144,7 @@ export async function importNewsJsonl(
       builder: NEWS_JSONL_BUILDER,
       builder_version: NEWS_JSONL_BUILDER_VERSION,
     },
-    { streamNewsFts: true },
+    { streamNewsFts: true, ...(opts.vectorWorkers === undefined ? {} : { vectorWorkers: opts.vectorWorkers }) },
   );
   const rejected: NewsJsonlRejection[] = [];
   const seenUrl = new Set<string>();

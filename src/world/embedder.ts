@@ -26,6 +26,11 @@ const EMBEDDERS: Record<string, () => Embedder> = {
 /** The offline default: feature hashing of word unigrams and bigrams (no model, no network). */
 export const DEFAULT_EMBEDDER_ID = HASHING_EMBEDDER_ID;
 
+/** Whether `id` names an embedder of the registry above (one `getEmbedder` rebuilds anywhere, e.g. in a worker thread). */
+export function isRegisteredEmbedder(id: string): boolean {
+  return Object.hasOwn(EMBEDDERS, id);
+}
+
 export function getEmbedder(id: string): Embedder {
   // endpoint vectors (`endpoint:<model>:<dim>`): queries are embedded asynchronously (WorldStore.queryEmbedder)
   const endpoint = endpointPlaceholder(id);

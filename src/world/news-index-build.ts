@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { fmix32 } from "../common/random.js";
 import { bm25Tf } from "./bm25.js";
 import { ftsIndexTextFast } from "./fts-build.js";
 import { FtsTokenizer } from "./fts-tokens.js";
@@ -56,6 +57,73 @@ class U32 {
   }
 }
 
+/**
+ * Word ids of the space-separated words of prepared texts, looked up in place: the caller hashes
+ * each word while scanning (FNV-1a over UTF-16 code units, then `fmix32`) and an open-addressing
+ * table compares the candidate's characters, so a known word costs no substring and no second
+ * pass (the Map<string, number> it replaces needed `split(" ")` and a hash per word). Ids are
+ * assigned in first-seen order, as before.
+ */
+class WordIds {
+  private words: string[] = [];
+  private slots = new Int32Array(1 << 16); // word id + 1; 0 = empty
+  private hashes = new Int32Array(1 << 16);
+  private mask = (1 << 16) - 1;
+
+  get size(): number {
+    return this.words.length;
+  }
+
+  /** the id of `text[a, b)` (hash `h`), adding the word (and pushing it onto `fresh`) if new */
+  id(text: string, a: number, b: number, h: number, fresh: string[]): number {
+    const words = this.words;
+    const slots = this.slots;
+    const hashes = this.hashes;
+    const len = b - a;
+    let i = h & this.mask;
+    for (;;) {
+      const s = slots[i] as number;
+      if (s === 0) break;
+      if (hashes[i] === h) {
+        const w = words[s - 1] as string;
+        if (w.length === len) {
+          let k = 0;
+          while (k < len && w.charCodeAt(k) === text.charCodeAt(a + k)) k++;
+          if (k === len) return s - 1;
+        }
+      }
+      i = (i + 1) & this.mask;
+    }
+    const id = words.length;
+    const w = text.slice(a, b);
+    words.push(w);
+    fresh.push(w);
+    slots[i] = id + 1;
+    hashes[i] = h;
+    if (2 * words.length > this.mask) this.grow();
+    return id;
+  }
+
+  private grow(): void {
+    const size = 2 * (this.mask + 1);
+    const slots = new Int32Array(size);
+    const hashes = new Int32Array(size);
+    const mask = size - 1;
+    for (let i = 0; i <= this.mask; i++) {
+      const s = this.slots[i] as number;
+      if (s === 0) continue;
+      const h = this.hashes[i] as number;
+      let j = h & mask;
+      while (slots[j] !== 0) j = (j + 1) & mask;
+      slots[j] = s;
+      hashes[j] = h;
+    }
+    this.slots = slots;
+    this.hashes = hashes;
+    this.mask = mask;
+  }
+}
+
 const bytes = (a: Uint32Array | Int32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
@@ -68,7 +136,7 @@ export class NewsIndexBuilder {
   private tok: FtsTokenizer | null = null;
   private termOf = new Map<string, number>(); // FTS5 term -> term id
   private terms: string[] = [];
-  private wordId = new Map<string, number>(); // prepared word -> word id
+  private wordId = new WordIds(); // prepared word -> word id
   private wordTerms: (readonly number[])[] = []; // word id -> its term ids
   private batchWids = new U32();
   private docTerm = new U32(); // per (doc, term): term id
@@ -93,7 +161,7 @@ export class NewsIndexBuilder {
     this.tok = null;
     this.termOf = new Map();
     this.terms = [];
-    this.wordId = new Map();
+    this.wordId = new WordIds();
     this.wordTerms = [];
     this.batchWids = new U32();
     this.docTerm = new U32();
@@ -121,14 +189,17 @@ export class NewsIndexBuilder {
       for (let c = 0; c < 2; c++) {
         const text = (c === 0 ? title[i] : body[i]) as string;
         if (text !== "") {
-          for (const w of text.split(" ")) {
-            let id = wordId.get(w);
-            if (id === undefined) {
-              id = wordId.size;
-              wordId.set(w, id);
-              fresh.push(w);
-            }
-            wids.push(id);
+          // the words of text.split(" "), empty ones included, each hashed while scanning
+          const n = text.length;
+          let a = 0;
+          let h = 0x811c9dc5 | 0;
+          for (let p = 0; p <= n; p++) {
+            const ch = p < n ? text.charCodeAt(p) : 32;
+            if (ch === 32) {
+              wids.push(wordId.id(text, a, p, fmix32(h) | 0, fresh));
+              a = p + 1;
+              h = 0x811c9dc5 | 0;
+            } else h = Math.imul(h ^ ch, 0x01000193);
           }
         }
         cuts[2 * i + c + 1] = wids.n;

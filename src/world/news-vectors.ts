@@ -41,54 +41,99 @@ const EMBED_BATCH = 1024;
 const asBuffer = (a: Int8Array | Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /**
- * Embeds every article (title + "\n" + text) in seq order and writes the column blocks and the
- * embedder's id into `db` (a world under construction: news_order must exist). Returns the row count.
+ * Embeds `rows` (title + "\n" + text each), L2-normalizes and quantizes them: `q` is column-major
+ * (dimension j of row r at `q[j * n + r]`), `scale` one float32 per row (0 for a zero vector, whose
+ * int8 values stay 0). Embeds in batches of `EMBED_BATCH` texts. The one quantizer of both the
+ * main-thread and the worker build, so both give the same bytes.
  */
-export function buildNewsVectors(db: Database.Database, embedder: Embedder): number {
+export function embedRows(
+  embedder: Embedder,
+  rows: readonly { title: string; text: string }[],
+): { q: Int8Array; scale: Float32Array } {
   const dim = embedder.dim;
-  if (!Number.isInteger(dim) || dim < 1 || dim >= 4096) throw new Error(`embedder ${embedder.id}: bad dim ${dim}`);
-  db.exec(NEWS_VEC_DDL);
-  const read = db.prepare(
-    "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid" +
-      " WHERE o.seq > ? ORDER BY o.seq LIMIT ?",
-  );
+  const n = rows.length;
+  const q = new Int8Array(n * dim);
+  const scale = new Float32Array(n);
+  for (let off = 0; off < n; off += EMBED_BATCH) {
+    const part = rows.slice(off, off + EMBED_BATCH);
+    const vecs = embedder.embed(part.map((r) => `${r.title}\n${r.text}`));
+    for (let k = 0; k < part.length; k++) {
+      const r = off + k;
+      const v = vecs[k];
+      if (!v || v.length !== dim) throw new Error(`embedder ${embedder.id} returned a vector of the wrong length`);
+      l2Normalize(v);
+      let max = 0;
+      for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
+      if (max === 0) continue;
+      const s = max / 127;
+      scale[r] = s;
+      for (let j = 0; j < dim; j++) q[j * n + r] = Math.round((v[j] as number) / s);
+    }
+  }
+  return { q, scale };
+}
+
+/** The news rows with seq in (after, after + limit], in seq order (a world under construction: news_order exists). */
+export const NEWS_VEC_READ_SQL =
+  "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid" +
+  " WHERE o.seq > ? ORDER BY o.seq LIMIT ?";
+
+/** Throws unless `rows` are seqs after+1, after+2, ... */
+export function checkContiguous(rows: readonly { seq: number }[], after: number): void {
+  for (let k = 0; k < rows.length; k++)
+    if ((rows[k] as { seq: number }).seq !== after + k + 1) throw new Error("news_order seqs are not contiguous");
+}
+
+/** Writes one block's columns (`q` column-major over the block's `n` rows) and scales. */
+export function writeNewsVecBlock(
+  db: Database.Database,
+  dim: number,
+  block: number,
+  n: number,
+  q: Int8Array,
+  scale: Float32Array,
+): void {
   const putCol = db.prepare("INSERT INTO news_vec (key, data) VALUES (?, ?)");
   const putScale = db.prepare("INSERT INTO news_vec_scale (block, data) VALUES (?, ?)");
+  db.transaction(() => {
+    for (let j = 0; j < dim; j++) putCol.run(j * KEY_STRIDE + block, asBuffer(q.subarray(j * n, (j + 1) * n)));
+    putScale.run(block, asBuffer(scale));
+  })();
+}
+
+/** Records the vectors' embedder, dimension, row count and block size in world_meta. */
+export function writeNewsVecMeta(db: Database.Database, embedder: Embedder, rows: number): void {
+  const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
+  meta.run(META_NEWS_VEC_EMBEDDER, embedder.id);
+  meta.run(META_NEWS_VEC_DIM, String(embedder.dim));
+  meta.run(META_NEWS_VEC_ROWS, String(rows));
+  meta.run(META_NEWS_VEC_BLOCK, String(NEWS_VEC_BLOCK));
+}
+
+export function checkEmbedderDim(embedder: Embedder): void {
+  const dim = embedder.dim;
+  if (!Number.isInteger(dim) || dim < 1 || dim >= 4096) throw new Error(`embedder ${embedder.id}: bad dim ${dim}`);
+}
+
+/**
+ * Embeds every article (title + "\n" + text) in seq order on this thread and writes the column
+ * blocks and the embedder's id into `db` (a world under construction: news_order must exist).
+ * Returns the row count. `news-vectors-parallel.ts` builds the same bytes in worker threads.
+ */
+export function buildNewsVectors(db: Database.Database, embedder: Embedder): number {
+  checkEmbedderDim(embedder);
+  db.exec(NEWS_VEC_DDL);
+  const read = db.prepare(NEWS_VEC_READ_SQL);
   let rows = 0;
   for (let block = 0; ; block++) {
     const batch = read.all(rows, NEWS_VEC_BLOCK) as { seq: number; title: string; text: string }[];
     if (batch.length === 0) break;
-    const n = batch.length;
-    const cols = Array.from({ length: dim }, () => new Int8Array(n));
-    const scale = new Float32Array(n);
-    for (let off = 0; off < n; off += EMBED_BATCH) {
-      const part = batch.slice(off, off + EMBED_BATCH);
-      const vecs = embedder.embed(part.map((r) => `${r.title}\n${r.text}`));
-      for (let k = 0; k < part.length; k++) {
-        const r = off + k;
-        if ((part[k] as { seq: number }).seq !== rows + r + 1) throw new Error("news_order seqs are not contiguous");
-        const v = vecs[k];
-        if (!v || v.length !== dim) throw new Error(`embedder ${embedder.id} returned a vector of the wrong length`);
-        l2Normalize(v);
-        let max = 0;
-        for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
-        if (max === 0) continue;
-        const s = max / 127;
-        scale[r] = s;
-        for (let j = 0; j < dim; j++) (cols[j] as Int8Array)[r] = Math.round((v[j] as number) / s);
-      }
-    }
-    db.transaction(() => {
-      for (let j = 0; j < dim; j++) putCol.run(j * KEY_STRIDE + block, asBuffer(cols[j] as Int8Array));
-      putScale.run(block, asBuffer(scale));
-    })();
-    rows += n;
+    checkContiguous(batch, rows);
+    const { q, scale } = embedRows(embedder, batch);
+    writeNewsVecBlock(db, embedder.dim, block, batch.length, q, scale);
+    rows += batch.length;
   }
-  const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
-  meta.run(META_NEWS_VEC_EMBEDDER, embedder.id);
-  meta.run(META_NEWS_VEC_DIM, String(dim));
-  meta.run(META_NEWS_VEC_ROWS, String(rows));
-  meta.run(META_NEWS_VEC_BLOCK, String(NEWS_VEC_BLOCK));
+  writeNewsVecMeta(db, embedder, rows);
   return rows;
 }
 

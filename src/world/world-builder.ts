@@ -7,6 +7,7 @@ import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
 import { buildNewsIndex, NewsIndexBuilder } from "./news-index-build.js";
 import { buildNewsVectors } from "./news-vectors.js";
+import { defaultVectorWorkers, NewsVectorsJob, PARALLEL_VECTORS_MIN_ROWS } from "./news-vectors-parallel.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
 import {
@@ -63,6 +64,14 @@ export interface WorldBuildOptions {
    * news-vectors.ts). Default: the offline feature-hashing embedder; null builds no vectors.
    */
   newsEmbedder?: Embedder | null;
+  /**
+   * Worker threads that build the news vectors while this thread finishes the FTS index and the
+   * news index (news-vectors-parallel.ts; same bytes for any count). 0 builds them on this thread.
+   * Default: `defaultVectorWorkers()` (the cores left after this thread, 1 to 4).
+   */
+  vectorWorkers?: number;
+  /** news row count from which the vectors are built by workers (default PARALLEL_VECTORS_MIN_ROWS) */
+  parallelVectorsMinRows?: number;
 }
 
 /** How one kind is written: table, columns, row → positional params, and its digest key. */
@@ -282,6 +291,7 @@ export class WorldBuilder {
   private readonly options: Required<Omit<WorldBuildOptions, "newsEmbedder">>;
   private readonly newsEmbedder: Embedder | null;
   private ftsStream: NewsFtsStream | null = null;
+  private vectorJob: NewsVectorsJob | null = null;
   private readonly newsIndex = new NewsIndexBuilder();
 
   private constructor(targetDir: string, meta: WorldMeta, options: WorldBuildOptions) {
@@ -289,6 +299,8 @@ export class WorldBuilder {
     this.options = {
       parallelFtsMinRows: options.parallelFtsMinRows ?? PARALLEL_FTS_MIN_ROWS,
       streamNewsFts: options.streamNewsFts ?? false,
+      vectorWorkers: options.vectorWorkers ?? defaultVectorWorkers(),
+      parallelVectorsMinRows: options.parallelVectorsMinRows ?? PARALLEL_VECTORS_MIN_ROWS,
     };
     this.newsEmbedder = options.newsEmbedder === undefined ? getEmbedder(DEFAULT_EMBEDDER_ID) : options.newsEmbedder;
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
@@ -374,12 +386,28 @@ export class WorldBuilder {
       const stage = stageTimer(this.finishTimings);
       const stream = this.ftsStream;
       // The worker optimizes the streamed index (in its side database) while this thread builds
-      // the indexes and the news vectors.
+      // the indexes and the news vectors (or, with vector workers, the FTS index and news index
+      // while they embed).
       const order = stream?.end() ?? null;
       this.world.exec(WORLD_INDEXES_DDL);
       stage("indexes");
       let vectorsBuilt = false;
-      if (stream !== null && this.newsEmbedder !== null) {
+      const embedder = this.newsEmbedder;
+      const newsCount = this.digest("news").rows;
+      if (
+        embedder !== null &&
+        this.options.vectorWorkers > 0 &&
+        newsCount >= Math.max(1, this.options.parallelVectorsMinRows) &&
+        NewsVectorsJob.supports(embedder)
+      ) {
+        this.vectorJob = NewsVectorsJob.start(
+          join(this.tmpDir, WORLD_DB),
+          embedder,
+          newsCount,
+          this.options.vectorWorkers,
+        );
+        stage("news_vectors_start");
+      } else if (stream !== null && this.newsEmbedder !== null) {
         buildNewsVectors(this.world, this.newsEmbedder);
         vectorsBuilt = true;
         stage("news_vectors");
@@ -419,7 +447,11 @@ export class WorldBuilder {
       stage("news_index");
       // the part of the index built while the FTS worker inserted (inside fts_insert / the load)
       if (indexFed) this.finishTimings.news_index_feed_overlapped = Math.round(feedMs);
-      if (this.newsEmbedder !== null && !vectorsBuilt) {
+      if (this.vectorJob !== null) {
+        this.vectorJob.finish(this.world);
+        this.vectorJob = null;
+        stage("news_vectors_join");
+      } else if (this.newsEmbedder !== null && !vectorsBuilt) {
         buildNewsVectors(db, this.newsEmbedder);
         stage("news_vectors");
       }
@@ -478,6 +510,8 @@ export class WorldBuilder {
       return manifest;
     } catch (e) {
       this.state = "failed";
+      this.vectorJob?.abort();
+      this.vectorJob = null;
       this.ftsStream?.abort();
       this.ftsStream = null;
       this.newsIndex.reset();
@@ -488,6 +522,8 @@ export class WorldBuilder {
   /** Closes the databases and deletes the temp dir; the target dir is never created. */
   abort(): void {
     if (this.state === "finished" || this.state === "aborted") return;
+    this.vectorJob?.abort();
+    this.vectorJob = null;
     this.ftsStream?.abort();
     this.ftsStream = null;
     this.newsIndex.reset();
@@ -595,6 +631,8 @@ export class WorldBuilder {
       })();
     } catch (e) {
       this.state = "failed";
+      this.vectorJob?.abort();
+      this.vectorJob = null;
       this.ftsStream?.abort();
       this.ftsStream = null;
       this.newsIndex.reset();
