@@ -40,3 +40,6 @@ export function mergeTaskParams(base: unknown, flags: readonly string[] | undefi
   }
   return taskParams;
 }
+
+/** commander collector of a repeatable option (`--recipes A --recipes B`) */
+export const collectValues = (v: string, acc: string[] = []): string[] => [...acc, v];
