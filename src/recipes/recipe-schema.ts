@@ -147,7 +147,7 @@ export const Recipe = z
         ctx.addIssue({
           code: "custom",
           path: ["sources", i, "importer"],
-          message: `a ${importerFamily(s.importer)} importer in a ${fam} recipe: one recipe builds one world from one importer family (candles | edgar | forecastbench); write a recipe per family`,
+          message: `importer ${s.importer} is of the ${importerFamily(s.importer)} family, the first source of the ${fam} family: a recipe builds one world from one importer family (candles | edgar | forecastbench); write a recipe per family`,
         });
     });
     if (fam === "forecastbench" && r.sources.length !== 1)
