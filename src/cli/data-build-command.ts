@@ -31,15 +31,21 @@ export function registerDataBuildCommand(data: Command): void {
     .option("--recipes <dir>", "a recipe folder searched first when RECIPE is a name (repeatable)", collectValues)
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
     .action(async (ref: string, o: BuildFlags) => {
-      const [{ findRecipe }, { recipeSearchPath }, { defaultRawDir, ensureRecipeWorld }, { RecipeError }, { checkRecipeEpisodeTasks }, reg] =
-        await Promise.all([
-          import("../recipes/recipe-catalog.js"),
-          import("../recipes/recipe-dirs.js"),
-          import("../recipes/recipe-build.js"),
-          import("../recipes/recipe-file.js"),
-          import("../run/recipe-episodes.js"),
-          import("../tasks/registry.js"),
-        ]);
+      const [
+        { findRecipe },
+        { recipeSearchPath },
+        { defaultRawDir, ensureRecipeWorld },
+        { RecipeError },
+        { checkRecipeEpisodeTasks },
+        reg,
+      ] = await Promise.all([
+        import("../recipes/recipe-catalog.js"),
+        import("../recipes/recipe-dirs.js"),
+        import("../recipes/recipe-build.js"),
+        import("../recipes/recipe-file.js"),
+        import("../run/recipe-episodes.js"),
+        import("../tasks/registry.js"),
+      ]);
       const flag = o.data ?? o.raw;
       const dataDir = flag !== undefined ? resolve(flag) : defaultRawDir();
       const recipeDirs = (o.recipes ?? []).map((d) => resolve(d));
@@ -57,7 +63,9 @@ export function registerDataBuildCommand(data: Command): void {
         const lint = readQuestionLint(w.dir);
         if (lint !== null) say(formatQuestionLint(lint));
         for (const s of w.manifest.sources)
-          process.stdout.write(`  ${s.path}: ${s.rows} row(s), ${s.rejected} rejected (sha256 ${s.sha256.slice(0, 12)}…)\n`);
+          process.stdout.write(
+            `  ${s.path}: ${s.rows} row(s), ${s.rejected} rejected (sha256 ${s.sha256.slice(0, 12)}…)\n`,
+          );
         for (const x of w.rejected.slice(0, 20)) process.stdout.write(`  rejected ${x.file}:${x.line}: ${x.reason}\n`);
         if (w.rejected.length > 20) process.stdout.write(`  … and ${w.rejected.length - 20} more rejected row(s)\n`);
         for (const n of w.notes) process.stdout.write(`  ${n}\n`);

@@ -37,7 +37,10 @@ const withLocations = (c: Command) =>
   c
     .option("--runs <dir>", "runs directory (shared by all workers)", process.env.RELIVE_RUNS_DIR ?? "runs")
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
-    .option("--raw <dir>", "data root of world recipes without data_dir (default $RELIVE_RAW_DIR or ../shared/data/raw)")
+    .option(
+      "--raw <dir>",
+      "data root of world recipes without data_dir (default $RELIVE_RAW_DIR or ../shared/data/raw)",
+    )
     .option(
       "--recipes <dir>",
       "a folder of world recipes whose episodes the grid may name (repeatable; before relive.config recipe_dirs and the shipped recipes/)",

@@ -27,8 +27,8 @@ async function finishWith(r: Results): Promise<void> {
   if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
 }
 
-import { registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { registerDataBuildCommand, registerDataRecipesCommand } from "./data-build-command.js";
+import { registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
 import { registerReportCommand } from "./report-command.js";
@@ -366,7 +366,10 @@ program
       axes: t.axes,
       budget_usd: t.budget_usd,
       base_cron: t.baseSchedule,
-      episodes: taskEpisodes(t, ((o.recipes as string[] | undefined) ?? []).map((d) => resolve(d))).map((e) => ({
+      episodes: taskEpisodes(
+        t,
+        ((o.recipes as string[] | undefined) ?? []).map((d) => resolve(d)),
+      ).map((e) => ({
         name: e.name,
         world: e.world.kind,
         start: new Date(e.sim_start).toISOString().slice(0, 10),

@@ -11,7 +11,13 @@ export const CANDLE_WORLD_BUILDER = "ingest/candles";
 export const CANDLE_WORLD_BUILDER_VERSION = "1";
 
 /** The candle file formats a candle world reads (each a parser of ingest/). */
-export const CANDLE_FORMATS = ["kraken-ohlcvt", "binance-klines", "binanceus-csv", "okx-klines", "kucoin-klines"] as const;
+export const CANDLE_FORMATS = [
+  "kraken-ohlcvt",
+  "binance-klines",
+  "binanceus-csv",
+  "okx-klines",
+  "kucoin-klines",
+] as const;
 export type CandleFormat = (typeof CANDLE_FORMATS)[number];
 
 /** One candle series file of a candle world. */

@@ -11,7 +11,11 @@ import {
   type CandleSource,
 } from "../ingest/candle-world.js";
 import { buildEdgarWorld, EDGAR_WORLD_BUILDER, EDGAR_WORLD_BUILDER_VERSION } from "../ingest/edgar-world.js";
-import { buildForecastBenchWorld, FORECASTBENCH_BUILDER, FORECASTBENCH_BUILDER_VERSION } from "../ingest/forecastbench.js";
+import {
+  buildForecastBenchWorld,
+  FORECASTBENCH_BUILDER,
+  FORECASTBENCH_BUILDER_VERSION,
+} from "../ingest/forecastbench.js";
 import { fileSha256Sync } from "../ingest/import-report.js";
 import type { RejectedRow } from "../ingest/kraken-ohlcvt.js";
 import type { WorldManifest } from "../world/types.js";
@@ -67,7 +71,9 @@ function worldContent(recipe: Recipe) {
 
 /** The cache identity of a recipe's world without its inputs (to find a world built before, when the inputs are gone). */
 export function recipeContentKey(recipe: Recipe): string {
-  return sha256Hex(canonicalJson({ recipe_format: 1, content: worldContent(recipe), importer: recipeImporter(recipe) }));
+  return sha256Hex(
+    canonicalJson({ recipe_format: 1, content: worldContent(recipe), importer: recipeImporter(recipe) }),
+  );
 }
 
 /** The cache identity: the recipe's resolved world content, every input file's sha256 and the importer version. */
@@ -114,7 +120,10 @@ export function recipeInputs(r: LoadedRecipe, root: string): RecipeInput[] {
   if (bad.length)
     throw new RecipeError(
       `recipe ${r.file}: checksums do not match:\n${bad
-        .map((b) => `  checksums.${b.path}: the file ${b.abs} has sha256 ${b.sha256}, the recipe pins ${r.recipe.checksums[b.path]}`)
+        .map(
+          (b) =>
+            `  checksums.${b.path}: the file ${b.abs} has sha256 ${b.sha256}, the recipe pins ${r.recipe.checksums[b.path]}`,
+        )
         .join("\n")}\nfetch the pinned files again, or update the pin if the change is intended`,
     );
   return inputs;
@@ -146,7 +155,11 @@ export interface RecipeWorld {
   notes: string[];
 }
 
-function buildInto(r: LoadedRecipe, root: string, target: string): { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] } {
+function buildInto(
+  r: LoadedRecipe,
+  root: string,
+  target: string,
+): { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] } {
   const recipe = r.recipe;
   const fam = recipeImporter(recipe).family;
   const window = recipe.window;
@@ -190,7 +203,9 @@ function buildInto(r: LoadedRecipe, root: string, target: string): { manifest: W
       });
       const notes = [
         ...(rep.factsBoundedByFiledDate > 0
-          ? [`${rep.factsBoundedByFiledDate} facts visible from their filing date's 22:00 New York (filing not in the submissions)`]
+          ? [
+              `${rep.factsBoundedByFiledDate} facts visible from their filing date's 22:00 New York (filing not in the submissions)`,
+            ]
           : []),
         ...rep.withoutFacts.map((c) => `CIK ${c}: no companyfacts (10-Q/10-K values not scorable, 8-K duties scored)`),
       ];
@@ -200,9 +215,13 @@ function buildInto(r: LoadedRecipe, root: string, target: string): { manifest: W
       const s = recipe.sources[0] as RecipeSource;
       if (s.importer !== "forecastbench") throw new RecipeError(`recipe ${r.file}: sources: mixed importer families`);
       const abs = (p: string) => (isAbsolute(p) ? p : join(root, p));
-      const rep = buildForecastBenchWorld({ questionSet: abs(s.questions), resolutionSet: abs(s.resolutions) }, target, {
-        name: recipe.name,
-      });
+      const rep = buildForecastBenchWorld(
+        { questionSet: abs(s.questions), resolutionSet: abs(s.resolutions) },
+        target,
+        {
+          name: recipe.name,
+        },
+      );
       const w = rep.manifest.window;
       if (window && (window.start !== w.start || window.end !== w.end))
         throw new RecipeError(
@@ -251,14 +270,21 @@ export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log
     const prior = cachedWithoutInputs(r, loc.cacheDir);
     if (prior.length === 1 && !(e instanceof RecipeError && /checksums/.test(e.message))) {
       log?.(`world ${r.recipe.name}: input files not found under ${root}; using the world built before at ${prior[0]}`);
-      return { dir: prior[0] as string, manifest: readWorldManifest(prior[0] as string), built: false, rejected: [], notes: [] };
+      return {
+        dir: prior[0] as string,
+        manifest: readWorldManifest(prior[0] as string),
+        built: false,
+        rejected: [],
+        notes: [],
+      };
     }
     throw e;
   }
   const key = recipeWorldKey(r.recipe, inputs);
   const worlds = recipeWorldsDir(loc.cacheDir);
   const dir = join(worlds, worldDirName(r.recipe.name, key));
-  if (existsSync(join(dir, WORLD_JSON))) return { dir, manifest: readWorldManifest(dir), built: false, rejected: [], notes: [] };
+  if (existsSync(join(dir, WORLD_JSON)))
+    return { dir, manifest: readWorldManifest(dir), built: false, rejected: [], notes: [] };
   mkdirSync(worlds, { recursive: true });
   const tmp = join(worlds, `.tmp-${worldDirName(r.recipe.name, key)}-${process.pid}-${randomBytes(4).toString("hex")}`);
   const target = join(tmp, "world");
@@ -270,16 +296,20 @@ export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log
       built = buildInto(r, root, target);
     } catch (e) {
       if (e instanceof RecipeError) throw e;
-      throw new RecipeError(`recipe ${r.file}: the ${recipeImporter(r.recipe).family} importer refused the sources: ${(e as Error).message}`);
+      throw new RecipeError(
+        `recipe ${r.file}: the ${recipeImporter(r.recipe).family} importer refused the sources: ${(e as Error).message}`,
+      );
     }
     const empty = r.recipe.streams.filter((k) => !((built.manifest.streams[k] ?? 0) > 0));
     if (empty.length)
       throw new RecipeError(
         `recipe ${r.file}: streams: the built world has no rows of ${empty.join(", ")} ` +
-          `(its streams with rows: ${Object.entries(built.manifest.streams)
-            .filter(([, n]) => n > 0)
-            .map(([k]) => k)
-            .join(", ") || "none"}); fix the sources or the streams list (nothing was kept)`,
+          `(its streams with rows: ${
+            Object.entries(built.manifest.streams)
+              .filter(([, n]) => n > 0)
+              .map(([k]) => k)
+              .join(", ") || "none"
+          }); fix the sources or the streams list (nothing was kept)`,
       );
     const record: RecipeBuildRecord = {
       recipe_file: r.file,
@@ -290,7 +320,8 @@ export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log
       inputs: inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
     };
     writeFileSync(join(target, RECIPE_BUILD_JSON), `${JSON.stringify(record, null, 2)}\n`);
-    if (existsSync(join(dir, WORLD_JSON))) log?.(`world ${r.recipe.name}: built meanwhile by another process; using it`);
+    if (existsSync(join(dir, WORLD_JSON)))
+      log?.(`world ${r.recipe.name}: built meanwhile by another process; using it`);
     else renameSync(target, dir);
     return { dir, manifest: readWorldManifest(dir), built: true, rejected: built.rejected, notes: built.notes };
   } finally {

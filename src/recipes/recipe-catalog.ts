@@ -62,6 +62,8 @@ export function findRecipe(ref: string, o: { recipeDirs?: readonly string[]; dat
   if (/\.(ya?ml|json)$/.test(ref) || (existsSync(ref) && statSync(ref).isFile())) return loadRecipe(ref);
   const all = listRecipes(o.recipeDirs);
   return (
-    all.find((r) => r.recipe.name === ref) ?? all.find((r) => r.recipe.episode?.id === ref) ?? implicitRecipe(ref, o.dataDir)
+    all.find((r) => r.recipe.name === ref) ??
+    all.find((r) => r.recipe.episode?.id === ref) ??
+    implicitRecipe(ref, o.dataDir)
   );
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseDurationMs, parseUtcInstant } from "../common/time.js";
-import { CANDLE_FORMATS } from "../ingest/candle-world.js";
+import type { CANDLE_FORMATS } from "../ingest/candle-world.js";
 
 /**
  * The world recipe file (`relive data build RECIPE.yaml`): the sources of real data (one importer
@@ -24,7 +24,9 @@ const Instant = z.union([z.string(), z.number()]).transform((v, ctx) => {
 const Window = z
   .object({ start: Instant, end: Instant })
   .strict()
-  .refine((w) => w.end > w.start, { message: "end must be after start (the end is exclusive: 03-01 → 03-22 holds 03-21)" });
+  .refine((w) => w.end > w.start, {
+    message: "end must be after start (the end is exclusive: 03-01 → 03-22 holds 03-21)",
+  });
 
 const Duration = z.string().transform((v, ctx) => {
   const ms = parseDurationMs(v);
@@ -204,18 +206,20 @@ export function importerFamily(importer: RecipeImporter): ImporterFamily {
 
 /** Every input path a source names, as written. */
 export function sourcePaths(sources: readonly RecipeSource[]): string[] {
-  return sources.flatMap((s) => {
-    switch (s.importer) {
-      case "kraken-ohlcvt":
-      case "binance-klines":
-      case "binanceus-csv":
-      case "okx-klines":
-      case "kucoin-klines":
-        return [s.path];
-      case "edgar":
-        return [s.submissions, ...s.pages, ...(s.companyfacts !== undefined ? [s.companyfacts] : [])];
-      case "forecastbench":
-        return [s.questions, s.resolutions];
-    }
-  });
+  return sources.flatMap(sourcePathsOf);
+}
+
+function sourcePathsOf(s: RecipeSource): string[] {
+  switch (s.importer) {
+    case "kraken-ohlcvt":
+    case "binance-klines":
+    case "binanceus-csv":
+    case "okx-klines":
+    case "kucoin-klines":
+      return [s.path];
+    case "edgar":
+      return [s.submissions, ...s.pages, ...(s.companyfacts !== undefined ? [s.companyfacts] : [])];
+    case "forecastbench":
+      return [s.questions, s.resolutions];
+  }
 }

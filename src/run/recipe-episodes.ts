@@ -1,6 +1,6 @@
+import { recipeEpisodesFor } from "../recipes/recipe-catalog.js";
 import type { LoadedRecipe } from "../recipes/recipe-file.js";
 import { RecipeError } from "../recipes/recipe-file.js";
-import { recipeEpisodesFor } from "../recipes/recipe-catalog.js";
 import type { AnyTask, Episode } from "../tasks/task.js";
 
 /**
@@ -51,7 +51,9 @@ export function checkRecipeEpisodeTasks(r: LoadedRecipe, getTask: (id: string) =
         `recipe ${r.file}: episode.tasks.${id}: no task "${id}" (see \`relive tasks\`; a task module's tasks need its module loaded)`,
       );
     if (task.episodes.some((o) => o.name === e.id))
-      throw new RecipeError(`recipe ${r.file}: episode.id: task ${id} has a built-in episode "${e.id}": choose another id`);
+      throw new RecipeError(
+        `recipe ${r.file}: episode.id: task ${id} has a built-in episode "${e.id}": choose another id`,
+      );
     const p = task.params.safeParse(t.params);
     if (!p.success)
       throw new RecipeError(

@@ -13,10 +13,10 @@ import { ConfigError, type RunConfig, sha256 } from "./config.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
 import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { type LearningSettings, resolveLearning } from "./learning-config.js";
+import { taskEpisodes } from "./recipe-episodes.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { triggerModuleIdentity } from "./trigger-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
-import { taskEpisodes } from "./recipe-episodes.js";
 import { resolveWorldDir, type WorldLocation } from "./world-resolver.js";
 
 export const HARNESS_VERSION = "0.2.0";

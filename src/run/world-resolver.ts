@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { findRecipe } from "../recipes/recipe-catalog.js";
-import { RecipeError, loadRecipe } from "../recipes/recipe-file.js";
 import { defaultRawDir, ensureRecipeWorld } from "../recipes/recipe-build.js";
+import { findRecipe } from "../recipes/recipe-catalog.js";
+import { loadRecipe, RecipeError } from "../recipes/recipe-file.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";

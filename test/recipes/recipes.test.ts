@@ -13,9 +13,9 @@ import { listRecipes } from "../../src/recipes/recipe-catalog.js";
 import { SHIPPED_RECIPE_DIR } from "../../src/recipes/recipe-dirs.js";
 import { loadRecipe, RecipeError, recipeFilesIn } from "../../src/recipes/recipe-file.js";
 import { sourcePaths } from "../../src/recipes/recipe-schema.js";
-import { resolveRun } from "../../src/run/resolve-run.js";
-import { taskEpisodes } from "../../src/run/recipe-episodes.js";
 import { parseRunConfig } from "../../src/run/config.js";
+import { taskEpisodes } from "../../src/run/recipe-episodes.js";
+import { resolveRun } from "../../src/run/resolve-run.js";
 import { getTask } from "../../src/tasks/registry.js";
 import { freshRunsDir, RAW_DIR, REPO, run } from "../run/helpers.js";
 
@@ -198,7 +198,10 @@ describe("a recipe no code names", () => {
     expect(w.manifest.name).toBe("fb-summer-2024");
     expect(w.manifest.streams).toMatchObject({ question: 3, question_resolution: 3 });
     const o = { runsDir: freshRunsDir(), cacheDir: cache, recipeDirs: [dir], allowOracle: true };
-    const oracle = await run({ task: "open-forecast", episode: "fb-summer-2024", agent: { model: "scripted:oracle" } }, o);
+    const oracle = await run(
+      { task: "open-forecast", episode: "fb-summer-2024", agent: { model: "scripted:oracle" } },
+      o,
+    );
     expect(oracle.results.episode).toBe("fb-summer-2024");
     expect(oracle.results.performance.questions_scored).toBe(3);
     expect(oracle.results.performance.primary.value).toBe(300);
@@ -318,7 +321,10 @@ sources:
     );
     expect(worldsLeft(cache)).toEqual([]);
     writeForecastBenchSet(dir);
-    writeFileSync(f, FB_RECIPE.replace("tasks: [open-forecast]", "tasks: { open-forecast: { params: { no_such: 1 } } }"));
+    writeFileSync(
+      f,
+      FB_RECIPE.replace("tasks: [open-forecast]", "tasks: { open-forecast: { params: { no_such: 1 } } }"),
+    );
     const r = relive(["data", "build", f, "--cache", cache]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain(`recipe ${f}: episode.tasks.open-forecast.params is invalid`);
@@ -330,7 +336,7 @@ sources:
         cacheDir: cache,
         recipeDirs: [dir],
       }),
-    ).toThrow(/task_params\.?.*(with the defaults of episode fb-summer-2024)|with the defaults of episode fb-summer-2024/);
+    ).toThrow(/with the defaults of episode fb-summer-2024/);
     expect(worldsLeft(cache)).toEqual([]);
   });
 });
