@@ -18,6 +18,7 @@ import {
 } from "../ingest/forecastbench.js";
 import { fileSha256Sync } from "../ingest/import-report.js";
 import type { RejectedRow } from "../ingest/kraken-ohlcvt.js";
+import { RECIPE_BUILD_JSON } from "../world/labels-export.js";
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON } from "../world/world-builder.js";
 import { readWorldManifest } from "../world/world-store.js";
@@ -129,15 +130,16 @@ export function recipeInputs(r: LoadedRecipe, root: string): RecipeInput[] {
   return inputs;
 }
 
-/** Written beside world.json: which recipe, inputs and importer built the world. */
-export const RECIPE_BUILD_JSON = "recipe-build.json";
-const RecipeBuildRecord = z.object({
+/** Written beside world.json (RECIPE_BUILD_JSON): which recipe, inputs and importer built the world. */
+export const RecipeBuildRecord = z.object({
   recipe_file: z.string(),
   name: z.string(),
   key: z.string(),
   content_key: z.string(),
   importer: z.object({ family: z.string(), builder: z.string(), version: z.string() }),
   inputs: z.array(z.object({ path: z.string(), sha256: z.string() })),
+  /** the recipe as written */
+  recipe: z.unknown(),
 });
 export type RecipeBuildRecord = z.infer<typeof RecipeBuildRecord>;
 
@@ -238,6 +240,40 @@ function buildInto(
   }
 }
 
+/**
+ * Builds a recipe's world into `target` (a new directory) from the data under `root` and checks
+ * its declared streams; on any refusal nothing is left at `target` and the error names the recipe.
+ */
+export function buildRecipeInto(
+  r: LoadedRecipe,
+  root: string,
+  target: string,
+): { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] } {
+  let built: ReturnType<typeof buildInto>;
+  try {
+    built = buildInto(r, root, target);
+  } catch (e) {
+    if (e instanceof RecipeError) throw e;
+    throw new RecipeError(
+      `recipe ${r.file}: the ${recipeImporter(r.recipe).family} importer refused the sources: ${(e as Error).message}`,
+    );
+  }
+  const empty = r.recipe.streams.filter((k) => !((built.manifest.streams[k] ?? 0) > 0));
+  if (empty.length) {
+    rmSync(target, { recursive: true, force: true });
+    throw new RecipeError(
+      `recipe ${r.file}: streams: the built world has no rows of ${empty.join(", ")} ` +
+        `(its streams with rows: ${
+          Object.entries(built.manifest.streams)
+            .filter(([, n]) => n > 0)
+            .map(([k]) => k)
+            .join(", ") || "none"
+        }); fix the sources or the streams list (nothing was kept)`,
+    );
+  }
+  return built;
+}
+
 /** A world of this recipe built before from the same recipe content (used only when the inputs are gone). */
 function cachedWithoutInputs(r: LoadedRecipe, cacheDir: string): string[] {
   const dir = recipeWorldsDir(cacheDir);
@@ -291,26 +327,7 @@ export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log
   log?.(`building world ${r.recipe.name} from ${r.file} (data: ${root}) …`);
   try {
     mkdirSync(tmp);
-    let built: ReturnType<typeof buildInto>;
-    try {
-      built = buildInto(r, root, target);
-    } catch (e) {
-      if (e instanceof RecipeError) throw e;
-      throw new RecipeError(
-        `recipe ${r.file}: the ${recipeImporter(r.recipe).family} importer refused the sources: ${(e as Error).message}`,
-      );
-    }
-    const empty = r.recipe.streams.filter((k) => !((built.manifest.streams[k] ?? 0) > 0));
-    if (empty.length)
-      throw new RecipeError(
-        `recipe ${r.file}: streams: the built world has no rows of ${empty.join(", ")} ` +
-          `(its streams with rows: ${
-            Object.entries(built.manifest.streams)
-              .filter(([, n]) => n > 0)
-              .map(([k]) => k)
-              .join(", ") || "none"
-          }); fix the sources or the streams list (nothing was kept)`,
-      );
+    const built = buildRecipeInto(r, root, target);
     const record: RecipeBuildRecord = {
       recipe_file: r.file,
       name: r.recipe.name,
@@ -318,6 +335,7 @@ export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log
       content_key: recipeContentKey(r.recipe),
       importer: recipeImporter(r.recipe),
       inputs: inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
+      recipe: r.input,
     };
     writeFileSync(join(target, RECIPE_BUILD_JSON), `${JSON.stringify(record, null, 2)}\n`);
     if (existsSync(join(dir, WORLD_JSON)))

@@ -13,6 +13,8 @@ export interface LoadedRecipe {
   baseDir: string;
   /** made in code from file names, not read from a file */
   implicit?: boolean;
+  /** the recipe as written (before validation): what recipe-build.json records, so a rebuild re-reads it */
+  input: unknown;
 }
 
 /** A bad recipe: the message names the file and the field; the CLI prints it and exits 2. */
@@ -37,7 +39,7 @@ export function parseRecipe(raw: unknown, file: string, baseDir = dirname(file))
         .map((i) => `  ${i.path.length ? i.path.join(".") : "(top level)"}: ${i.message}`)
         .join("\n")}\nfix the field(s) above ${FORMAT_HINT}`,
     );
-  return { file, recipe: p.data, baseDir };
+  return { file, recipe: p.data, baseDir, input: raw };
 }
 
 /** Reads and validates a recipe file (YAML or JSON). */

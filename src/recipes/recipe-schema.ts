@@ -223,3 +223,24 @@ function sourcePathsOf(s: RecipeSource): string[] {
       return [s.questions, s.resolutions];
   }
 }
+
+/** A source with every path it names passed through `f` (the same shape otherwise). */
+export function mapSourcePaths(s: RecipeSource, f: (p: string) => string): RecipeSource {
+  switch (s.importer) {
+    case "kraken-ohlcvt":
+    case "binance-klines":
+    case "binanceus-csv":
+    case "okx-klines":
+    case "kucoin-klines":
+      return { ...s, path: f(s.path) };
+    case "edgar":
+      return {
+        ...s,
+        submissions: f(s.submissions),
+        pages: s.pages.map(f),
+        ...(s.companyfacts !== undefined ? { companyfacts: f(s.companyfacts) } : {}),
+      };
+    case "forecastbench":
+      return { ...s, questions: f(s.questions), resolutions: f(s.resolutions) };
+  }
+}

@@ -12,11 +12,14 @@ import { ensureRecipeWorld } from "../../src/recipes/recipe-build.js";
 import { listRecipes } from "../../src/recipes/recipe-catalog.js";
 import { SHIPPED_RECIPE_DIR } from "../../src/recipes/recipe-dirs.js";
 import { loadRecipe, RecipeError, recipeFilesIn } from "../../src/recipes/recipe-file.js";
+import { rebuildRecipeWorld } from "../../src/recipes/recipe-rebuild.js";
 import { sourcePaths } from "../../src/recipes/recipe-schema.js";
 import { parseRunConfig } from "../../src/run/config.js";
+import { loadProjectConfig } from "../../src/run/project-config.js";
 import { taskEpisodes } from "../../src/run/recipe-episodes.js";
 import { resolveRun } from "../../src/run/resolve-run.js";
 import { getTask } from "../../src/tasks/registry.js";
+import { exportLabelsOnly } from "../../src/world/labels-export.js";
 import { freshRunsDir, RAW_DIR, REPO, run } from "../run/helpers.js";
 
 const relive = (args: string[], cwd = REPO) =>
@@ -208,6 +211,35 @@ describe("a recipe no code names", () => {
   }, 900_000);
 });
 
+describe("recipe search path", () => {
+  it("relive.config recipe_dirs (relative to the file) are searched; --recipes first; a folder's duplicate ids are refused", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "relive-recipe-project-"));
+    mkdirSync(join(dir, "recipes"));
+    writeFileSync(join(dir, "recipes/fb.yaml"), FB_RECIPE);
+    writeFileSync(join(dir, "relive.config.json"), JSON.stringify({ recipe_dirs: ["./recipes"] }));
+    const ids = () => taskEpisodes(getTask("open-forecast")).map((e) => e.name);
+    try {
+      await loadProjectConfig({ dir });
+      expect(ids()).toContain("fb-summer-2024");
+      // a --recipes folder comes first: its recipe of the same id wins
+      const other = mkdtempSync(join(tmpdir(), "relive-recipe-first-"));
+      writeFileSync(
+        join(other, "fb.yaml"),
+        FB_RECIPE.replace("end: 2024-08-21 }", "end: 2024-08-01 }").replace("name: fb-summer-2024", "name: fb-other"),
+      );
+      const ep = taskEpisodes(getTask("open-forecast"), [other]).find((e) => e.name === "fb-summer-2024");
+      expect(ep?.sim_end).toBe(Date.parse("2024-08-01T00:00:00Z"));
+      writeFileSync(join(other, "fb2.yaml"), FB_RECIPE.replace("name: fb-summer-2024", "name: fb-third"));
+      expect(() => taskEpisodes(getTask("open-forecast"), [other])).toThrow(
+        /fb\.yaml and .*fb2\.yaml both define episode "fb-summer-2024" for open-forecast: rename one/,
+      );
+    } finally {
+      await loadProjectConfig({ dir: mkdtempSync(join(tmpdir(), "relive-no-project-")) });
+    }
+    expect(ids()).not.toContain("fb-summer-2024");
+  });
+});
+
 describe("recipe cache", () => {
   it("keys on the recipe's world content and its input files, not on its episode text", () => {
     const dir = mkdtempSync(join(tmpdir(), "relive-recipe-key-"));
@@ -246,6 +278,50 @@ describe("recipe cache", () => {
       dir: only.dir,
       built: false,
     });
+  });
+});
+
+describe("label-only export and rebuild of a recipe world", () => {
+  it.skipIf(!HAVE_MURPHY)(
+    "an EDGAR world rebuilds from the raw files to the same world hash",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "relive-recipe-export-"));
+      writeFileSync(join(dir, "murphy.yaml"), murphyRecipe());
+      const w = ensureRecipeWorld(loadRecipe(join(dir, "murphy.yaml")), {
+        cacheDir: join(dir, "cache"),
+        dataDir: RAW_DIR,
+      });
+      exportLabelsOnly(w.dir, join(dir, "export"));
+      expect(existsSync(join(dir, "export/recipe-build.json"))).toBe(true);
+      const r = await rebuildRecipeWorld(join(dir, "export"), RAW_DIR, join(dir, "rebuilt"));
+      expect(r.manifest.hash).toBe(w.manifest.hash);
+      expect(r.manifest.sources.map((x) => x.path)).toEqual(w.manifest.sources.map((x) => x.path));
+      // the CLI dispatches a recipe export to the recipe rebuild
+      const cli = relive(["data", "rebuild", join(dir, "export"), "--raw", RAW_DIR, "-o", join(dir, "rebuilt-cli")]);
+      expect(cli.status).toBe(0);
+      expect(cli.stdout).toContain(`hash ${w.manifest.hash} (matches the export)`);
+    },
+    300_000,
+  );
+
+  it("a ForecastBench world: same hash from the files; a changed file is refused and nothing is kept", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "relive-recipe-export-fb-"));
+    writeForecastBenchSet(dir);
+    writeFileSync(join(dir, "fb.yaml"), FB_RECIPE);
+    const w = ensureRecipeWorld(loadRecipe(join(dir, "fb.yaml")), { cacheDir: join(dir, "cache") });
+    exportLabelsOnly(w.dir, join(dir, "export"));
+    // pulled again elsewhere: found by name below the raw dir
+    const pulled = mkdtempSync(join(tmpdir(), "relive-recipe-pulled-"));
+    cpSync(join(dir, "sets"), join(pulled, "deep/er"), { recursive: true });
+    const r = await rebuildRecipeWorld(join(dir, "export"), pulled, join(dir, "rebuilt"));
+    expect(r.manifest.hash).toBe(w.manifest.hash);
+    const rr = JSON.parse(readFileSync(join(pulled, "deep/er/r.json"), "utf8"));
+    rr.resolutions[0].resolved_to = 1.0;
+    writeFileSync(join(pulled, "deep/er/r.json"), JSON.stringify(rr));
+    await expect(rebuildRecipeWorld(join(dir, "export"), pulled, join(dir, "rebuilt-2"))).rejects.toThrow(
+      /r\.json: .* has sha256 [0-9a-f]{64}, the world was built from/,
+    );
+    expect(existsSync(join(dir, "rebuilt-2"))).toBe(false);
   });
 });
 
