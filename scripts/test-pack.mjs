@@ -23,7 +23,17 @@ const [packed] = JSON.parse(sh(npm, ["pack", "--json", "--pack-destination", wor
 const files = packed.files.map((f) => f.path);
 const bad = files.filter((f) => /(^|\/)test\//.test(f) || /\.test\.[jt]s$/.test(f) || f.startsWith("src/") || f.startsWith("examples/"));
 if (bad.length) fail(`the tarball ships files it must not: ${bad.slice(0, 5).join(", ")}`);
-for (const need of ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "bin/relive.js", "dist/models/prices.yaml"])
+for (const need of [
+  "dist/index.js",
+  "dist/index.d.ts",
+  "dist/cli/main.js",
+  "bin/relive.js",
+  "dist/models/prices.yaml",
+  "recipes/svb-2023.yaml",
+  "recipes/tesla-2022.yaml",
+  "recipes/forecastbench-2026-01-04.yaml",
+  "recipes/forecastbench-2026-01-18.yaml",
+])
   if (!files.includes(need)) fail(`the tarball lacks ${need}`);
 step(`${packed.filename}: ${files.length} files, ${(packed.size / 1e6).toFixed(1)} MB packed, no tests`);
 
@@ -77,5 +87,12 @@ const cells = JSON.parse(grid);
 const scores = cells.map((c) => c.summary?.primary?.value).sort();
 if (cells.length !== 2 || scores[0] !== 0 || scores[1] !== 1)
   fail(`grid run: want count_acc 0 and 1 from two cells, got ${JSON.stringify(cells)}`);
-step("ok: the packed relive runs a task defined outside it through the CLI (flag, project config, grid) and the library");
+step("CLI: relive data recipes lists the shipped recipes from the installed package");
+const shipped = JSON.parse(sh(join(app, "node_modules", ".bin", "relive"), ["data", "recipes", "--json"], app, { env }));
+const episodes = shipped.map((r) => r.episode).sort();
+if (JSON.stringify(episodes) !== JSON.stringify(["forecastbench-2026-01-04", "forecastbench-2026-01-18", "svb-2023", "tesla-2022"]))
+  fail(`relive data recipes: episodes ${JSON.stringify(episodes)}`);
+if (!shipped.every((r) => r.file.includes(join("node_modules", "relive", "recipes"))))
+  fail(`relive data recipes: not the package's recipes/: ${shipped.map((r) => r.file).join(", ")}`);
+step("ok: the packed relive runs a task defined outside it through the CLI (flag, project config, grid) and the library, and ships its recipes");
 rmSync(work, { recursive: true, force: true });

@@ -77,3 +77,6 @@ export function withEpisodeFlags(base: Record<string, unknown>, o: EpisodeFlags)
     ...(o.budget ? { budget_usd: o.budget } : {}),
   };
 }
+
+/** commander collector of a repeatable option (`--recipes A --recipes B`) */
+export const collectValues = (v: string, acc: string[] = []): string[] => [...acc, v];

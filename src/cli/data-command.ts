@@ -47,13 +47,17 @@ export function registerDataExportCommands(data: Command): void {
   data
     .command("rebuild <export>")
     .description(
-      "rebuild the full world of a label-only export from the raw source files (as pulled), checking checksums and the world hash",
+      "rebuild the full world of a label-only export from the raw source files (as pulled), checking checksums and the world hash " +
+        "(worlds built from a recipe, any importer: the export carries the recipe; imported JSONL news)",
     )
     .requiredOption("--raw <dir>", "folder holding the raw source files (searched by file name)")
     .requiredOption("-o, --out <dir>", "the rebuilt world directory (must not exist)")
     .action(async (exp: string, o: { raw: string; out: string }) => {
+      const { isRecipeExport, rebuildRecipeWorld } = await import("../recipes/recipe-rebuild.js");
       const { rebuildWorld } = await import("../ingest/rebuild-world.js");
-      const r = await rebuildWorld(resolve(exp), resolve(o.raw), resolve(o.out));
+      // a recipe world re-runs the recipe it carries; a news-jsonl import re-runs its importer
+      const rebuild = isRecipeExport(resolve(exp)) ? rebuildRecipeWorld : rebuildWorld;
+      const r = await rebuild(resolve(exp), resolve(o.raw), resolve(o.out));
       process.stdout.write(
         `rebuilt world "${r.manifest.name}" from ${r.files.length} raw file(s) into ${resolve(o.out)}: hash ${r.manifest.hash} (matches the export)\n`,
       );

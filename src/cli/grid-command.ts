@@ -4,6 +4,7 @@ import cliProgress from "cli-progress";
 import Table from "cli-table3";
 import type { Command } from "commander";
 import pc from "picocolors";
+import { recipeSearchPath } from "../recipes/recipe-dirs.js";
 import type { GridCell } from "../run/grid/expand-grid.js";
 import type { GridConfig } from "../run/grid/grid-config.js";
 import type { GridJobSummary } from "../run/grid/grid-job.js";
@@ -18,6 +19,7 @@ interface Locations {
   runs: string;
   cache: string;
   raw?: string;
+  recipes?: string[];
   quiet?: boolean;
 }
 
@@ -25,7 +27,15 @@ const withLocations = (c: Command) =>
   c
     .option("--runs <dir>", "runs directory (shared by all workers)", process.env.RELIVE_RUNS_DIR ?? "runs")
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
-    .option("--raw <dir>", "raw source data for real-data worlds (default $RELIVE_RAW_DIR or ../shared/data/raw)");
+    .option(
+      "--raw <dir>",
+      "data root of world recipes without data_dir (default $RELIVE_RAW_DIR or ../shared/data/raw)",
+    )
+    .option(
+      "--recipes <dir>",
+      "a folder of world recipes whose episodes the grid may name (repeatable; before relive.config recipe_dirs and the shipped recipes/)",
+      (v: string, acc: string[] = []) => [...acc, v],
+    );
 
 /** BullMQ and the queue modules load only for queue commands (they cost every other command a second) */
 const queueModule = () => import("../run/grid/grid-queue.js");
@@ -42,6 +52,8 @@ const runOptions = (o: Locations) => ({
   runsDir: resolve(o.runs),
   cacheDir: resolve(o.cache),
   ...(o.raw ? { rawDir: resolve(o.raw) } : {}),
+  // the whole search path: job processes and queue workers do not read the project config
+  recipeDirs: recipeSearchPath((o.recipes ?? []).map((d) => resolve(d))),
 });
 
 /** Loads, expands and resolves a grid (building its worlds once, before any worker starts). */

@@ -5,10 +5,10 @@ import pc from "picocolors";
 import { PULL_SOURCE_NAMES } from "../ingest/pull/source-names.js";
 import { ProviderFailedError } from "../models/model.js";
 import { ConfigError } from "../run/config-error.js";
-import { REAL_WORLD_DESCRIPTIONS } from "../run/real-world-names.js";
 import type { Results } from "../run/results.js";
 import type { RunOptions } from "../run/runner.js";
 import {
+  collectValues,
   nonNegativeInt as int,
   mergeTaskParams,
   nonNegative as nonNeg,
@@ -28,6 +28,7 @@ async function finishWith(r: Results): Promise<void> {
   if (brokenFlags(r).length > 0) process.exitCode = EXIT_BROKEN_MEASUREMENT;
 }
 
+import { registerDataBuildCommand, registerDataRecipesCommand } from "./data-build-command.js";
 import { registerDataEmbedCommand, registerDataExportCommands, registerDataGcCommand } from "./data-command.js";
 import { registerGridCommands } from "./grid-command.js";
 import { registerImportCommand } from "./import-command.js";
@@ -53,13 +54,16 @@ interface Common {
   runs: string;
   cache: string;
   raw?: string;
+  data?: string;
+  recipes?: string[];
   quiet?: boolean;
 }
 
 const runOptions = (o: Common): RunOptions => ({
   runsDir: resolve(o.runs),
   cacheDir: resolve(o.cache),
-  ...(o.raw ? { rawDir: resolve(o.raw) } : {}),
+  ...((o.data ?? o.raw) ? { rawDir: resolve((o.data ?? o.raw) as string) } : {}),
+  ...(o.recipes ? { recipeDirs: o.recipes.map((d) => resolve(d)) } : {}),
   log: (m) => process.stderr.write(`${pc.dim(m)}\n`),
   ...(o.quiet ? {} : { onProgress: (p) => process.stderr.write(`${progressLine(p)}\n`) }),
 });
@@ -68,7 +72,16 @@ const withCommon = (c: Command) =>
   c
     .option("--runs <dir>", "runs directory", process.env.RELIVE_RUNS_DIR ?? "runs")
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
-    .option("--raw <dir>", "raw source data for real-data worlds (default $RELIVE_RAW_DIR or ../shared/data/raw)")
+    .option(
+      "--data <dir>",
+      "data root of world recipes without data_dir: where their relative source paths are found (default $RELIVE_RAW_DIR or ../shared/data/raw)",
+    )
+    .option("--raw <dir>", "the older name of --data")
+    .option(
+      "--recipes <dir>",
+      "a folder of world recipes whose episodes --episode finds (repeatable; searched before relive.config recipe_dirs and the shipped recipes/)",
+      collectValues,
+    )
     .option("-q, --quiet", "no per-day progress lines");
 
 const program = new Command()
@@ -376,10 +389,12 @@ program
   .description("list tasks with episodes, tools and metrics")
   .option("--json", "machine-readable")
   .option("--task-module <file>", "also list the tasks a task module defines")
+  .option("--recipes <dir>", "also list the episodes of the world recipes in this folder (repeatable)", collectValues)
   .action(async (o) => {
-    const [{ loadTaskModule }, { allTasks }] = await Promise.all([
+    const [{ loadTaskModule }, { allTasks }, { taskEpisodes }] = await Promise.all([
       import("../run/task-module.js"),
       import("../tasks/registry.js"),
+      import("../run/recipe-episodes.js"),
     ]);
     if (o.taskModule) await loadTaskModule(resolve(o.taskModule));
     const rows = allTasks().map((t) => ({
@@ -388,7 +403,10 @@ program
       axes: t.axes,
       budget_usd: t.budget_usd,
       base_cron: t.baseSchedule,
-      episodes: t.episodes.map((e) => ({
+      episodes: taskEpisodes(
+        t,
+        ((o.recipes as string[] | undefined) ?? []).map((d) => resolve(d)),
+      ).map((e) => ({
         name: e.name,
         world: e.world.kind,
         start: new Date(e.sim_start).toISOString().slice(0, 10),
@@ -439,24 +457,8 @@ registerImportCommand(data);
 registerDataGcCommand(data);
 registerDataExportCommands(data);
 registerDataEmbedCommand(data);
-data
-  .command("build <builder>")
-  .description(
-    `build a real-data world: ${Object.entries(REAL_WORLD_DESCRIPTIONS)
-      .map(([k, v]) => `${k} (${v})`)
-      .join("; ")}; forecastbench-<due>[-human] (any ForecastBench set under <raw>/forecastbench/)`,
-  )
-  .option("--raw <dir>", "raw source folder (default $RELIVE_RAW_DIR or ../shared/data/raw)")
-  .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
-  .action(async (builder: string, o) => {
-    const { defaultRawDir, ensureRealWorld } = await import("../run/world-resolver.js");
-    const dir = ensureRealWorld(
-      builder,
-      { cacheDir: resolve(o.cache), rawDir: o.raw ? resolve(o.raw) : defaultRawDir() },
-      (m) => process.stderr.write(`${m}\n`),
-    );
-    process.stdout.write(`world ${builder}: ${dir}\n`);
-  });
+registerDataBuildCommand(data);
+registerDataRecipesCommand(data);
 data
   .command("inspect <dir>")
   .description("print a world's manifest")

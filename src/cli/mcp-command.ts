@@ -14,6 +14,7 @@ interface McpFlags {
   seed?: number;
   worldSeed?: number;
   world?: string;
+  recipes?: string[];
   budget?: number;
   http?: boolean;
   port: number;
@@ -75,7 +76,15 @@ export function registerMcpCommand(program: Command): void {
     .option("--proxy-port <n>", "metering proxy port (0: any free port)", int, 0)
     .option("--runs <dir>", "runs directory", process.env.RELIVE_RUNS_DIR ?? "runs")
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
-    .option("--raw <dir>", "raw source data for real-data worlds")
+    .option(
+      "--raw <dir>",
+      "data root of world recipes without data_dir (default $RELIVE_RAW_DIR or ../shared/data/raw)",
+    )
+    .option(
+      "--recipes <dir>",
+      "a folder of world recipes whose episodes --episode finds (repeatable)",
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .option("-q, --quiet", "no per-day progress lines")
     .action(async (o: McpFlags) => {
       // stdout is the MCP channel under stdio: everything human goes to stderr
@@ -105,6 +114,7 @@ export function registerMcpCommand(program: Command): void {
         runsDir: resolve(o.runs),
         cacheDir: resolve(o.cache),
         ...(o.raw ? { rawDir: resolve(o.raw) } : {}),
+        ...(o.recipes ? { recipeDirs: o.recipes.map((d) => resolve(d)) } : {}),
         log: (m) => say(pc.dim(m)),
         ...(o.quiet ? {} : { onProgress: (p) => say(progressLine(p)) }),
         externalActor: outside.actor,

@@ -80,6 +80,20 @@ export function utcDay(isoDate: string): number {
   return t;
 }
 
+const DURATION_UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: SECOND_MS, m: MINUTE_MS, h: HOUR_MS, d: DAY_MS };
+
+/**
+ * A duration written as one or more `<integer><unit>` parts, units ms, s, m, h, d (`1h`, `90s`,
+ * `1d12h`), for files people write (world recipes). Null when malformed or not positive.
+ */
+export function parseDurationMs(text: string): number | null {
+  const s = text.trim();
+  if (!/^(\d+(ms|s|m|h|d))+$/.test(s)) return null;
+  let ms = 0;
+  for (const m of s.matchAll(/(\d+)(ms|s|m|h|d)/g)) ms += Number(m[1]) * (DURATION_UNIT_MS[m[2] as string] as number);
+  return ms > 0 ? ms : null;
+}
+
 /** Human-readable duration for tool docs: "1 day", "3 hours", "90 seconds", "250 ms". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) throw new RangeError(`not a duration: ${ms}`);

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import type { BrokerEventRow, CompanyRow, FilingRow, LabelRow, WorldManifest, XbrlFactRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 import {
@@ -20,7 +20,10 @@ import type { RejectedRow } from "./kraken-ohlcvt.js";
  */
 export const XBRL_FACTS_UNAVAILABLE_LABEL = "xbrl_facts_unavailable";
 
-/** One company's EDGAR files (paths relative to the raw directory). */
+export const EDGAR_WORLD_BUILDER = "ingest/edgar";
+export const EDGAR_WORLD_BUILDER_VERSION = "1";
+
+/** One company's EDGAR files (paths relative to the raw directory, or absolute). */
 export interface EdgarCompanyFiles {
   submissions: string;
   /** older pages of the submissions (`CIK##########-submissions-001.json`, …), when pulled */
@@ -84,7 +87,8 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
     ...(c.pages ?? []),
     ...(c.companyfacts ? [c.companyfacts] : []),
   ]);
-  const missing = paths.filter((p) => !existsSync(join(rawDir, p)));
+  const abs = (p: string) => (isAbsolute(p) ? p : join(rawDir, p));
+  const missing = paths.filter((p) => !existsSync(abs(p)));
   if (missing.length) throw new Error(`${spec.builder}: raw files missing under ${rawDir}: ${missing.join(", ")}`);
   const builder = WorldBuilder.create(targetDir, {
     name: spec.name,
@@ -99,7 +103,7 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
     const facts: XbrlFactRow[] = [];
     let bounded = 0;
     const read = (p: string) => {
-      const bytes = readFileSync(join(rawDir, p));
+      const bytes = readFileSync(abs(p));
       return { text: bytes.toString("utf8"), sha256: createHash("sha256").update(bytes).digest("hex") };
     };
     const withoutFacts: string[] = [];
@@ -169,21 +173,4 @@ export function buildEdgarWorld(rawDir: string, targetDir: string, spec: EdgarWo
     builder.abort();
     throw e;
   }
-}
-
-/** The tesla-2022 world of the filing tracker (2022-04-01 → 2022-11-30). */
-export const EDGAR_TESLA_BUILDER = "edgar-tesla-2022";
-export const EDGAR_TESLA_SPEC: EdgarWorldSpec = {
-  name: EDGAR_TESLA_BUILDER,
-  builder: EDGAR_TESLA_BUILDER,
-  builder_version: "1",
-  window: { start: Date.UTC(2022, 3, 1), end: Date.UTC(2022, 11, 1) },
-  companies: [
-    { submissions: "edgar-edgartools/company_submission.json", companyfacts: "edgar-edgartools/company_facts.json" },
-  ],
-};
-
-/** `REAL_WORLD_BUILDERS` entry point: the Tesla submissions + companyfacts of ../shared/data/raw/edgar-edgartools/. */
-export function buildEdgarTeslaWorld(rawDir: string, targetDir: string): WorldManifest {
-  return buildEdgarWorld(rawDir, targetDir, EDGAR_TESLA_SPEC).manifest;
 }

@@ -1,14 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { WorldManifest } from "../world/types.js";
-import { buildForecastBenchWorld, FORECASTBENCH_DIR, type ForecastBenchFiles } from "./forecastbench.js";
+import { FORECASTBENCH_DIR, type ForecastBenchFiles } from "./forecastbench.js";
 
 /**
  * ForecastBench sets found by their file names, so any set of the datasets repository imports
  * with no code change: `<raw>/forecastbench/<due>-llm.json` (or `<due>-human.json`, the human
- * question set) beside `<due>_resolution_set.json`, named as world builders
- * `forecastbench-<due>` (llm) and `forecastbench-<due>-human`. `relive data pull forecastbench`
- * writes exactly these names.
+ * question set) beside `<due>_resolution_set.json`, named as worlds `forecastbench-<due>` (llm)
+ * and `forecastbench-<due>-human`. `relive data pull forecastbench` writes exactly these names;
+ * src/recipes/implicit-recipes.ts turns such a world name into a recipe when no recipe file names it.
  */
 
 export type ForecastBenchKind = "llm" | "human";
@@ -61,28 +60,4 @@ export function listForecastBenchSets(rawDir: string): ForecastBenchSet[] {
     out.push(forecastBenchSetFiles(rawDir, m[1] as string, m[2] as ForecastBenchKind));
   }
   return out;
-}
-
-/**
- * The real-world builder of a `forecastbench-<due>[-human]` name, or null for other names. The
- * builder refuses, naming the expected paths, when the set's files are not in the raw dir.
- */
-export function forecastBenchBuilderFor(
-  name: string,
-): { describe: string; build(rawDir: string, target: string): WorldManifest } | null {
-  const p = parseForecastBenchBuilder(name);
-  if (!p) return null;
-  return {
-    describe: `ForecastBench ${p.kind} question set due ${p.due} with its resolution set (questions only, no news)`,
-    build(rawDir, target) {
-      const set = forecastBenchSetFiles(rawDir, p.due, p.kind);
-      const missing = [set.questionSet, set.resolutionSet].filter((f) => !existsSync(f));
-      if (missing.length)
-        throw new Error(
-          `world ${name}: ForecastBench files not found: ${missing.join(", ")} ` +
-            `(fetch them with \`relive data pull forecastbench --due ${p.due}\`)`,
-        );
-      return buildForecastBenchWorld(set, target, { name }).manifest;
-    },
-  };
 }

@@ -14,6 +14,7 @@ import type {
 } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
 
+export const FORECASTBENCH_BUILDER = "ingest/forecastbench";
 export const FORECASTBENCH_BUILDER_VERSION = "1";
 /** Truth label kind naming why a question has no answer (read by open-forecast's scorer). */
 export const QUESTION_UNSCORABLE_LABEL = "question_unscorable";
@@ -370,7 +371,7 @@ export function buildForecastBenchWorld(
   const builder = WorldBuilder.create(targetDir, {
     name,
     window: rows.window,
-    builder: name,
+    builder: FORECASTBENCH_BUILDER,
     builder_version: FORECASTBENCH_BUILDER_VERSION,
   });
   try {

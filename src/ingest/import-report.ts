@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { createReadStream, readFileSync } from "node:fs";
 import type { WorldManifest } from "../world/types.js";
 import type { WorldBuilder } from "../world/world-builder.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
@@ -50,6 +50,11 @@ export async function fileSha256(file: string): Promise<string> {
   const h = createHash("sha256");
   for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
   return h.digest("hex");
+}
+
+/** sha256 (hex) of a file, read whole (small inputs: recipe cache keys). */
+export function fileSha256Sync(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
 }
 
 /** The first issue of a zod error as "field: message". */

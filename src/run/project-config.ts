@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { setProjectRecipeDirs } from "../recipes/recipe-dirs.js";
 import { ConfigError } from "./config.js";
 import { importModuleFile } from "./module-file.js";
 import { loadTaskModule } from "./task-module.js";
@@ -26,6 +27,8 @@ const ProjectConfigSchema = z
   .object({
     /** files defining tasks with `defineTask` (.js/.mjs directly, .ts through tsx) */
     task_modules: z.array(z.string().min(1)).default([]),
+    /** folders of world recipes (relative to the file) whose episodes `--episode` finds, after --recipes and before the shipped recipes/ */
+    recipe_dirs: z.array(z.string().min(1)).default([]),
   })
   .strict();
 
@@ -60,12 +63,15 @@ export async function loadProjectConfig(
   o: { file?: string; dir?: string } = {},
 ): Promise<{ path: string | null; config: ProjectConfig }> {
   const path = o.file !== undefined ? resolve(o.file) : findProjectConfig(o.dir ?? process.cwd());
-  if (path === null) return { path: null, config: { task_modules: [] } };
+  if (path === null) {
+    setProjectRecipeDirs([]);
+    return { path: null, config: { task_modules: [], recipe_dirs: [] } };
+  }
   if (!existsSync(path)) throw new ConfigError(`relive config ${path}: no such file`);
   const parsed = ProjectConfigSchema.safeParse(await readProjectConfig(path));
   if (!parsed.success)
     throw new ConfigError(
-      `${path}: not a relive project config (fields: task_modules):\n${parsed.error.issues
+      `${path}: not a relive project config (fields: task_modules, recipe_dirs):\n${parsed.error.issues
         .map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`)
         .join("\n")}`,
     );
@@ -77,5 +83,6 @@ export async function loadProjectConfig(
       throw new ConfigError(`${path}: task_modules: ${(err as Error).message}`);
     }
   }
+  setProjectRecipeDirs(parsed.data.recipe_dirs.map((d) => (isAbsolute(d) ? d : resolve(dirname(path), d))));
   return { path, config: parsed.data };
 }

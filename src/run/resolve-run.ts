@@ -17,6 +17,7 @@ import { type CronGateFile, readCronGateFile } from "./cron-gate-file.js";
 import { checkDeadlineGuardMargin } from "./deadline-lead.js";
 import { knowledgeCutoffWarning } from "./knowledge-cutoff.js";
 import { type LearningSettings, resolveLearning } from "./learning-config.js";
+import { taskEpisodes } from "./recipe-episodes.js";
 import { taskModuleIdentity } from "./task-module.js";
 import { triggerModuleIdentity } from "./trigger-module.js";
 import { checkWorldFitsTask, worldDirEpisode } from "./world-check.js";
@@ -130,16 +131,24 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
   } catch (err) {
     throw new ConfigError(`task: ${(err as Error).message}`);
   }
-  const parsedParams = task.params.safeParse(config.task_params);
+  const episodeName = config.episode ?? task.defaultEpisode;
+  let episode = worldDirEpisode(config) ?? task.episodes.find((e) => e.name === episodeName);
+  if (!episode) {
+    // not one of the task's own: the episodes of the recipes on the search path
+    const all = taskEpisodes(task, o.recipeDirs);
+    episode = all.find((e) => e.name === episodeName);
+    if (!episode)
+      throw new ConfigError(
+        `episode: task ${task.id} has no episode "${episodeName}"; available: ${all.map((e) => e.name).join(", ")} ` +
+          "(recipe episodes come from --recipes DIR, relive.config recipe_dirs and the shipped recipes/)",
+      );
+  }
+  // the episode's default params (a recipe's), under the run's own
+  const taskParams = episode.params ? { ...episode.params, ...(config.task_params ?? {}) } : config.task_params;
+  const parsedParams = task.params.safeParse(taskParams);
   if (!parsedParams.success)
     throw new ConfigError(
-      `invalid task_params for ${task.id}:\n${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.message}`).join("\n")}`,
-    );
-  const episodeName = config.episode ?? task.defaultEpisode;
-  const episode = worldDirEpisode(config) ?? task.episodes.find((e) => e.name === episodeName);
-  if (!episode)
-    throw new ConfigError(
-      `episode: task ${task.id} has no episode "${episodeName}"; available: ${task.episodes.map((e) => e.name).join(", ")}`,
+      `invalid task_params for ${task.id}${episode.params ? ` (with the defaults of episode ${episode.name})` : ""}:\n${parsedParams.error.issues.map((i) => `  task_params.${i.path.join(".")}: ${i.message}`).join("\n")}`,
     );
   const sim_start = config.sim_start ?? episode.sim_start;
   const sim_end = config.sim_end ?? episode.sim_end;

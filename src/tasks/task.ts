@@ -14,9 +14,15 @@ export interface Episode {
   sim_start: number;
   /** exclusive end (episode dates are inclusive: 03-01 → 03-21 ends 03-22 00:00Z) */
   sim_end: number;
-  /** how the world is obtained: the synthetic generator, or a real-data builder of the task */
-  world: { kind: "synth" } | { kind: "real"; builder: string };
+  /**
+   * How the world is obtained: the synthetic generator; a world recipe (real data; episodes of
+   * recipes come from recipe files, src/recipes, never from task code); or a given world
+   * directory (`--world DIR` with no episode named: `builder` is its manifest's).
+   */
+  world: { kind: "synth" } | { kind: "recipe"; recipe: string; name: string } | { kind: "real"; builder: string };
   description: string;
+  /** default task parameters of the episode (a recipe's `episode.tasks.<task>.params`); a run's own override them */
+  params?: Record<string, unknown>;
 }
 
 export interface Metric {

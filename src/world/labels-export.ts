@@ -37,6 +37,9 @@ export const LabelsExportMeta = z.object({
 });
 export type LabelsExportMeta = z.infer<typeof LabelsExportMeta>;
 
+/** Beside world.json of a world built from a recipe (src/recipes): the recipe, its importer and its inputs' sha256; exports carry it. */
+export const RECIPE_BUILD_JSON = "recipe-build.json";
+
 const jsonl = (rows: readonly unknown[]) => rows.map((r) => `${JSON.stringify(r)}\n`).join("");
 
 /** Writes the label-only export of the world in `worldDir` to `outDir` (a new directory; built in a temp dir and renamed). */
@@ -75,6 +78,9 @@ export function exportLabelsOnly(worldDir: string, outDir: string): { manifest: 
       rows += list.length;
     }
     writeFileSync(join(tmp, WORLD_JSON), readFileSync(join(worldDir, WORLD_JSON)));
+    // how a recipe world was built (the recipe and its inputs' checksums): what a rebuild re-runs
+    if (existsSync(join(worldDir, RECIPE_BUILD_JSON)))
+      writeFileSync(join(tmp, RECIPE_BUILD_JSON), readFileSync(join(worldDir, RECIPE_BUILD_JSON)));
     const meta: LabelsExportMeta = { format: LABELS_EXPORT_FORMAT, world_hash: ws.manifest.hash, omitted };
     writeFileSync(join(tmp, "export.json"), `${JSON.stringify(meta, null, 2)}\n`);
     renameSync(tmp, outDir);

@@ -1,9 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCryptoSvbWorldReport, CRYPTO_SVB_SOURCES } from "../../src/ingest/crypto-world.js";
+import { ensureRecipeWorld, type RecipeWorld } from "../../src/recipes/recipe-build.js";
+import { loadRecipe } from "../../src/recipes/recipe-file.js";
+import { sourcePaths } from "../../src/recipes/recipe-schema.js";
 import { createPriceCheckEnv } from "../../src/tasks/price-check/environment.js";
 import { PriceCheckParams } from "../../src/tasks/price-check/params.js";
 import { PriceCheckScorer } from "../../src/tasks/price-check/scorer.js";
@@ -22,11 +24,13 @@ const T0611 = Date.UTC(2023, 2, 11, 6);
 describe.skipIf(!present)("svb-2023 world from ../shared/data/raw", () => {
   let root: string;
   let world: WorldStore;
-  let report: ReturnType<typeof buildCryptoSvbWorldReport>;
+  // the shipped recipe of the episode, built into a fresh cache
+  const recipe = loadRecipe(join(repoRoot, "recipes/svb-2023.yaml"));
+  let report: RecipeWorld;
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), "svb-"));
-    report = buildCryptoSvbWorldReport(rawDir, join(root, "world"));
-    world = WorldStore.open(join(root, "world"));
+    report = ensureRecipeWorld(recipe, { cacheDir: root, dataDir: rawDir });
+    world = WorldStore.open(report.dir);
   });
   afterAll(() => {
     world?.close();
@@ -36,7 +40,7 @@ describe.skipIf(!present)("svb-2023 world from ../shared/data/raw", () => {
   it("records every source with its sha256 and row counts; no partial temp dir remains", () => {
     const m = report.manifest;
     expect(m.window).toEqual({ start: Date.UTC(2023, 2, 1), end: Date.UTC(2023, 2, 22) });
-    expect(m.sources.map((s) => s.path)).toEqual(CRYPTO_SVB_SOURCES.map((s) => s.path));
+    expect(m.sources.map((s) => s.path)).toEqual(sourcePaths(recipe.recipe.sources));
     for (const s of m.sources) expect(s.sha256).toMatch(/^[0-9a-f]{64}$/);
     const byPath = Object.fromEntries(m.sources.map((s) => [s.path, s]));
     expect(byPath["crypto-kraken-binanceus-iaqf/XBTUSDC_60.csv"]).toMatchObject({ rows: 2160, rejected: 0 });
@@ -55,7 +59,7 @@ describe.skipIf(!present)("svb-2023 world from ../shared/data/raw", () => {
       { venue: "binanceus", n: 21 * 24 * 3 },
       { venue: "kraken", n: 22 * 24 * 3 },
     ]);
-    expect(existsSync(`${join(root, "world")}.tmp-${process.pid}`)).toBe(false);
+    expect(readdirSync(join(root, "worlds")).filter((n) => n.startsWith("."))).toEqual([]);
   });
 
   it("the spec's example: 2023-03-11 06:00 BTC-USDC closed 22,309.7 on Kraken and 20,732.7 on Binance.US (open-time labels)", () => {

@@ -10,8 +10,8 @@ import {
   parseEdgarSubmissions,
   utcToEdgarAcceptance,
 } from "../../src/ingest/edgar.js";
-import { buildEdgarWorld, EDGAR_TESLA_BUILDER, EDGAR_TESLA_SPEC } from "../../src/ingest/edgar-world.js";
-import { REAL_WORLD_BUILDERS } from "../../src/run/world-resolver.js";
+import { buildEdgarWorld } from "../../src/ingest/edgar-world.js";
+import { findRecipe } from "../../src/recipes/recipe-catalog.js";
 import { WorldStore } from "../../src/world/world-store.js";
 import { RAW_DIR } from "../run/helpers.js";
 
@@ -178,8 +178,10 @@ describe("EDGAR importer", () => {
     expect(f.boundedByFiledDate).toBe(3444);
     const q3 = f.facts.filter((x) => x.accn === "0000950170-22-019867");
     expect(new Set(q3.map((x) => x.visible_at))).toEqual(new Set([Date.parse("2022-10-24T10:08:50Z")]));
-    expect(REAL_WORLD_BUILDERS[EDGAR_TESLA_BUILDER]).toBeDefined();
-    expect(EDGAR_TESLA_SPEC.window).toEqual({
+    // the shipped recipe of tesla-2022 builds world edgar-tesla-2022 over the episode window
+    const tesla = findRecipe("edgar-tesla-2022", { dataDir: "/nonexistent" });
+    expect(tesla?.recipe.episode?.id).toBe("tesla-2022");
+    expect(tesla?.recipe.window).toEqual({
       start: Date.parse("2022-04-01T00:00:00Z"),
       end: Date.parse("2022-12-01T00:00:00Z"),
     });

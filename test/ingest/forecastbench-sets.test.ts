@@ -2,11 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  forecastBenchBuilderFor,
-  listForecastBenchSets,
-  parseForecastBenchBuilder,
-} from "../../src/ingest/forecastbench-sets.js";
+import { listForecastBenchSets, parseForecastBenchBuilder } from "../../src/ingest/forecastbench-sets.js";
 import { ensureRealWorld } from "../../src/run/world-resolver.js";
 import { TruthStore } from "../../src/world/truth-store.js";
 import { WorldStore } from "../../src/world/world-store.js";
@@ -78,7 +74,7 @@ describe("ForecastBench: any set by its file names", () => {
     expect(parseForecastBenchBuilder("forecastbench-2024-07-21-human")).toEqual({ due: "2024-07-21", kind: "human" });
     expect(parseForecastBenchBuilder("forecastbench-2024-13-45")).toBeNull();
     expect(parseForecastBenchBuilder("forecastbench-latest")).toBeNull();
-    expect(forecastBenchBuilderFor("edgar-tesla-2022")).toBeNull();
+    expect(parseForecastBenchBuilder("edgar-tesla-2022")).toBeNull();
   });
 
   it("a set no code names builds through the resolver (llm and human), with its rejected rows reported", () => {

@@ -2,8 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { forecastBenchFiles, mapForecastBench, QUESTION_UNSCORABLE_LABEL } from "../../src/ingest/forecastbench.js";
+import { taskEpisodes } from "../../src/run/recipe-episodes.js";
 import { ensureRealWorld } from "../../src/run/world-resolver.js";
-import { OPEN_FORECAST_EPISODES } from "../../src/tasks/open-forecast/index.js";
+import { openForecastTask } from "../../src/tasks/open-forecast/index.js";
 import { UNSCORABLE_LABEL } from "../../src/tasks/open-forecast/scorer.js";
 import { readQuestionLint } from "../../src/world/question-lint.js";
 import { WorldStore } from "../../src/world/world-store.js";
@@ -159,7 +160,7 @@ describe.skipIf(!HAVE_RAW)("ForecastBench real sets (../shared/data/raw/forecast
       // every market question (no resolution dates in the set) shows its freeze value as the crowd forecast
       expect(m.prices).toHaveLength(250);
       expect(m.prices.every((p) => p.p >= 0 && p.p <= 1 && p.visible_at < Date.parse(`${due}T00:00:00Z`))).toBe(true);
-      const ep = OPEN_FORECAST_EPISODES.find((e) => e.name === `forecastbench-${due}`)!;
+      const ep = taskEpisodes(openForecastTask).find((e) => e.name === `forecastbench-${due}`)!;
       expect({ start: ep.sim_start, end: ep.sim_end }).toEqual(m.window);
     }
   });

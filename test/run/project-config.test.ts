@@ -18,7 +18,7 @@ describe("relive.config.* (a project's task modules)", () => {
   it("no file: nothing loaded, configs unchanged", async () => {
     const dir = project({});
     expect(findProjectConfig(dir)).toBeNull();
-    expect(await loadProjectConfig({ dir })).toEqual({ path: null, config: { task_modules: [] } });
+    expect(await loadProjectConfig({ dir })).toEqual({ path: null, config: { task_modules: [], recipe_dirs: [] } });
     expect(withTaskModule({ task: "daily-digest" })).toEqual({ task: "daily-digest" });
   });
 

@@ -7,6 +7,8 @@ export const ChildRunOptionsSchema = z
     runsDir: z.string().min(1),
     cacheDir: z.string().min(1),
     rawDir: z.string().min(1).optional(),
+    /** the parent's recipe search path (its --recipes and project recipe_dirs), absolute */
+    recipeDirs: z.array(z.string().min(1)).optional(),
     /** oracle policies: tests and calibration only */
     allowOracle: z.boolean().optional(),
     modelTimeoutMs: z.number().int().positive().optional(),

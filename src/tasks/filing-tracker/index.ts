@@ -11,9 +11,6 @@ import { filingObservations, openDutyLines, visibleDeadlines } from "./visible-d
 
 const day = utcDay;
 
-/** the real-data world builder of `tesla-2022` (registered in src/run/world-resolver.ts) */
-export const TESLA_WORLD_BUILDER = "edgar-tesla-2022";
-
 export const FILING_TRACKER_EPISODES: Episode[] = [
   {
     name: "synth-28d",
@@ -29,14 +26,6 @@ export const FILING_TRACKER_EPISODES: Episode[] = [
     sim_end: day("2026-03-08"),
     world: { kind: "synth" },
     description: "Short synthetic run, 2026-03-01 → 03-07, for quick checks.",
-  },
-  {
-    name: "tesla-2022",
-    sim_start: day("2022-04-01"),
-    sim_end: day("2022-12-01"),
-    world: { kind: "real", builder: TESLA_WORLD_BUILDER },
-    description:
-      "Real EDGAR submissions and XBRL companyfacts of Tesla (TSLA held throughout), 2022-04-01 → 11-30: six 8-Ks with item 2.02 and three 10-Qs.",
   },
 ];
 

@@ -29,9 +29,9 @@ import { OPEN_FORECAST_SCORER_VERSION, OpenForecastScorer } from "./scorer.js";
 const day = utcDay;
 
 /**
- * Episodes. ForecastBench sets open at their forecast due date; each episode runs through the day
- * after its last resolved row's resolution date, when that answer becomes public (so every
- * resolved row settles inside the window).
+ * The synthetic episodes. Real ones (the ForecastBench sets, open at their forecast due date and
+ * running through the day after their last resolved row's resolution date) are world recipes
+ * (recipes/forecastbench-*.yaml).
  */
 export const OPEN_FORECAST_EPISODES: Episode[] = [
   {
@@ -47,22 +47,6 @@ export const OPEN_FORECAST_EPISODES: Episode[] = [
     sim_end: day("2026-03-08"),
     world: { kind: "synth" },
     description: "Short synthetic run, 2026-03-01 → 03-07, for quick checks.",
-  },
-  {
-    name: "forecastbench-2026-01-04",
-    sim_start: day("2026-01-04"),
-    sim_end: day("2026-07-17"),
-    world: { kind: "real", builder: "forecastbench-2026-01-04" },
-    description:
-      "ForecastBench question set due 2026-01-04 (500 questions, one per resolution row: 1,214), 2026-01-04 → 07-16; no news: forecasts from question text; market questions show the crowd value at freeze.",
-  },
-  {
-    name: "forecastbench-2026-01-18",
-    sim_start: day("2026-01-18"),
-    sim_end: day("2026-07-18"),
-    world: { kind: "real", builder: "forecastbench-2026-01-18" },
-    description:
-      "ForecastBench question set due 2026-01-18 (500 questions), 2026-01-18 → 07-17; no news; market questions show the crowd value at freeze.",
   },
 ];
 

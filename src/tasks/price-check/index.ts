@@ -36,14 +36,6 @@ export const priceCheckTask = defineTask<PriceCheckParams>({
       description:
         "Synthetic 5-minute candles for BTC-USD, ETH-USD, SOL-USD on kraken, binance and coinbase, 2026-03-01 → 03-28.",
     },
-    {
-      name: "svb-2023",
-      sim_start: day("2023-03-01"),
-      sim_end: day("2023-03-22"),
-      world: { kind: "real", builder: "crypto-svb-2023" },
-      description:
-        "Real hourly BTC-USD, BTC-USDT, BTC-USDC on Kraken and Binance.US plus the Binance BTCUSDT index, over the SVB collapse and USDC de-peg, 2023-03-01 → 03-21.",
-    },
   ],
   defaultEpisode: "synth-28d",
   budget_usd: 20,

@@ -6,7 +6,7 @@ export const DEFAULT_HTTP_FETCH_USD = 0.0001;
 /**
  * price-check parameters (run config `task_params`). Defaults follow tasks.md §5. Where a field is
  * null, it is derived from the world: `truth_interval_ms` = the smallest candle interval the world
- * carries (synthetic worlds: 5 min; svb-2023: 1 h); `symbols` / `venues` = every symbol / venue of
+ * carries (synthetic worlds: 5 min; the hourly real-data recipes: 1 h); `symbols` / `venues` = every symbol / venue of
  * the world that the pinned venue table serves.
  */
 export const PriceCheckParams = z

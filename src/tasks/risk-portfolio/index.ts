@@ -29,15 +29,6 @@ export const RISK_PORTFOLIO_EPISODES: Episode[] = [
     world: { kind: "synth" },
     description: "Short synthetic run, 2026-03-01 → 03-07 (6 books due), for quick checks.",
   },
-  {
-    name: "svb-2023",
-    sim_start: day("2023-03-01"),
-    sim_end: day("2023-03-22"),
-    world: { kind: "real", builder: "crypto-svb-2023" },
-    description:
-      "Real Kraken daily closes (last hourly close of each UTC day) of BTC-USD, BTC-USDC and BTC-USDT over the SVB " +
-      "collapse and USDC de-peg, 2023-03-01 → 03-21 (20 books due).",
-  },
 ];
 
 /** every 00:00 UTC in (from, to): each is a close (orders' cut-off) and a book deadline */

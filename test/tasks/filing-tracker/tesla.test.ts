@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureRealWorld } from "../../../src/run/world-resolver.js";
 import { FilingDuties } from "../../../src/tasks/filing-tracker/filing-duties.js";
-import { TESLA_WORLD_BUILDER } from "../../../src/tasks/filing-tracker/index.js";
 import { defaultFilingTrackerParams } from "../../../src/tasks/filing-tracker/params.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { CACHE_DIR, RAW_DIR, run } from "../../run/helpers.js";
@@ -21,7 +20,7 @@ const Q1 = "0000950170-22-006034";
 const Q1_ACCEPTED = Date.parse("2022-04-23T01:36:59Z"); // "2022-04-22T21:36:59.000Z" in EDGAR's New York stamp
 
 describe.skipIf(!present)("tesla-2022", () => {
-  const worldDir = present ? ensureRealWorld(TESLA_WORLD_BUILDER, { cacheDir: CACHE_DIR, rawDir: RAW_DIR }) : "";
+  const worldDir = present ? ensureRealWorld("edgar-tesla-2022", { cacheDir: CACHE_DIR, rawDir: RAW_DIR }) : "";
 
   it("duties: six 8-Ks with item 2.02 and three 10-Qs; gold from companyfacts", () => {
     const w = WorldStore.open(worldDir);

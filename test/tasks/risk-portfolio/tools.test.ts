@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DAY_MS as DAY } from "../../../src/common/time.js";
 import type { Kernel } from "../../../src/kernel/kernel.js";
+import { taskEpisodes } from "../../../src/run/recipe-episodes.js";
 import { AccountView, computeAgentBooks, PricesView } from "../../../src/tasks/risk-portfolio/agent-books.js";
 import { riskPortfolioTask } from "../../../src/tasks/risk-portfolio/index.js";
 import { RiskPortfolioParams } from "../../../src/tasks/risk-portfolio/params.js";
@@ -320,10 +321,11 @@ describe("task definition", () => {
       "synth-28d",
       "risk_score",
     ]);
-    expect(t.episodes.map((e) => [e.name, e.sim_start, e.sim_end, e.world])).toEqual([
-      ["synth-28d", D("2026-03-01"), D("2026-03-29"), { kind: "synth" }],
-      ["synth-7d", D("2026-03-01"), D("2026-03-08"), { kind: "synth" }],
-      ["svb-2023", D("2023-03-01"), D("2023-03-22"), { kind: "real", builder: "crypto-svb-2023" }],
+    // the real episode is the shipped recipe's (recipes/svb-2023.yaml)
+    expect(taskEpisodes(t).map((e) => [e.name, e.sim_start, e.sim_end, e.world.kind])).toEqual([
+      ["synth-28d", D("2026-03-01"), D("2026-03-29"), "synth"],
+      ["synth-7d", D("2026-03-01"), D("2026-03-08"), "synth"],
+      ["svb-2023", D("2023-03-01"), D("2023-03-22"), "recipe"],
     ]);
     expect(t.referencePolicies.map((p) => p.name)).toEqual(["silent", "oracle", "momentum-risk-parity", "hold-cash"]);
     const c = ctx("none", { now: D("2026-03-01") + 1 });

@@ -6,7 +6,7 @@ import { edgarStamp } from "../edgar-time.js";
  * filled deterministically (README, "SEC replay"): company metadata other than cik, name and
  * ticker is empty; a filing's act is "34" for 8-K/10-Q/10-K families, file and film numbers are
  * empty, size 0, isXBRL/isInlineXBRL 1 for the 8-K/10-Q/10-K families (0 otherwise), the primary
- * document is named like Tesla's; concept labels are the tag split into words, descriptions null,
+ * document is named like a real 10-Q's; concept labels are the tag split into words, descriptions null,
  * frames omitted.
  */
 
