@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { countTokens } from "../agent/token-counter.js";
 import { DAY_MS, isoInstant, MINUTE_MS, startOfUtcDay } from "../common/time.js";
 import type { Kernel } from "../kernel/kernel.js";
-import type { LedgerEvent } from "../ledger/events.js";
+import type { EventOf } from "../ledger/events.js";
 import type { LedgerWriter } from "../ledger/ledger-writer.js";
 import type { TaskRun, TaskRunContext } from "../tasks/task.js";
 import type { ToolDef } from "../tools/tool.js";
@@ -30,9 +30,8 @@ export interface LearningOptions {
   /** `<run>/memory`: rewritten by every (re-)run */
   dir: string;
   kernel: Kernel;
+  /** the run's ledger: the learn step follows it (commitments and outcomes) through a subscription */
   ledger: LedgerWriter;
-  /** the run's ledger events so far, in order (the runner's array) */
-  events: readonly LedgerEvent[];
   run: TaskRun;
   ctx: TaskRunContext<unknown>;
   /** reflection only: the curator's model call settings (asked for at the first learn step, once the run's model exists) */
@@ -86,7 +85,13 @@ export function setupLearning(o: LearningOptions): Learning {
     const lessonsFd = o.memory === "reflection" ? openSync(join(o.dir, "lessons.jsonl"), "w") : null;
     if (lessonsFd !== null) closers.push(() => closeSync(lessonsFd));
     const oracle = ctx.oracleFeedback;
-    const drain = oracle ? new OutcomeDrain(o.events, (x) => o.run.feedback.oracle(x)) : null;
+    const drain = oracle ? new OutcomeDrain((x) => o.run.feedback.oracle(x)) : null;
+    // the commitments ledgered since the last reflection step
+    let commitments: EventOf<"commitment">[] = [];
+    o.ledger.subscribe((e) => {
+      drain?.observe(e);
+      if (o.memory === "reflection" && e.type === "commitment") commitments.push(e);
+    });
     const selfLabels = ctx.feedback === "self" ? o.run.feedback.self : null;
     if (o.memory === "outcome" && drain === null && selfLabels === null)
       throw new Error(
@@ -96,7 +101,6 @@ export function setupLearning(o: LearningOptions): Learning {
       throw new Error("internal: reflection memory without a curator");
     let curator: Curator | null = null;
     let last: number | null = null;
-    let cursor = 0;
     const step = async (now: number) => {
       if (o.memory === "outcome") {
         const fresh = drain ? drain.drain(now) : recordsOfSelfLabels(selfLabels!(last), now);
@@ -112,13 +116,10 @@ export function setupLearning(o: LearningOptions): Learning {
         });
       } else if (o.curator) {
         curator ??= new Curator(o.curator());
-        const commitments: Extract<LedgerEvent, { type: "commitment" }>[] = [];
-        for (; cursor < o.events.length; cursor++) {
-          const e = o.events[cursor]!;
-          if (e.type === "commitment") commitments.push(e);
-        }
+        const fresh = commitments;
+        commitments = [];
         const since = last ?? ctx.sim_start - 1;
-        await curator.curate(now, commitments, o.run.observations(since, now));
+        await curator.curate(now, fresh, o.run.observations(since, now));
         if (lessonsFd !== null)
           writeSync(lessonsFd, `${JSON.stringify({ t: isoInstant(now), lessons: curator.lessons })}\n`);
         block = curator.lessons.length

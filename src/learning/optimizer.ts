@@ -65,7 +65,7 @@ export interface OptimizerOptions {
   /** the span boundaries: [sim_start, cut_1, …, cut_k, sim_end] */
   bounds: readonly number[];
   harness: EditableHarness;
-  /** the run's ledger events so far, in order (the runner's array) */
+  /** the run's ledger events so far, in order (kept by the optimizer's installer: the runner holds none) */
   events: readonly LedgerEvent[];
   /** the task's agent-facing payloads of outcomes and its self labels */
   run: Pick<TaskRun, "feedback">;
@@ -127,9 +127,14 @@ export class Optimizer {
     this.incumbent = o.harness.state();
     this.configured = this.incumbent;
     const oracle = o.ctx.oracleFeedback;
-    this.drain = oracle ? new OutcomeDrain(o.events, (x) => o.run.feedback.oracle(x)) : null;
+    this.drain = oracle ? new OutcomeDrain((x) => o.run.feedback.oracle(x)) : null;
     if (this.drain === null && o.ctx.feedback !== "self")
       throw new Error("internal: the optimizer without settled outcomes (refused at config time under feedback: none)");
+  }
+
+  /** the run's next ledger event (the caller also appends it to `events`) */
+  observe(e: LedgerEvent): void {
+    this.drain?.observe(e);
   }
 
   private note(t: number, kind: string, message: string) {

@@ -44,28 +44,25 @@ interface Commit {
 }
 
 /**
- * The learn step's source of outcomes: it follows the run's ledger (events in order: line i + 1 is
- * events[i]) and releases outcome events by `released_at` (DESIGN invariant 5), in release order
+ * The learn step's source of outcomes: it follows the run's ledger (fed each event in order through
+ * the ledger's subscription; an event's line is seq + 1) and releases outcome events by `released_at` (DESIGN invariant 5), in release order
  * (ties: ledger order). Only the task's agent-facing oracle payload reaches a record, exactly what
  * `get_feedback` would show at the same instant.
  */
 export class OutcomeDrain {
-  private cursor = 0;
   private pending: { e: Extract<LedgerEvent, { type: "outcome" }>; line: number; released: number }[] = [];
   private readonly commits: Commit[] = [];
 
-  constructor(
-    private readonly events: readonly LedgerEvent[],
-    private readonly payload: (o: Outcome) => Record<string, unknown> | null,
-  ) {}
+  constructor(private readonly payload: (o: Outcome) => Record<string, unknown> | null) {}
+
+  /** the run's next ledger event, in ledger order (its line is `seq + 1`) */
+  observe(e: LedgerEvent): void {
+    if (e.type === "commitment") this.commits.push({ t: e.t, tool: e.tool, json: JSON.stringify(e.args) ?? "null" });
+    if (e.type === "outcome") this.pending.push({ e, line: e.seq + 1, released: releasedAtOf(e) });
+  }
 
   /** outcomes released in (last drain, now], as records (payloads the task omits are skipped) */
   drain(now: number): OutcomeRecord[] {
-    for (; this.cursor < this.events.length; this.cursor++) {
-      const e = this.events[this.cursor]!;
-      if (e.type === "commitment") this.commits.push({ t: e.t, tool: e.tool, json: JSON.stringify(e.args) ?? "null" });
-      if (e.type === "outcome") this.pending.push({ e, line: this.cursor + 1, released: releasedAtOf(e) });
-    }
     const due = this.pending
       .filter((p) => p.released <= now)
       .sort((a, b) => a.released - b.released || a.line - b.line);

@@ -1,6 +1,6 @@
 import { DAY_MS } from "../common/time.js";
 import type { LedgerEvent } from "../ledger/events.js";
-import type { ScoreReport, ScorerContext } from "../tasks/task.js";
+import type { ScoreReport, Scorer, ScorerContext } from "../tasks/task.js";
 import type { TruthStore } from "../world/truth-store.js";
 import type { WorldStore } from "../world/world-store.js";
 import type { ResolvedRun } from "./resolve-run.js";
@@ -88,10 +88,77 @@ export function anytimeCurve(
   world: WorldStore,
   truth: TruthStore,
 ): AnytimePoint[] {
-  const reports = dailyReportsOnePass(r, events, world, truth) ?? dailyReportsByReplay(r, events, world, truth);
-  return reports.map((rep, k) => ({
+  return pointsOf(
+    r.sim_start,
+    dailyReportsOnePass(r, events, world, truth) ?? dailyReportsByReplay(r, events, world, truth),
+  );
+}
+
+/**
+ * The anytime curve fed while the ledger is written (the runner) or read (rescore): the one-pass
+ * path event by event, so no event is held. A day end D closes (settle(D), reportAt(D)) when the
+ * first event at or after D arrives or when the curve is asked for, exactly where
+ * `dailyReportsOnePass` closes it. A scorer without `reportAt` (a task module from outside) keeps
+ * the non-outcome events for the per-day replay: that path is quadratic and holds the ledger anyway.
+ */
+export class AnytimeStream {
+  private readonly scorer: Scorer;
+  private readonly reports: ScoreReport[] = [];
+  private nextEnd: number;
+  /** only for scorers without `reportAt` */
+  private readonly held: LedgerEvent[] | null;
+
+  constructor(
+    private readonly r: AnytimeRun,
+    private readonly world: WorldStore,
+    private readonly truth: TruthStore,
+  ) {
+    this.scorer = r.task.createScorer({ sim_start: r.sim_start, sim_end: r.sim_end, world, truth, params: r.params });
+    this.held = this.scorer.reportAt ? null : [];
+    this.nextEnd = r.sim_start + DAY_MS;
+  }
+
+  private closeThrough(t: number, last: number): void {
+    const reportAt = this.scorer.reportAt;
+    if (!reportAt) return;
+    for (; this.nextEnd <= t && this.nextEnd <= last; this.nextEnd += DAY_MS) {
+      this.scorer.settle(this.nextEnd);
+      this.reports.push(reportAt.call(this.scorer, this.nextEnd));
+    }
+  }
+
+  /** the next ledger event, in ledger order */
+  observe(e: LedgerEvent): void {
+    if (this.held) {
+      if (e.type !== "outcome") this.held.push(e);
+      return;
+    }
+    this.closeThrough(e.t, this.r.sim_end);
+    if (e.type === "outcome") return;
+    this.scorer.settle(e.t);
+    this.scorer.onEvent(e);
+  }
+
+  /**
+   * The daily reports of the window [sim_start, end) (end ≤ the stream's sim_end: a paused run's
+   * partial results), once every event before `end` was observed. No event may follow.
+   */
+  dailyReports(end: number): ScoreReport[] {
+    const window = { ...this.r, sim_end: end };
+    if (this.held) return dailyReportsByReplay(window, this.held, this.world, this.truth);
+    this.closeThrough(end, end);
+    return this.reports.filter((_, k) => this.r.sim_start + (k + 1) * DAY_MS <= end);
+  }
+
+  /** `anytimeCurve` of the window [sim_start, end) */
+  curve(end: number): AnytimePoint[] {
+    return pointsOf(this.r.sim_start, this.dailyReports(end));
+  }
+}
+
+const pointsOf = (sim_start: number, reports: readonly ScoreReport[]): AnytimePoint[] =>
+  reports.map((rep, k) => ({
     day: k + 1,
-    t: new Date(r.sim_start + (k + 1) * DAY_MS).toISOString(),
+    t: new Date(sim_start + (k + 1) * DAY_MS).toISOString(),
     primary: rep.primary.value,
   }));
-}

@@ -1,5 +1,5 @@
 import { branchSeed, keepSchedule, rankBranches } from "../learning/best-of-n.js";
-import type { EventOf, LedgerEvent } from "../ledger/events.js";
+import type { EventOf } from "../ledger/events.js";
 import { bestOfNOf } from "./best-of-n-config.js";
 import type { ResolvedRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
@@ -13,21 +13,20 @@ type BestOfNResults = NonNullable<Results["best_of_n"]>;
  */
 export function bestOfNResults(
   r: Pick<ResolvedRun, "config">,
-  events: readonly LedgerEvent[],
+  /** the ledger's prune lines, in order */
+  prunes: readonly EventOf<"prune">[],
+  /** what the ledger's own priced lines (tool and LLM calls) booked: the survivor's spend */
+  survivorSpent: number,
   direction: "higher" | "lower",
   spentUsd: number,
 ): BestOfNResults | null {
   const b = bestOfNOf(r.config);
   if (b === null) return null;
-  const prunes = events.filter((e): e is EventOf<"prune"> => e.type === "prune");
   const last = prunes.at(-1);
   const kept = last?.branches.filter((x) => x.kept) ?? [];
   if (last === undefined || kept.length !== 1)
     throw new Error("internal: a finished Best-of-N ledger must end its prunes with exactly one kept branch");
   const survivor = kept[0]!.branch;
-  let survivorSpent = 0;
-  for (const e of events)
-    if ((e.type === "tool_call" || e.type === "llm_call") && e.cost_usd > 0) survivorSpent += e.cost_usd;
   const stoppedAt = new Map<number, { day: number; spent: number }>();
   for (const p of prunes)
     for (const x of p.branches) if (!x.kept) stoppedAt.set(x.branch, { day: p.day, spent: x.spent_usd });

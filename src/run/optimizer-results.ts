@@ -33,6 +33,10 @@ export type OptimizerResults = z.infer<typeof OptimizerResultsSchema>;
  * proposer's `llm_call` lines, the `optimizer_rejected` notes); null for runs without the optimizer.
  * A span note that does not parse is an error naming its line.
  */
+/** the ledger events optimizer results are made of (the results tally keeps only these) */
+export const isOptimizerEvent = (e: LedgerEvent): boolean =>
+  (e.type === "llm_call" && e.actor === PROPOSER_ACTOR) || (e.type === "note" && e.actor === OPTIMIZER_ACTOR);
+
 export function optimizerResultsOf(r: ResolvedRun, events: readonly LedgerEvent[]): OptimizerResults | null {
   const o = r.learning.optimizer;
   if (o === null) return null;
@@ -40,14 +44,14 @@ export function optimizerResultsOf(r: ResolvedRun, events: readonly LedgerEvent[
   let calls = 0;
   let usd = 0;
   let rejected = 0;
-  events.forEach((e, i) => {
+  for (const e of events) {
     if (e.type === "llm_call" && e.actor === PROPOSER_ACTOR) {
       if (e.status === "ok") calls++;
       usd += e.cost_usd;
     }
-    if (e.type !== "note" || e.actor !== OPTIMIZER_ACTOR) return;
+    if (e.type !== "note" || e.actor !== OPTIMIZER_ACTOR) continue;
     if (e.kind === "optimizer_rejected") rejected++;
-    if (e.kind !== SPAN_NOTE) return;
+    if (e.kind !== SPAN_NOTE) continue;
     let raw: unknown;
     try {
       raw = JSON.parse(e.message);
@@ -55,9 +59,9 @@ export function optimizerResultsOf(r: ResolvedRun, events: readonly LedgerEvent[
       raw = undefined;
     }
     const parsed = SpanRecordSchema.safeParse(raw);
-    if (!parsed.success) throw new Error(`ledger line ${i + 1}: not an optimizer span record`);
+    if (!parsed.success) throw new Error(`ledger line ${e.seq + 1}: not an optimizer span record`);
     spans.push(parsed.data);
-  });
+  }
   return {
     span_days: o.span_days,
     control: o.control,

@@ -1,4 +1,5 @@
 import { Optimizer, type ProposerOptions } from "../learning/optimizer.js";
+import type { LedgerEvent } from "../ledger/events.js";
 import type { TaskRun } from "../tasks/task.js";
 import { dayStart, episodeDays } from "./checkpoint.js";
 import type { ResolvedRun } from "./resolve-run.js";
@@ -22,7 +23,11 @@ export function spanBounds(sim_start: number, sim_end: number, spanDays: number)
  * settling after `to` are not scorable there, so only what is settled by the cut counts. The
  * scorer gets the configured params, never tuned ones.
  */
-export function spanScoreOf(r: ResolvedRun, s: RunSetup): (from: number, to: number) => number | null {
+export function spanScoreOf(
+  r: ResolvedRun,
+  s: RunSetup,
+  events: readonly LedgerEvent[],
+): (from: number, to: number) => number | null {
   return (from, to) => {
     const scorer = r.task.createScorer({
       sim_start: from,
@@ -31,7 +36,7 @@ export function spanScoreOf(r: ResolvedRun, s: RunSetup): (from: number, to: num
       truth: s.truth,
       params: r.params,
     });
-    for (const e of s.events) {
+    for (const e of events) {
       if (e.t < from || e.t >= to || e.type === "outcome") continue;
       scorer.settle(e.t);
       scorer.onEvent(e);
@@ -51,6 +56,8 @@ export function installOptimizer(
   const o = r.learning.optimizer;
   if (o === null) return null;
   const bounds = spanBounds(r.sim_start, r.sim_end, o.span_days);
+  // the trajectory and span scores read the run's events: an optimizer run keeps them (the runner streams)
+  const events: LedgerEvent[] = [];
   const optimizer = new Optimizer({
     control: o.control,
     rule: o.promotion,
@@ -58,13 +65,17 @@ export function installOptimizer(
     maxAsks: o.max_asks,
     bounds,
     harness: s.harness,
-    events: s.events,
+    events,
     run,
     ctx: s.ctx,
-    spanScore: spanScoreOf(r, s),
+    spanScore: spanScoreOf(r, s, events),
     ledger: s.ledger,
     instruction: run.instruction(),
     proposer: o.control ? null : proposer,
+  });
+  s.ledger.subscribe((e) => {
+    events.push(e);
+    optimizer.observe(e);
   });
   for (const cut of bounds.slice(1, -1)) s.kernel.at(cut, (t) => optimizer.cut(t));
   return optimizer;

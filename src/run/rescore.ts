@@ -1,13 +1,13 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Kernel } from "../kernel/kernel.js";
-import type { EventOf, LedgerEvent } from "../ledger/events.js";
-import { readLedger } from "../ledger/ledger-reader.js";
+import type { EventOf } from "../ledger/events.js";
+import { ledgerEvents, ledgerLines, readLedger } from "../ledger/ledger-reader.js";
 import { Wallet } from "../ledger/wallet.js";
 import { type Outcome, releasedAtOf } from "../tasks/task.js";
 import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
-import { buildResults } from "./build-results.js";
+import { ResultsTally } from "./build-results.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
 import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
@@ -30,45 +30,18 @@ export async function rescoreRun(
   runDir: string,
   o: WorldLocation & { runsDir: string },
 ): Promise<{ results: Results; diffs: OutcomeDiff[] }> {
-  const { r, events } = await loadFinishedRun(runDir, o);
+  const r = await resolveFinishedRun(runDir, o);
+  const ledgerPath = join(runDir, "ledger.jsonl");
   const world = WorldStore.open(r.worldDir);
   const truth = TruthStore.open(r.worldDir);
   try {
-    const scorer = r.task.createScorer({ sim_start: r.sim_start, sim_end: r.sim_end, world, truth, params: r.params });
-    const wallet = new Wallet({ budget_usd: r.budget_usd, domain_caps: r.config.domain_budgets });
-    const rescored: Outcome[] = [];
-    const rebuilt: LedgerEvent[] = [];
-    const pushOutcomes = (xs: Outcome[]) => {
-      for (const x of xs) {
-        rescored.push(x);
-        rebuilt.push({
-          type: "outcome",
-          seq: -1,
-          t: x.t,
-          key: x.key,
-          status: x.status,
-          credit: x.credit,
-          released_at: releasedAtOf(x),
-          detail: x.detail,
-        });
-      }
-    };
-    for (const e of events) {
-      if (e.type === "outcome") continue;
-      pushOutcomes(scorer.settle(e.t));
-      scorer.onEvent(e);
-      wallet.apply(e);
-      rebuilt.push(e);
-    }
-    pushOutcomes(scorer.settle(r.sim_end));
-
-    const recorded = events.filter((e): e is EventOf<"outcome"> => e.type === "outcome");
-    const diffs = diffOutcomes(recorded, rescored);
+    // the task's commit tools (no-op wakes) first: the ledger is then read once, line by line
+    const recorded: EventOf<"outcome">[] = [];
     const kernel = new Kernel({ start: r.sim_start, end: r.sim_end });
     const run = r.task.open({
       params: r.params,
       feedback: r.config.feedback,
-      oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, () => kernel.now()) : null,
+      oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(recorded, () => kernel.now()) : null,
       sim_start: r.sim_start,
       sim_end: r.sim_end,
       view: world.at(() => kernel.now(), { search: r.config.search ?? "global" }),
@@ -80,7 +53,40 @@ export async function rescoreRun(
     const tools = run.tools();
     await run.dispose();
     const commitTools = new Set(tools.flatMap((t) => (t.kind === "commit" ? [t.name] : [])));
-    const results = buildResults({ r, events: rebuilt, report: scorer.report(), wallet, world, truth, commitTools });
+
+    const scorer = r.task.createScorer({ sim_start: r.sim_start, sim_end: r.sim_end, world, truth, params: r.params });
+    const wallet = new Wallet({ budget_usd: r.budget_usd, domain_caps: r.config.domain_budgets });
+    const tally = new ResultsTally(r, world, truth, commitTools);
+    const rescored: Outcome[] = [];
+    const pushOutcomes = (xs: Outcome[]) => {
+      for (const x of xs) {
+        rescored.push(x);
+        tally.observe({
+          type: "outcome",
+          seq: -1,
+          t: x.t,
+          key: x.key,
+          status: x.status,
+          credit: x.credit,
+          released_at: releasedAtOf(x),
+          detail: x.detail,
+        });
+      }
+    };
+    for (const e of ledgerEvents(ledgerPath)) {
+      if (e.type === "outcome") {
+        recorded.push(e);
+        continue;
+      }
+      pushOutcomes(scorer.settle(e.t));
+      scorer.onEvent(e);
+      wallet.apply(e);
+      tally.observe(e);
+    }
+    pushOutcomes(scorer.settle(r.sim_end));
+
+    const diffs = diffOutcomes(recorded, rescored);
+    const results = tally.results({ r, report: scorer.report(), wallet });
     const out = join(runDir, "results.json");
     writeFileSync(`${out}.tmp`, `${JSON.stringify(results, null, 2)}\n`);
     renameSync(`${out}.tmp`, out);
@@ -91,8 +97,11 @@ export async function rescoreRun(
   }
 }
 
-/** A finished run's resolved config and ledger (for rescoring and judging; the world must still resolve). */
-export async function loadFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
+/**
+ * A finished run's resolved config (the world must still resolve); refused when its ledger has no
+ * run_end, its last line once a run finished.
+ */
+export async function resolveFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
   const cfgPath = join(runDir, "config.json");
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
@@ -107,12 +116,28 @@ export async function loadFinishedRun(runDir: string, o: WorldLocation & { runsD
     runDir,
   };
   assertSameTaskModule(saved, r, runDir);
-  const events = readLedger(join(runDir, "ledger.jsonl"));
-  if (!events.some((e) => e.type === "run_end"))
+  let last: string | null = null;
+  for (const line of ledgerLines(join(runDir, "ledger.jsonl"))) last = line;
+  if (last === null || !isRunEnd(last))
     throw new Error(
       `${runDir}: the ledger has no run_end (the run did not finish); use \`relive resume ${runDir}\` first`,
     );
-  return { r, events };
+  return r;
+}
+
+const isRunEnd = (line: string) => {
+  try {
+    const e: unknown = JSON.parse(line);
+    return typeof e === "object" && e !== null && "type" in e && e.type === "run_end";
+  } catch {
+    return false;
+  }
+};
+
+/** A finished run's resolved config and its whole ledger (judging, benchmarks, tests). */
+export async function loadFinishedRun(runDir: string, o: WorldLocation & { runsDir: string }) {
+  const r = await resolveFinishedRun(runDir, o);
+  return { r, events: readLedger(join(runDir, "ledger.jsonl")) };
 }
 
 function diffOutcomes(recorded: EventOf<"outcome">[], rescored: Outcome[]): OutcomeDiff[] {

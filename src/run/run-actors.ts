@@ -68,7 +68,6 @@ export function spawnActors(w: ActorWiring): SpawnedActors {
     dir: join(r.runDir, "memory"),
     kernel,
     ledger,
-    events: s.events,
     run,
     ctx: s.ctx,
     curator:

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { Kernel } from "../kernel/kernel.js";
-import type { LedgerEvent } from "../ledger/events.js";
+import type { EventOf } from "../ledger/events.js";
 import { LedgerWriter } from "../ledger/ledger-writer.js";
 import { Redactor } from "../ledger/redactor.js";
 import { Wallet } from "../ledger/wallet.js";
@@ -22,8 +22,11 @@ export interface RunSetup {
   redactor: Redactor;
   wallet: Wallet;
   scorer: Scorer;
-  /** every ledger event of the run, in order (results and feedback read it) */
-  events: LedgerEvent[];
+  /**
+   * the run's outcome events so far, in ledger order (the oracle feedback channel reads them); no
+   * other event is held: results are tallied as the ledger is written (`ResultsTally`)
+   */
+  outcomes: EventOf<"outcome">[];
   ctx: TaskRunContext<unknown>;
   /** each LLM actor's intent slot, by actor id (task tools that move the clock write into it) */
   slots: Map<string, IntentSlot>;
@@ -49,9 +52,9 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
     ledger.redactWith(redactor);
     const wallet = new Wallet({ budget_usd: r.budget_usd, domain_caps: r.config.domain_budgets });
     const scorer = task.createScorer({ sim_start, sim_end, world, truth, params: r.params });
-    const events: LedgerEvent[] = [];
+    const outcomes: EventOf<"outcome">[] = [];
     ledger.subscribe((e) => {
-      events.push(e);
+      if (e.type === "outcome") outcomes.push(e);
       wallet.apply(e);
       scorer.onEvent(e);
     });
@@ -61,7 +64,7 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
       params: r.params,
       secrets: redactor,
       feedback: r.config.feedback,
-      oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(events, now) : null,
+      oracleFeedback: r.config.feedback === "oracle" ? oracleFeedbackOf(outcomes, now) : null,
       sim_start,
       sim_end,
       view: world.at(now, { search: r.config.search ?? "global" }),
@@ -81,7 +84,7 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
           ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
           : null,
     };
-    return { world, truth, kernel, ledger, redactor, wallet, scorer, events, ctx, slots, now, harness };
+    return { world, truth, kernel, ledger, redactor, wallet, scorer, outcomes, ctx, slots, now, harness };
   } catch (err) {
     ledger?.close();
     world.close();

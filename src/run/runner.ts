@@ -7,7 +7,7 @@ import type { CallContext, GenerateRequest } from "../models/model.js";
 import { recordedAuxEndpoints } from "./aux-models.js";
 import { bestOfNOf } from "./best-of-n-config.js";
 import { runBestOfN } from "./best-of-n-run.js";
-import { buildResults } from "./build-results.js";
+import { ResultsTally } from "./build-results.js";
 import { type Checkpoint, clearCheckpoint, pauseInstant, RunPaused, writeCheckpoint } from "./checkpoint.js";
 import { ConfigError, type RunConfig } from "./config.js";
 import { checkConfigCronGate } from "./cron-gate-file.js";
@@ -180,6 +180,10 @@ export async function executeEpisode(
   return withOpenRun(r, recorded, async (s, run) => {
     const taskTools = run.tools();
     if (r.config.feedback !== "none") taskTools.push(feedbackTool(r.config.feedback, r.task, run, s.ctx));
+    // results are tallied as the ledger is written (no event is held)
+    const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
+    const tally = new ResultsTally(r, s.world, s.truth, commitTools);
+    s.ledger.subscribe((e) => tally.observe(e));
     const settlement = openSettlement(r, s, o.onProgress);
     let actors: SpawnedActors | null = null;
     const switches = [...(plan.switches ?? [])];
@@ -228,17 +232,7 @@ export async function executeEpisode(
     } finally {
       actors.close();
     }
-    const commitTools = new Set(taskTools.flatMap((d) => (d.kind === "commit" ? [d.name] : [])));
-    const build = (window: ResolvedRun) =>
-      buildResults({
-        r: window,
-        events: s.events,
-        report: s.scorer.report(),
-        wallet: s.wallet,
-        world: s.world,
-        truth: s.truth,
-        commitTools,
-      });
+    const build = (window: ResolvedRun) => tally.results({ r: window, report: s.scorer.report(), wallet: s.wallet });
     if (paused !== null) {
       s.ledger.close();
       // the partial results cover the episode so far: [sim_start, pause)

@@ -42,6 +42,14 @@ export interface ViewBackend {
   newsIndex?(): NewsIndex | null;
   /** published_at by seq (index seq - 1), for the exact bounds of lagged worlds */
   newsPublished?(): Float64Array;
+  /**
+   * max(created_utc - visible_at) over all Reddit posts (0 when none): a post visible by `now` was
+   * created by `now + lead`, a redundant bound that lets `list_posts(since)` range over the creation
+   * index instead of every post visible so far (the rows returned are the same)
+   */
+  redditPostLead?(): number;
+  /** whether world.db has the named index (worlds built before it was added lack it) */
+  hasIndex?(name: string): boolean;
 }
 
 /**
@@ -65,6 +73,20 @@ type PostWithCount = RedditPostRow & { num_comments: number };
 const NEWS_COLS = "id, url, domain, title, text, published_at, visible_at";
 const POST_COLS = "p.id, p.subreddit, p.author, p.title, p.body, p.created_utc, p.visible_at";
 const VISIBLE_COMMENTS = "(SELECT count(*) FROM reddit_comment c WHERE c.root = p.id AND c.visible_at <= @now)";
+/**
+ * `markets.lastPrice`: per outcome of the market, its newest row with t <= @t visible by @now (ties:
+ * later visible_at, then later rowid), by outcome. The outcomes are walked by a skip scan and each
+ * one's row is a LIMIT 1 probe, so a call costs a few index seeks instead of the market's whole
+ * history; worlds with `market_price_outcome` probe it directly.
+ */
+const lastPriceSql = (indexedBy: string) =>
+  "WITH RECURSIVE o(x) AS (SELECT min(outcome) FROM market_price WHERE market = @market" +
+  " UNION ALL SELECT (SELECT min(outcome) FROM market_price WHERE market = @market AND outcome > o.x) FROM o WHERE o.x IS NOT NULL)" +
+  " SELECT market, outcome, t, p, visible_at FROM market_price WHERE rowid IN (SELECT (SELECT m.rowid FROM market_price m" +
+  `${indexedBy} WHERE m.market = @market AND m.outcome = o.x AND m.t <= @t AND m.visible_at <= @now` +
+  " ORDER BY m.t DESC, m.visible_at DESC, m.rowid DESC LIMIT 1) FROM o WHERE o.x IS NOT NULL) ORDER BY outcome";
+const LAST_PRICE = lastPriceSql("");
+const LAST_PRICE_BY_OUTCOME_INDEX = lastPriceSql(" INDEXED BY market_price_outcome");
 /** FTS5 bm25 column weights: title, body */
 const BM25 = "bm25(news_fts, 2.0, 1.0)";
 
@@ -373,13 +395,7 @@ export class SqliteAsOfView implements AsOfView {
         }) as MarketPriceRow[],
     lastPrice: (market, t) =>
       this.b
-        .stmt(
-          "SELECT market, outcome, t, p, visible_at FROM (" +
-            " SELECT market, outcome, t, p, visible_at, row_number() OVER" +
-            " (PARTITION BY outcome ORDER BY t DESC, visible_at DESC, rowid DESC) AS rn" +
-            " FROM market_price WHERE market = @market AND t <= @t AND visible_at <= @now)" +
-            " WHERE rn = 1 ORDER BY outcome",
-        )
+        .stmt(this.b.hasIndex?.("market_price_outcome") ? LAST_PRICE_BY_OUTCOME_INDEX : LAST_PRICE)
         .all({ market, t: checkTime("t", t), now: this.t() }) as MarketPriceRow[],
     resolutions: () =>
       this.b
@@ -403,6 +419,12 @@ export class SqliteAsOfView implements AsOfView {
       if (opts.since !== undefined) {
         where += " AND p.created_utc >= @since";
         params.since = checkTime("since", opts.since);
+        // redundant upper bound (visible_at <= now implies it): the creation index then has a closed range
+        const lead = this.b.redditPostLead?.();
+        if (lead !== undefined) {
+          where += " AND p.created_utc <= @createdMax";
+          params.createdMax = now + lead;
+        }
       }
       if (opts.until !== undefined) {
         where += " AND p.created_utc <= @until";

@@ -62,6 +62,8 @@ export class WorldStore implements ViewBackend {
   private index: NewsIndex | null | undefined;
   private queryEmb: QueryEmbedder | null | undefined;
   private published: Float64Array | undefined;
+  private postLead: number | undefined;
+  private readonly indexes = new Map<string, boolean>();
 
   private constructor(dir: string, manifest: WorldManifest, db: Database.Database) {
     this.dir = dir;
@@ -146,6 +148,24 @@ export class WorldStore implements ViewBackend {
       this.index = NewsIndex.open(this.db, meta);
     }
     return this.index;
+  }
+
+  /** whether world.db has the named index (asked once per name) */
+  hasIndex(name: string): boolean {
+    let has = this.indexes.get(name);
+    if (has === undefined) {
+      has = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== undefined;
+      this.indexes.set(name, has);
+    }
+    return has;
+  }
+
+  /** max(created_utc - visible_at) over the Reddit posts (0 when none), read on first use. */
+  redditPostLead(): number {
+    this.postLead ??= (
+      this.db.prepare("SELECT coalesce(max(created_utc - visible_at), 0) AS d FROM reddit_post").get() as { d: number }
+    ).d;
+    return this.postLead;
   }
 
   /** published_at of every article by seq (index seq - 1), read on first use. */

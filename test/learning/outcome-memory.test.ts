@@ -40,7 +40,8 @@ describe("outcome drain", () => {
       outcome(D0 + 2 * HOUR_MS, "claim:m1@x", "hit", 1, D0 + 3 * DAY_MS),
       outcome(D0 + 3 * HOUR_MS, "bp:b7", "miss", 0),
     ];
-    const drain = new OutcomeDrain(events, (o) => ({ key: o.key, status: o.status, credit: o.credit, ...o.detail }));
+    const drain = new OutcomeDrain((o) => ({ key: o.key, status: o.status, credit: o.credit, ...o.detail }));
+    for (const [i, e] of events.entries()) drain.observe({ ...e, seq: i });
     const day1 = drain.drain(D0 + DAY_MS);
     expect(day1.map((r) => r.outcome.key)).toEqual(["bp:b7"]);
     expect(day1[0]).toEqual({
@@ -61,9 +62,9 @@ describe("outcome drain", () => {
   });
 
   it("skips outcomes whose oracle payload the task omits", () => {
-    const drain = new OutcomeDrain([outcome(D0, "q:a", "miss", 0), outcome(D0, "q:b", "hit", 1)], (o) =>
-      o.status === "miss" ? null : { key: o.key },
-    );
+    const drain = new OutcomeDrain((o) => (o.status === "miss" ? null : { key: o.key }));
+    drain.observe({ ...outcome(D0, "q:a", "miss", 0), seq: 0 });
+    drain.observe({ ...outcome(D0, "q:b", "hit", 1), seq: 1 });
     expect(drain.drain(D0 + DAY_MS).map((r) => r.outcome.key)).toEqual(["q:b"]);
   });
 });

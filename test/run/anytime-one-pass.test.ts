@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
-import { anytimeCurve, dailyReportsByReplay, dailyReportsOnePass } from "../../src/run/anytime.js";
+import { AnytimeStream, anytimeCurve, dailyReportsByReplay, dailyReportsOnePass } from "../../src/run/anytime.js";
 import type { RunConfigInput } from "../../src/run/config.js";
 import { loadFinishedRun } from "../../src/run/rescore.js";
 import { ResolutionDetectParams } from "../../src/tasks/resolution-detect/params.js";
@@ -65,6 +65,13 @@ describe("one-pass anytime curve = per-day replay, on every built-in task", () =
       expect(d.results.timing.anytime).toEqual(curve);
       expect(curve.map((p) => p.primary)).toEqual(d.replay.map((x) => x.primary.value));
       expect(curve.at(-1)?.primary).toBe(d.results.performance.primary.value);
+      // the streamed curve of a window cut after day 2 (a paused run's partial results), fed up to the cut
+      const cut = d.r.sim_start + 2 * DAY;
+      const stream = new AnytimeStream(d.r, d.world, d.truth);
+      for (const e of d.events) if (e.t <= cut) stream.observe(e);
+      expect(stream.dailyReports(cut)).toEqual(
+        dailyReportsOnePass({ ...d.r, sim_end: cut }, d.events, d.world, d.truth),
+      );
     }, 900_000);
   }
 });

@@ -61,10 +61,17 @@ export function aggregateBars(bars: readonly Bar[], baseMs: number, targetMs: nu
  */
 export class WorldCandles {
   private readonly latestStmt: Database.Statement<[string, string, number, number, number], Bar>;
+  private readonly visibleThroughStmt: Database.Statement<
+    [string, string, number, number, number],
+    { v: number | null }
+  >;
 
   constructor(private readonly db: Database.Database) {
     this.latestStmt = db.prepare(
       "SELECT open_time, o, h, l, c, v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time <= ? ORDER BY open_time DESC LIMIT ?",
+    );
+    this.visibleThroughStmt = db.prepare(
+      "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?",
     );
   }
 
@@ -89,12 +96,7 @@ export class WorldCandles {
 
   /** the latest visible_at of a series' candles with open_time in [from, to) (null: none) */
   visibleThrough(venue: string, symbol: string, intervalMs: number, from: number, to: number): number | null {
-    const r = this.db
-      .prepare(
-        "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?",
-      )
-      .get(venue, symbol, intervalMs, from, to) as { v: number | null };
-    return r.v;
+    return this.visibleThroughStmt.get(venue, symbol, intervalMs, from, to)?.v ?? null;
   }
 
   /** up to `limit` bars with open_time ≤ maxOpen, ascending */

@@ -56,6 +56,9 @@ export class PriceCheckScorer extends ScorerBase {
   private readonly results = new Map<string, Outcome>();
   protected readonly watchedTools: ReadonlySet<string> = new Set<string>();
   private emittedHours = 0;
+  /** reportAt's tally of the full hours so far, and the next hour it adds */
+  private prefix: HourTally | null = null;
+  private prefixNext = 0;
 
   constructor(private readonly ctx: ScorerContext) {
     super();
@@ -157,52 +160,57 @@ export class PriceCheckScorer extends ScorerBase {
   }
 
   report(): ScoreReport {
-    return this.reportOver(this.hours, this.late);
+    const acc = newTally(this.budgetExhaustedAt);
+    for (const h of this.hours) this.addHour(acc, h);
+    return this.reportOf(acc, this.late);
   }
 
   /**
    * The report of a fresh scorer with window [sim_start, end): the hours ending by `end` (their
-   * outcomes are cached, so no truth is read twice), the partial hour at `end` not_scorable.
+   * outcomes are cached, so no truth is read twice), the partial hour at `end` not_scorable. The
+   * tally of the full hours is extended from the previous call (ends increase), in the same hour
+   * and symbol order as a fresh one, so every sum is the same; it restarts when the
+   * budget-exhaustion instant it was built with changed.
    */
   reportAt(end: number): ScoreReport {
-    const hours: number[] = [];
-    const late: NotScorable[] = [];
-    for (let h = Math.ceil(this.ctx.sim_start / HOUR_MS) * HOUR_MS; h < end; h += HOUR_MS) {
-      if (h + HOUR_MS <= end) hours.push(h);
-      else for (const s of this.setup.symbols) late.push({ key: key(s, h), reason: "settles after window" });
+    if (this.prefix === null || this.prefix.exhaustedAt !== this.budgetExhaustedAt) {
+      this.prefix = newTally(this.budgetExhaustedAt);
+      this.prefixNext = Math.ceil(this.ctx.sim_start / HOUR_MS) * HOUR_MS;
     }
-    return this.reportOver(hours, late);
+    for (; this.prefixNext + HOUR_MS <= end; this.prefixNext += HOUR_MS) this.addHour(this.prefix, this.prefixNext);
+    const late: NotScorable[] = [];
+    if (this.prefixNext < end)
+      for (const s of this.setup.symbols) late.push({ key: key(s, this.prefixNext), reason: "settles after window" });
+    return this.reportOf(this.prefix, late);
   }
 
-  private reportOver(hours: readonly number[], late: readonly NotScorable[]): ScoreReport {
-    const notScorable: NotScorable[] = [];
-    const count = { ok: 0, priced: 0, abstain: 0, miss: 0 };
-    let counted = 0;
-    let countedOk = 0;
-    let excessSum = 0;
-    let bpsSum = 0;
-    let survivedHours = 0;
-    for (const h of hours) {
-      const survived = this.budgetExhaustedAt === null || h < this.budgetExhaustedAt;
-      if (survived) survivedHours++;
-      for (const s of this.setup.symbols) {
-        const o = this.evaluate(s, h);
-        const st = o.status as SymbolHourStatus;
-        if (st === "not_scorable") {
-          notScorable.push({ key: o.key, reason: String(o.detail.reason) });
-          continue;
-        }
-        count[st]++;
-        if (st === "ok" || st === "priced") {
-          excessSum += o.detail.excess_bps as number;
-          bpsSum += o.detail.bps_error as number;
-        }
-        if (survived) {
-          counted++;
-          if (st === "ok") countedOk++;
-        }
+  private addHour(acc: HourTally, h: number): void {
+    const survived = acc.exhaustedAt === null || h < acc.exhaustedAt;
+    acc.hours++;
+    if (survived) acc.survivedHours++;
+    const count = acc.count;
+    for (const s of this.setup.symbols) {
+      const o = this.evaluate(s, h);
+      const st = o.status as SymbolHourStatus;
+      if (st === "not_scorable") {
+        acc.notScorable.push({ key: o.key, reason: String(o.detail.reason) });
+        continue;
+      }
+      count[st]++;
+      if (st === "ok" || st === "priced") {
+        acc.excessSum += o.detail.excess_bps as number;
+        acc.bpsSum += o.detail.bps_error as number;
+      }
+      if (survived) {
+        acc.counted++;
+        if (st === "ok") acc.countedOk++;
       }
     }
+  }
+
+  private reportOf(acc: HourTally, late: readonly NotScorable[]): ScoreReport {
+    const { count, counted, countedOk, excessSum, bpsSum, survivedHours } = acc;
+    const notScorable = [...acc.notScorable];
     const total = count.ok + count.priced + count.abstain + count.miss;
     const reported = count.ok + count.priced;
     const priceAcc = counted > 0 ? countedOk / counted : null;
@@ -220,7 +228,7 @@ export class PriceCheckScorer extends ScorerBase {
       metrics: {
         price_acc: priceAcc,
         price_acc_raw: total > 0 ? count.ok / total : null,
-        window_survived: hours.length > 0 ? survivedHours / hours.length : null,
+        window_survived: acc.hours > 0 ? survivedHours / acc.hours : null,
         mean_excess_bps: reported > 0 ? excessSum / reported : null,
         mean_bps_error: reported > 0 ? bpsSum / reported : null,
         abstain_rate: abstainRate,
@@ -235,6 +243,32 @@ export class PriceCheckScorer extends ScorerBase {
     };
   }
 }
+
+/** the running sums of a report over full hours, in hour then symbol order */
+interface HourTally {
+  /** the budget-exhaustion instant the survived counts were taken with */
+  exhaustedAt: number | null;
+  hours: number;
+  survivedHours: number;
+  count: { ok: number; priced: number; abstain: number; miss: number };
+  counted: number;
+  countedOk: number;
+  excessSum: number;
+  bpsSum: number;
+  notScorable: NotScorable[];
+}
+
+const newTally = (exhaustedAt: number | null): HourTally => ({
+  exhaustedAt,
+  hours: 0,
+  survivedHours: 0,
+  count: { ok: 0, priced: 0, abstain: 0, miss: 0 },
+  counted: 0,
+  countedOk: 0,
+  excessSum: 0,
+  bpsSum: 0,
+  notScorable: [],
+});
 
 function key(symbol: string, t: number): string {
   return `${symbol}@${isoHour(t)}`;
