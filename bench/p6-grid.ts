@@ -84,7 +84,8 @@ async function localPool(workers: number, seeds: number, cacheDir: string) {
     job_ms: out.map((x) => x.summary!.wall_ms),
     /** job wall times by task */
     job_ms_by_task: out.reduce<Record<string, number[]>>((acc, x) => {
-      (acc[x.cell.config.task] ??= []).push(x.summary!.wall_ms);
+      const task = x.cell.config.task;
+      acc[task] = [...(acc[task] ?? []), x.summary!.wall_ms];
       return acc;
     }, {}),
   };
