@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MINUTE_MS } from "../common/time.js";
+import { MINUTE_MS, parseDurationMs } from "../common/time.js";
 
 /**
  * Trigger policies as code (spec/harness.md, config `agent.trigger_module`; issue 15 §3): a policy
@@ -31,17 +31,6 @@ export interface TriggerPolicy {
 
 /** how often the keyword policy looks at new observations */
 export const KEYWORD_CHECK_MS = 5 * MINUTE_MS;
-
-const DURATION = /^(\d+)(s|m|h|d)$/;
-const UNIT_MS = { s: 1000, m: MINUTE_MS, h: 60 * MINUTE_MS, d: 24 * 60 * MINUTE_MS } as const;
-
-/** Reads "15m", "1h", "30s", "2d" (a positive whole number and a unit); null when unreadable. */
-export function parseDuration(text: string): number | null {
-  const m = DURATION.exec(text);
-  if (!m) return null;
-  const n = Number(m[1]);
-  return n > 0 ? n * UNIT_MS[m[2] as keyof typeof UNIT_MS] : null;
-}
 
 /**
  * `interval:<duration>`: wakes on the fixed grid of multiples of the duration from the epoch (e.g.
@@ -77,7 +66,7 @@ export function builtInTriggerPolicy(spec: string): TriggerPolicy {
   const arg = i < 0 ? "" : spec.slice(i + 1);
   switch (kind) {
     case "interval": {
-      const ms = parseDuration(arg);
+      const ms = parseDurationMs(arg);
       if (ms === null)
         throw new Error(
           `trigger "${spec}": cannot read the interval "${arg}"; use e.g. interval:15m, interval:1h, interval:30s`,

@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MINUTE_MS } from "../../src/common/time.js";
+import { MINUTE_MS, parseDurationMs as parseDuration } from "../../src/common/time.js";
 import { parseRunConfig } from "../../src/run/config.js";
 import {
   builtInTriggerPolicy,
   intervalPolicy,
   KEYWORD_CHECK_MS,
   keywordPolicy,
-  parseDuration,
 } from "../../src/triggers/trigger-policy.js";
 
 const T = Date.parse("2026-03-01T00:00:00Z");

@@ -1,14 +1,23 @@
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { formatDuration } from "../../common/time.js";
-import { parseDuration } from "./duration.js";
+import { formatDuration, MINUTE_MS, parseDurationMs } from "../../common/time.js";
 
 export const DEFAULT_LIST_EVENTS_USD = 0.00024;
 export const DEFAULT_GET_EVENT_USD = 0.00024;
 
+/**
+ * A duration of the task file: one or more `<integer><unit>` parts, units ms, s, m, h, d (`30m`,
+ * `1h30m`, `90s`), or a bare integer of minutes.
+ */
+const minutesOrDuration = (v: string | number): number | null => {
+  const minutes = typeof v === "number" ? v : /^\s*\d+\s*$/.test(v) ? Number(v) : null;
+  if (minutes !== null) return Number.isInteger(minutes) && minutes > 0 ? minutes * MINUTE_MS : null;
+  return typeof v === "string" ? parseDurationMs(v) : null;
+};
+
 const Duration = z.union([z.string(), z.number()]).transform((v, ctx) => {
-  const ms = parseDuration(v);
+  const ms = minutesOrDuration(v);
   if (ms === null) {
     ctx.addIssue({ code: "custom", message: `not a duration: ${JSON.stringify(v)} (use e.g. 30m, 1h, 90s, 1h30m)` });
     return z.NEVER;
