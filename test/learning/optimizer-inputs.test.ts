@@ -80,6 +80,9 @@ function fixture(reply: (n: number) => string, llmCap = 5) {
       },
     }),
   });
+  // the installer feeds the optimizer every ledger event in order (here: the outcomes above, then the rest)
+  for (const e of events) optimizer.observe(e);
+  ledger.subscribe((e) => optimizer.observe(e));
   return { optimizer, requests, applied, events, ledger };
 }
 
