@@ -36,7 +36,7 @@ import {
   type Step,
   type ToolOutcome,
 } from "../../agent/support/policy-responder.js";
-import { freshRunsDir, options, RAW_DIR, run } from "../../run/helpers.js";
+import { freshRunsDir, options, RAW_DIR, REPO, run } from "../../run/helpers.js";
 import { harness } from "./fixtures.js";
 
 const FB = join(RAW_DIR, "forecastbench");
@@ -161,12 +161,26 @@ describe.skipIf(!HAVE_RAW)("open-forecast ablations on a ForecastBench episode t
   let rawDir = "";
   let cacheDir = "";
   let worldDir = "";
+  let recipeDir = "";
   beforeAll(() => {
     rawDir = subsetRawDir();
     cacheDir = mkdtempSync(join(tmpdir(), "relive-fb-cache-"));
-    worldDir = ensureRealWorld(EPISODE, { cacheDir, rawDir });
+    // the shipped recipe of the episode, its window cut to the subset's (whose last row resolves 2026-07-03)
+    // and its streams to the subset's (no market questions): a recipe folder searched first shadows the
+    // shipped recipe of the same episode id
+    recipeDir = mkdtempSync(join(tmpdir(), "relive-fb-recipes-"));
+    writeFileSync(
+      join(recipeDir, `${EPISODE}.yaml`),
+      readFileSync(join(REPO, "recipes", `${EPISODE}.yaml`), "utf8")
+        .replace("window: { start: 2026-01-04, end: 2026-07-17 }", "window: { start: 2026-01-04, end: 2026-07-04 }")
+        .replace(
+          "streams: [question, question_resolution, market, market_price]",
+          "streams: [question, question_resolution]",
+        ),
+    );
+    worldDir = ensureRealWorld(EPISODE, { cacheDir, rawDir, recipeDirs: [recipeDir] });
   });
-  const where = () => ({ cacheDir, rawDir });
+  const where = () => ({ cacheDir, rawDir, recipeDirs: [recipeDir] });
 
   it("one ablation row per switch; ceiling and anchor_from change the day-0 forecasts as specified", async () => {
     const w = WorldStore.open(worldDir);
