@@ -125,13 +125,13 @@ export function measureHybrid(o: {
   const vecS = (o.buildStagesMs.news_vectors ?? Number.NaN) / 1e3;
   const loaded = store.db.prepare("SELECT count(*) AS n FROM news_vec").get() as { n: number };
   const printed = [
-    `relive hybrid (BM25 + ${vectors.embedder.id} vectors, reciprocal rank fusion k = 60), limit ${k}; vectors built in ${vecS.toFixed(1)} s`,
+    `relive hybrid (BM25 + ${vectors.embedderId} vectors, reciprocal rank fusion k = 60), limit ${k}; vectors built in ${vecS.toFixed(1)} s`,
     "band     queries   hyb p50   hyb p99  bm25 p50  bm25 p99 p50 ratio  q ratio    short",
     ...lines,
   ];
   const result = {
-    embedder: vectors.embedder.id,
-    dim: vectors.embedder.dim,
+    embedder: vectors.embedderId,
+    dim: vectors.dim,
     storage: "int8 column blocks of 65,536 rows + one float32 scale per row (news_vec, news_vec_scale)",
     vector_build_seconds: r3(vecS),
     vector_blobs: loaded.n,

@@ -1,4 +1,3 @@
-import { endpointPlaceholder } from "./embedder-endpoint-id.js";
 import { HASHING_EMBEDDER_ID, hashingEmbedder } from "./embedder-hashing.js";
 
 /**
@@ -32,9 +31,6 @@ export function isRegisteredEmbedder(id: string): boolean {
 }
 
 export function getEmbedder(id: string): Embedder {
-  // endpoint vectors (`endpoint:<model>:<dim>`): queries are embedded asynchronously (WorldStore.queryEmbedder)
-  const endpoint = endpointPlaceholder(id);
-  if (endpoint !== null) return endpoint;
   const make = EMBEDDERS[id];
   if (!make) throw new Error(`unknown embedder "${id}"; known: ${Object.keys(EMBEDDERS).join(", ")}`);
   return make();

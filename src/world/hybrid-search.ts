@@ -101,8 +101,8 @@ export function hybridSearch(
   const to = lexical.to;
   const range = visibleSeqRange(b, now, to, opts.from ?? null);
   const qv = opts.queryVector ?? null;
-  if (qv !== null && qv.length !== vectors.embedder.dim)
-    throw new Error(`query vector of ${qv.length} dimensions; the world's vectors have ${vectors.embedder.dim}`);
+  if (qv !== null && qv.length !== vectors.dim)
+    throw new Error(`query vector of ${qv.length} dimensions; the world's vectors have ${vectors.dim}`);
   const vec = range === null ? [] : vectors.topK(qv ?? vectors.embedQuery(q), range.lo, range.hi, depth, range.skip);
 
   const fused = new Map<number, { score: number; bm25: number | null; vector: number | null }>();

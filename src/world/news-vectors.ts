@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Embedder } from "./embedder.js";
 import { getEmbedder } from "./embedder.js";
+import { endpointEmbedderDim } from "./embedder-endpoint-id.js";
 import { l2Normalize } from "./embedder-hashing.js";
 
 /**
@@ -147,19 +148,29 @@ export interface VectorHit {
  * rows × dim bytes); the per-row scales are loaded at open. Not thread-safe (one scan buffer).
  */
 export class NewsVectors {
-  readonly embedder: Embedder;
+  /**
+   * the embedder that built the vectors and embeds queries; null for endpoint vectors
+   * (`endpoint:<model>:<dim>`), whose queries are embedded asynchronously (WorldStore.queryEmbedder)
+   */
+  readonly embedder: Embedder | null;
   readonly rows: number;
-  private readonly dim: number;
+  readonly dim: number;
   private readonly cols: (Int8Array | undefined)[];
   private readonly scale: Float32Array;
   private readonly acc: Float32Array;
   private readonly db: Database.Database;
 
-  private constructor(db: Database.Database, embedder: Embedder, rows: number) {
+  private constructor(
+    db: Database.Database,
+    readonly embedderId: string,
+    embedder: Embedder | null,
+    dim: number,
+    rows: number,
+  ) {
     this.db = db;
     this.embedder = embedder;
     this.rows = rows;
-    this.dim = embedder.dim;
+    this.dim = dim;
     this.cols = new Array(this.dim);
     this.scale = new Float32Array(rows);
     this.acc = new Float32Array(rows);
@@ -174,19 +185,24 @@ export class NewsVectors {
   static open(db: Database.Database, meta: ReadonlyMap<string, string>): NewsVectors | null {
     const id = meta.get(META_NEWS_VEC_EMBEDDER);
     if (id === undefined) return null;
-    const embedder = getEmbedder(id);
+    const endpointDim = endpointEmbedderDim(id);
+    const embedder = endpointDim === null ? getEmbedder(id) : null;
     const dim = Number(meta.get(META_NEWS_VEC_DIM));
     const block = Number(meta.get(META_NEWS_VEC_BLOCK));
-    if (dim !== embedder.dim || block !== NEWS_VEC_BLOCK)
+    if (dim !== (embedder?.dim ?? endpointDim) || block !== NEWS_VEC_BLOCK)
       throw new Error(`news vectors of this world (${id}, dim ${dim}, block ${block}) do not match this build`);
-    return new NewsVectors(db, embedder, Number(meta.get(META_NEWS_VEC_ROWS)));
+    return new NewsVectors(db, id, embedder, dim, Number(meta.get(META_NEWS_VEC_ROWS)));
   }
 
   /** The query's embedding, L2-normalized (a zero vector when it has no usable words). */
   embedQuery(q: string): Float32Array {
+    if (this.embedder === null)
+      throw new Error(
+        `embedder ${this.embedderId}: query vectors come from the embedding endpoint (WorldStore.queryEmbedder)`,
+      );
     const v = this.embedder.embed([q])[0];
     if (!v || v.length !== this.dim)
-      throw new Error(`embedder ${this.embedder.id} returned a vector of the wrong length`);
+      throw new Error(`embedder ${this.embedderId} returned a vector of the wrong length`);
     return l2Normalize(v);
   }
 

@@ -24,6 +24,7 @@ import { WorldStore } from "../../src/world/world-store.js";
 import { checkDifferentFutures, probeTimes } from "../support/different-futures.js";
 import { type Probe, timeArg, toolHarness } from "../support/leakage.js";
 import { driveTask } from "../support/task-driver.js";
+import { wakeSurfaceRecorder } from "../support/wake-surfaces.js";
 import { eventWorld, T, TINY_TASK, taskFile } from "../tasks/event-response/tiny-world.js";
 
 const START = T("00:00");
@@ -116,9 +117,7 @@ async function drive(dir: string) {
   const task = getTask("event-response");
   const policy = task.referencePolicies.find((p) => p.name === "poll-15m");
   if (!policy) throw new Error("event-response has no poll-15m policy");
-  const wakes: string[] = [];
-  let prev = START;
-  let feedbackItems = 0;
+  const surfaces = wakeSurfaceRecorder(START);
   try {
     const r = await driveTask({
       task,
@@ -129,22 +128,7 @@ async function drive(dir: string) {
       policy,
       params: PARAMS,
       feedback: "oracle",
-      onWake: async (api, run) => {
-        const now = api.now();
-        const fb = await api.call("get_feedback", {});
-        if (fb.ok) feedbackItems = (JSON.stringify(fb.value).match(/"key":/g) ?? []).length;
-        wakes.push(
-          JSON.stringify({
-            now,
-            state: run.state(),
-            observations: run.observations(prev, now),
-            note: run.wakeNote({ at: now, reason: "sleep" }),
-            self: run.feedback.self ? run.feedback.self(prev === START ? null : prev) : null,
-            feedback: fb,
-          }),
-        );
-        prev = now;
-      },
+      onWake: surfaces.onWake,
     });
     // outcomes are the scorer's (an event visible only after its deadline settles a miss at the
     // deadline, before T, and is released to feedback only when visible): left out, with the ledger
@@ -152,7 +136,7 @@ async function drive(dir: string) {
     const agentLines = (r.events as LedgerEvent[])
       .filter((e) => e.type !== "outcome" && e.t <= CUT)
       .map(({ seq: _seq, ...e }) => JSON.stringify(e));
-    return { wakes, agentLines, feedbackItems };
+    return { wakes: surfaces.wakes, agentLines, feedbackItems: surfaces.feedbackItems };
   } finally {
     world.close();
     truth.close();

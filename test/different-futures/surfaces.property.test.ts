@@ -24,6 +24,7 @@ import { WorldStore } from "../../src/world/world-store.js";
 import { synthFuturesPair } from "../support/different-futures.js";
 import { toolHarness } from "../support/leakage.js";
 import { driveTask } from "../support/task-driver.js";
+import { wakeSurfaceRecorder } from "../support/wake-surfaces.js";
 
 const H = 3_600_000;
 const D = 86_400_000;
@@ -84,9 +85,7 @@ async function drive(dir: string, taskId: string, policyName: string, params: un
   const policy = task.referencePolicies.find((p) => p.name === policyName);
   if (!policy) throw new Error(`${taskId} has no policy ${policyName}`);
   expect(policy.oracle ?? false, `${taskId}/${policyName} must be honest`).toBe(false);
-  const wakes: string[] = [];
-  let prev = from;
-  let feedbackItems = 0;
+  const surfaces = wakeSurfaceRecorder(from);
   try {
     const r = await driveTask({
       task,
@@ -98,27 +97,12 @@ async function drive(dir: string, taskId: string, policyName: string, params: un
       params,
       feedback: "oracle",
       viewOptions: { search: "strict" },
-      onWake: async (api, run) => {
-        const now = api.now();
-        const fb = await api.call("get_feedback", {});
-        if (fb.ok) feedbackItems = (JSON.stringify(fb.value).match(/"key":/g) ?? []).length;
-        wakes.push(
-          JSON.stringify({
-            now,
-            state: run.state(),
-            observations: run.observations(prev, now),
-            note: run.wakeNote({ at: now, reason: "sleep" }),
-            self: run.feedback.self ? run.feedback.self(prev === from ? null : prev) : null,
-            feedback: fb,
-          }),
-        );
-        prev = now;
-      },
+      onWake: surfaces.onWake,
     });
     const agentLines = (r.events as LedgerEvent[])
       .filter((e) => e.type !== "outcome" && e.t <= CUT)
       .map((e) => JSON.stringify(e));
-    return { wakes, agentLines, feedbackItems };
+    return { wakes: surfaces.wakes, agentLines, feedbackItems: surfaces.feedbackItems };
   } finally {
     world.close();
     truth.close();
