@@ -13,14 +13,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DAY_MS, nextUtcMidnight } from "../../src/common/time.js";
 import { LedgerEvent } from "../../src/ledger/events.js";
 import { buildReport } from "../../src/report/build-report.js";
 import { runGrid } from "../../src/run/grid/run-grid.js";
 import { ResultsSchema } from "../../src/run/results.js";
-import { type PolicyScript, policyResponder, type Step, type ToolOutcome } from "../agent/support/policy-responder.js";
+import { policyResponder } from "../agent/support/policy-responder.js";
 import { CACHE_DIR, freshRunsDir, RAW_DIR } from "../run/helpers.js";
 import { type OpenAITestServer, startOpenAITestServer } from "../support/openai-test-server.js";
+import { newsCountPolicy } from "../tasks/open-forecast/news-count-policy.js";
 
 const MODEL_A = "vllm:relive-test-a";
 const MODEL_B = "local:relive-test-b";
@@ -29,41 +29,6 @@ const PRICES = {
   [MODEL_A]: { input: 1, cached_input: 0.25, output: 4 },
   [MODEL_B]: { input: 3, cached_input: 0.75, output: 12 },
 };
-
-type Listed = { id: string; title: string; your_forecast: Record<string, number> | null };
-
-/**
- * The fixed policy of a model: at each daily wake, every open question without a standing forecast
- * gets {Yes: p, No: 1 − p} with p = base + 0.1 × (news hits for its title's first three content
- * words published since yesterday).
- */
-function fixedPolicy(base: number): PolicyScript {
-  return {
-    cron: [],
-    nextWake: nextUtcMidnight,
-    *act(now: number): Generator<Step, void, ToolOutcome> {
-      const yesterday = new Date(now - DAY_MS).toISOString().slice(0, 10);
-      const listed = yield { tool: "list_questions", args: {} };
-      if (!listed.ok) return;
-      for (const q of (listed.value as { questions: Listed[] }).questions) {
-        if (q.your_forecast !== null) continue;
-        const query = q.title
-          .toLowerCase()
-          .split(/[^a-z0-9]+/)
-          .filter((w) => w.length > 3)
-          .slice(0, 3)
-          .join(" OR ");
-        const r = yield { tool: "search_news", args: { query: query || "news", from_date: yesterday } };
-        const hits = r.ok ? (r.value as { results: unknown[] }).results.length : 0;
-        const p = Math.round((base + 0.1 * hits) * 100) / 100;
-        yield {
-          tool: "submit_forecasts",
-          args: { question_id: q.id, outcomes: { Yes: p, No: Math.round((1 - p) * 100) / 100 } },
-        };
-      }
-    },
-  };
-}
 
 const GRID = {
   name: "scaffolding-x-model",
@@ -96,8 +61,8 @@ describe("a grid over agent.scaffolding.* × model", () => {
   beforeAll(async () => {
     const a = await startOpenAITestServer();
     const b = await startOpenAITestServer();
-    a.respond(policyResponder(fixedPolicy(0.25), "sleep"));
-    b.respond(policyResponder(fixedPolicy(0.45), "sleep"));
+    a.respond(policyResponder(newsCountPolicy(0.25), "sleep"));
+    b.respond(policyResponder(newsCountPolicy(0.45), "sleep"));
     servers.push(a, b);
     // the coordinator and the forked job processes read the endpoints from the environment
     process.env.VLLM_BASE_URL = a.url;

@@ -9,60 +9,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DAY_MS, isoDay, nextUtcMidnight } from "../../../src/common/time.js";
+import { DAY_MS, isoDay } from "../../../src/common/time.js";
 import { buildReport } from "../../../src/report/build-report.js";
 import { parseRunConfig, type RunConfigInput } from "../../../src/run/config.js";
 import { resolveRun } from "../../../src/run/resolve-run.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
-import {
-  type PolicyScript,
-  policyResponder,
-  type Step,
-  type ToolOutcome,
-} from "../../agent/support/policy-responder.js";
+import { policyResponder } from "../../agent/support/policy-responder.js";
 import { freshRunsDir, options, run } from "../../run/helpers.js";
+import { newsCountPolicy } from "./news-count-policy.js";
 
 const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
 const BASE = { task: "open-forecast", ...WINDOW } as const;
-
-type Listed = { id: string; title: string; your_forecast: Record<string, number> | null };
-
-/**
- * The fixed policy: at each daily wake, every open question without a standing forecast gets
- * {Yes: p, No: 1 − p} with p = 0.25 + 0.1 × (news hits for its title's first three words
- * published since yesterday 00:00, from `search_news`; or the hits of `question_news` where search_news does not
- * exist: one-shot). Standing forecasts (an injected anchor included) are kept.
- */
-function fixedPolicy(): PolicyScript {
-  return {
-    cron: [],
-    nextWake: nextUtcMidnight,
-    *act(now: number): Generator<Step, void, ToolOutcome> {
-      const yesterday = new Date(now - DAY_MS).toISOString().slice(0, 10);
-      const listed = yield { tool: "list_questions", args: {} };
-      if (!listed.ok) return;
-      for (const q of (listed.value as { questions: Listed[] }).questions) {
-        if (q.your_forecast !== null) continue;
-        const query = q.title
-          .toLowerCase()
-          .split(/[^a-z0-9]+/)
-          .filter((w) => w.length > 3)
-          .slice(0, 3)
-          .join(" OR ");
-        let r = yield { tool: "search_news", args: { query: query || "news", from_date: yesterday } };
-        if (!r.ok && r.error.startsWith("unknown tool"))
-          r = yield { tool: "question_news", args: { question_id: q.id } };
-        const hits = r.ok ? (r.value as { results: unknown[] }).results.length : 0;
-        const p = Math.round((0.25 + 0.1 * hits) * 100) / 100;
-        yield {
-          tool: "submit_forecasts",
-          args: { question_id: q.id, outcomes: { Yes: p, No: Number((1 - p).toFixed(2)) } },
-        };
-      }
-    },
-  };
-}
 
 type Detail = { question: string; first_day: string; day0_score: number; active_days: number };
 const details = (r: { results: { outcomes: { detail: Record<string, unknown> }[] } }) =>
@@ -85,7 +43,7 @@ describe("open-forecast ablations through an LLM test server", () => {
     const out = new Map<string, Awaited<ReturnType<typeof runWithServer>>>();
     for (const [name, cfg] of arms) {
       const agent = { trigger: "sleep" as const, context_tokens: 8_000, ...(cfg.agent ?? {}) };
-      out.set(name, await runWithServer({ ...cfg, agent }, policyResponder(fixedPolicy(), "sleep"), { runsDir }));
+      out.set(name, await runWithServer({ ...cfg, agent }, policyResponder(newsCountPolicy(), "sleep"), { runsDir }));
     }
     const full = out.get("full")!;
     // 7 scored on this window since synth v5 (10 under v4; src/tasks/open-forecast/README.md "Anchors")
