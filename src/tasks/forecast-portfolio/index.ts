@@ -44,6 +44,9 @@ export const forecastPortfolioTask = defineTask<ForecastPortfolioParams>({
   baseSchedule: "0 0 * * *",
   exampleWatcher: forecastPortfolioExampleWatcher,
   streams: ["market", "market_resolution", "news"],
+  // a markets-only world (e.g. an imported Polymarket dump) is playable: forecasts from the question
+  // text and its schedule; search_news then finds nothing (README "real episodes")
+  optionalStreams: ["news"],
   open(ctx) {
     const p = ctx.params;
     // the run's accepted forecasts, shared by the tools and the state block
