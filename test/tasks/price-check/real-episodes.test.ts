@@ -1,19 +1,19 @@
 /**
  * price-check real episode over a calm window before the SVB collapse, 2023-02-06 → 02-08, on a
  * candle world built from the shared crypto samples (test/support/real-candle-world.ts; skipped
- * when ../shared/data/raw is absent): the median poller and the silent floor, pinned. The svb-2023
- * episode (the de-peg) is pinned in anchors.test.ts.
+ * when ../shared/data/raw is absent), and over the svb-2023 de-peg window on the same files as the
+ * shipped recipe: the median poller and the silent floor, pinned.
  */
 import { describe, expect, it } from "vitest";
 import { RAW_DIR as DEFAULT_RAW, run } from "../../run/helpers.js";
-import { buildCalmCandleWorld, haveCalmSources } from "../../support/real-candle-world.js";
+import { buildCalmCandleWorld, haveCalmSources, SVB_SOURCES } from "../../support/real-candle-world.js";
 
 const RAW_DIR = process.env.RELIVE_RAW_DIR ?? DEFAULT_RAW;
 const present = haveCalmSources(RAW_DIR);
 if (!present) console.warn(`skipping price-check calm-window real episode: crypto samples not found under ${RAW_DIR}`);
 
 describe.skipIf(!present)("price-check on real candles, 2023-02-06 → 02-08 (Kraken + Binance index)", () => {
-  it("median-poll and silent", async () => {
+  it("median-poll and silent, every symbol and BTC-USDT alone", async () => {
     const dir = buildCalmCandleWorld(RAW_DIR, "crypto-calm-2023-02", "2023-02-06T00:00:00Z", "2023-02-09T00:00:00Z");
     const got: Record<string, unknown> = {};
     for (const [label, task_params] of [
@@ -53,3 +53,25 @@ describe.skipIf(!present)("price-check on real candles, 2023-02-06 → 02-08 (Kr
     });
   }, 900_000);
 });
+
+describe.skipIf(!present)(
+  "price-check on the svb-2023 candles, 2023-03-01 → 03-21, imported (not through the recipe)",
+  () => {
+    it("median-poll and silent over the whole de-peg episode", async () => {
+      const dir = buildCalmCandleWorld(
+        RAW_DIR,
+        "crypto-svb-2023",
+        "2023-03-01T00:00:00Z",
+        "2023-03-22T00:00:00Z",
+        SVB_SOURCES,
+      );
+      const score = async (policy: string) => {
+        const r = (await run({ task: "price-check", world: { dir }, agent: { model: `scripted:${policy}` } })).results;
+        return [r.performance.symbol_hours, r.performance.primary.value];
+      };
+      // 3 symbols × 504 h; the venues disagree through the de-peg
+      expect(await score("median-poll")).toEqual([1512, 0.9464285714285714]);
+      expect(await score("silent")).toEqual([1512, 0]);
+    }, 900_000);
+  },
+);
