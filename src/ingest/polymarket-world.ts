@@ -194,6 +194,14 @@ export async function importPolymarket(
       s.set(own.outcome, [...(s.get(own.outcome) ?? []), ...tp.points]);
       series.set(own.market.id, s);
     }
+    // A market whose source names no scheduled end (the CSV has no end_date; some Gamma rows lack
+    // endDate) is given the import's horizon, the last instant any price or close of the import
+    // covers: its own last price point or close time would tell the agent, from the market's first
+    // day, when it stopped trading (for an early resolution, that it resolved and when).
+    let horizon = Number.NEGATIVE_INFINITY;
+    for (const s of series.values())
+      for (const pts of s.values()) for (const p of pts) horizon = Math.max(horizon, p.t);
+    for (const m of byId.values()) if (m.closedAt !== null) horizon = Math.max(horizon, m.closedAt);
     const marketRows: MarketRow[] = [];
     const priceRows: MarketPriceRow[] = [];
     const resolutions: MarketResolutionRow[] = [];
@@ -226,8 +234,9 @@ export async function importPolymarket(
       const firstT = allT.length ? Math.min(...allT) : null;
       const lastT = allT.length ? Math.max(...allT) : null;
       const open = m.open ?? firstT;
-      const end = m.end ?? m.closedAt ?? lastT;
-      if (open === null || end === null) {
+      // when the market stopped: its close, else its last price point (the CSV's resolution time)
+      const stopped = m.end ?? m.closedAt ?? lastT;
+      if (open === null || stopped === null) {
         note(m.file, -1, [
           { file: m.file, line: m.line, reason: `market ${m.id}: no open or end date and no price history` },
         ]);
@@ -239,7 +248,7 @@ export async function importPolymarket(
         description: m.description,
         outcomes: m.outcomes,
         open,
-        scheduled_end: end,
+        scheduled_end: m.end ?? Math.max(open, horizon),
         visible_at: open,
       });
       for (const o of m.outcomes)
@@ -252,7 +261,7 @@ export async function importPolymarket(
       if (first) breakpoints.push(...detectBreakpoints(m.id, first, params));
       if (m.closed && m.result === null) closedUnresolved++;
       if (m.result !== null) {
-        const closedAt = m.closedAt ?? end;
+        const closedAt = m.closedAt ?? stopped;
         resolutions.push({ market: m.id, closed_at: closedAt, result: m.result, visible_at: closedAt });
         if (m.outcomes.length === 2) forecastQuestions++;
         const win = clean.get(m.result);

@@ -140,6 +140,16 @@ describe.skipIf(!present)("importPolymarket on the real samples", () => {
     });
     expect(r.rejected).toHaveLength(383);
     expect(r.rejected[0]?.reason).toMatch(/no price rows/);
+    // no end_date in the CSV: every market's scheduled end is the import's horizon (the file's last
+    // price point, 2024-01-01 00:00:02Z, a repeat the world drops), never the market's own last point
+    // (when it stopped trading)
+    const w = WorldStore.open(out);
+    const ends = w.db.prepare("SELECT DISTINCT scheduled_end AS e FROM market").all();
+    const res = w.db.prepare("SELECT closed_at FROM market_resolution WHERE market = '248316'").get();
+    w.close();
+    expect(ends).toEqual([{ e: Date.parse("2024-01-01T00:00:02Z") }]);
+    // the resolution still closes at the market's last price point
+    expect(res).toEqual({ closed_at: Date.parse("2023-07-01T00:00:02Z") });
   });
 
   it("Gamma dumps + the MicroStrategy event + its CLOB history", async () => {

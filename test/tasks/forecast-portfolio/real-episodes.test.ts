@@ -52,7 +52,7 @@ describe.skipIf(!present)("forecast-portfolio real episodes (imported Polymarket
     );
   }, 300_000);
 
-  it("Betting-on-War CSV, 2023-06-24 → 07-01: 4 questions resolving 07-01; the deadline prior costs the forecaster", async () => {
+  it("Betting-on-War CSV, 2023-06-24 → 07-01: 4 questions resolving 07-01; no news and no end date: the forecaster stays uniform", async () => {
     const start = "2023-06-24T00:00:00Z";
     const end = "2023-07-02T00:00:00Z";
     const heur = await episode(bowDir, start, end, "news-forecaster");
@@ -61,7 +61,12 @@ describe.skipIf(!present)("forecast-portfolio real episodes (imported Polymarket
     expect(metric(heur, "questions_scored")).toBe(4);
     expect(metric(heur, "base_rate")).toBe(0.5);
     expect(metric(heur, "questions_forecast")).toBe(4);
-    expect(heur.performance.primary).toMatchObject({ name: "bss", value: -0.2824361863882725 });
+    // the CSV has no end_date: every market's scheduled end is the import's horizon (2024-01-01), so
+    // the deadline prior never moves off 0.5 and, without news, the heuristic is the uniform floor.
+    // (With the market's own last price point as its end, as before the leak fix, it scored
+    // -0.2824361863882725: the prior read the markets' true deadline from data the agent must not see.)
+    expect(heur.performance.primary).toMatchObject({ name: "bss", value: 0 });
+    expect(metric(heur, "ta_bss")).toBe(0.5);
     expect(silent.performance.primary).toMatchObject({ name: "bss", value: 0 });
     expect(metric(silent, "questions_scored")).toBe(4);
   }, 900_000);
