@@ -10,7 +10,7 @@ import { buildCalmCandleWorld, haveCalmSources, SVB_SOURCES } from "../../suppor
 
 const RAW_DIR = process.env.RELIVE_RAW_DIR ?? DEFAULT_RAW;
 const present = haveCalmSources(RAW_DIR);
-if (!present) console.warn(`skipping price-check calm-window real episode: crypto samples not found under ${RAW_DIR}`);
+if (!present) console.warn(`skipping price-check real episodes: crypto samples not found under ${RAW_DIR}`);
 
 describe.skipIf(!present)("price-check on real candles, 2023-02-06 → 02-08 (Kraken + Binance index)", () => {
   it("median-poll and silent, every symbol and BTC-USDT alone", async () => {
