@@ -11,8 +11,7 @@ import { buildCalmCandleWorld, haveCalmSources, SVB_SOURCES } from "../../suppor
 
 const RAW_DIR = process.env.RELIVE_RAW_DIR ?? DEFAULT_RAW;
 const present = haveCalmSources(RAW_DIR);
-if (!present)
-  console.warn(`skipping risk-portfolio real episodes: crypto samples not found under ${RAW_DIR}`);
+if (!present) console.warn(`skipping risk-portfolio real episodes: crypto samples not found under ${RAW_DIR}`);
 
 describe.skipIf(!present)("risk-portfolio on real candles, 2023-02-01 → 02-14 (Kraken daily closes)", () => {
   it("momentum-risk-parity, hold-cash and silent", async () => {
