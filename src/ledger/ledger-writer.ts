@@ -1,4 +1,5 @@
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
+import { BackgroundFsync } from "./background-fsync.js";
 import type { LedgerEvent, NewLedgerEvent } from "./events.js";
 import type { Redactor } from "./redactor.js";
 import { CURRENT_LEDGER_VERSION, type LedgerVersion, ledgerVersionOf, serializeEvent } from "./serialize.js";
@@ -23,7 +24,10 @@ export type LedgerListener = (e: LedgerEvent) => void;
 
 /**
  * Durable append-only JSONL writer. Each event is serialized and written with write(2) before
- * `append` returns (acknowledged); `sync()` fsyncs at settlement points and day boundaries.
+ * `append` returns (acknowledged: a killed process loses none of it); `sync()`, at settlement
+ * points and day boundaries, starts an fsync beside the run (`BackgroundFsync`: the run does not
+ * wait for the disk; what a machine crash can lose is the lines since the last completed fsync),
+ * and `close()` fsyncs synchronously, so a closed ledger is wholly on disk.
  *
  * Verify mode (resume): the first `recorded.length` events are not written but compared line by
  * line with the recorded ledger; a difference throws `LedgerDivergenceError`. After the recorded
@@ -31,6 +35,7 @@ export type LedgerListener = (e: LedgerEvent) => void;
  */
 export class LedgerWriter {
   private fd: number | null;
+  private background: BackgroundFsync | null = null;
   private seq = 0;
   private readonly listeners: LedgerListener[] = [];
   private redactor: Redactor | null = null;
@@ -91,7 +96,14 @@ export class LedgerWriter {
   }
 
   sync(): void {
-    if (this.fd !== null && !this.replaying) fsyncSync(this.fd);
+    if (this.fd === null || this.replaying) return;
+    this.background ??= new BackgroundFsync(this.path);
+    this.background.request();
+  }
+
+  /** fsyncs started and completed by `sync()` so far */
+  get syncs(): { requested: number; completed: number } {
+    return this.background?.counts ?? { requested: 0, completed: 0 };
   }
 
   close(): void {
@@ -99,5 +111,6 @@ export class LedgerWriter {
     fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = null;
+    this.background?.close();
   }
 }
