@@ -538,9 +538,16 @@ function commitBuild(
     recipe: r.input,
   };
   writeFileSync(join(target, RECIPE_BUILD_JSON), `${JSON.stringify(record, null, 2)}\n`);
-  if (existsSync(join(at.dir, WORLD_JSON))) log?.(`world ${r.recipe.name}: built meanwhile by another process; using it`);
+  if (existsSync(join(at.dir, WORLD_JSON)))
+    log?.(`world ${r.recipe.name}: built meanwhile by another process; using it`);
   else renameSync(target, at.dir);
-  return { dir: at.dir, manifest: readWorldManifest(at.dir), built: true, rejected: built.rejected, notes: built.notes };
+  return {
+    dir: at.dir,
+    manifest: readWorldManifest(at.dir),
+    built: true,
+    rejected: built.rejected,
+    notes: built.notes,
+  };
 }
 
 /**

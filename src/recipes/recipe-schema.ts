@@ -98,9 +98,7 @@ export const RecipeSource = z.discriminatedUnion("importer", [
       /** Gamma `/markets` or `/events` JSON, CLOB `prices-history` JSON named `<token>.json`, or the markets + prices CSVs */
       files: Files,
       /** `--clob TOKEN=FILE`: prices-history files and the CLOB token each is for */
-      clob: z
-        .array(z.object({ token: z.string().min(1, "the CLOB token id"), file: Path }).strict())
-        .default([]),
+      clob: z.array(z.object({ token: z.string().min(1, "the CLOB token id"), file: Path }).strict()).default([]),
       /** `--bp KEY=VALUE`: breakpoint detection parameters (defaults: polymarket-truth.ts BreakpointParams) */
       bp: BreakpointParams.partial().strict().default({}),
       /** `--price-delay-min`: minutes from a price point to its visibility (default 10) */

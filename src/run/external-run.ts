@@ -8,8 +8,8 @@ import { ANTHROPIC_DEFAULT_BASE_URL, resolveAnthropicEndpoint } from "../models/
 import { resolveOpenAICompatibleEndpoint } from "../models/openai-provider.js";
 import { isOpenAICompatibleProvider, splitModelName } from "../models/provider-name.js";
 import { ConfigError, type RunConfig } from "./config.js";
-import { EXTERNAL_HARNESS, EXTERNAL_MCP, type ResolvedRun, resolveRun } from "./resolve-run.js";
 import { prepareRunWorld } from "./prepare-run-world.js";
+import { EXTERNAL_HARNESS, EXTERNAL_MCP, type ResolvedRun, resolveRun } from "./resolve-run.js";
 import { executeRun, type RunOptions, type RunOutcome } from "./runner.js";
 import { loadConfigTaskModule } from "./task-module.js";
 

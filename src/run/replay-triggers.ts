@@ -12,8 +12,8 @@ import {
 import { WorldStore } from "../world/world-store.js";
 import { parseRunConfig } from "./config.js";
 import { ConfigError } from "./config-error.js";
-import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import { prepareRunWorld } from "./prepare-run-world.js";
+import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import { readResultsFile } from "./results.js";
 import { readRunConfigFile } from "./run-config-file.js";
 import { openTaskAsOf } from "./task-as-of.js";

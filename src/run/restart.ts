@@ -8,8 +8,8 @@ import { recordedAuxEndpoints } from "./aux-models.js";
 import { bestOfNOf } from "./best-of-n-config.js";
 import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";
 import { ConfigError, RunConfigSchema, sha256 } from "./config.js";
-import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import { prepareRunWorld } from "./prepare-run-world.js";
+import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import {
   planOfRestart,
   RESTART_SETTINGS,

@@ -139,21 +139,27 @@ sources:
 });
 
 describe("an events recipe episode through the run path", () => {
-  it("prepareRunWorld builds it, resolveRun finds it, and the run scores as on the imported world", async () => {
+  it("relive run's path builds it; resolveRun alone says what to run, then finds what prepareRunWorld built", async () => {
     const recipes = tmp("ev-recipes");
     writeFileSync(join(recipes, "oncall.yaml"), eventsRecipe());
+    const cfg = parseRunConfig({
+      task: "event-response",
+      episode: "oncall-recipe",
+      agent: { model: "scripted:poll-15m" },
+    });
+    // the runner (runFromConfig: relive run, the library's run()) awaits the build itself
+    const ran = { runsDir: freshRunsDir(), cacheDir: tmp("ev-cache-run"), recipeDirs: [recipes], allowOracle: true };
+    const res = await runFromConfig(cfg, ran);
+    // the same world and policy as test/tasks/event-response/run.test.ts's --world run
+    expect(res.results.performance.primary).toEqual({ name: "on_time_rate", value: 0.8, direction: "higher" });
+    // the synchronous resolve alone cannot run the streamed importer: it says what to do, builds nothing
     const cacheDir = tmp("ev-cache");
     const o = { runsDir: freshRunsDir(), cacheDir, recipeDirs: [recipes], allowOracle: true };
-    const cfg = parseRunConfig({ task: "event-response", episode: "oncall-recipe", agent: { model: "scripted:poll-15m" } });
-    // the synchronous resolve cannot run the streamed importer: it says what to do
     expect(() => resolveRun(cfg, o)).toThrow(/asynchronous events importer.*relive data build .*oncall\.yaml/s);
     expect(worldsLeft(cacheDir)).toEqual([]);
     await prepareRunWorld(cfg, o);
     const r = resolveRun(cfg, o);
     expect(r.worldHash).toBe(readWorldManifest(await importExample()).hash);
-    const res = await runFromConfig(cfg, o);
-    // the same world and policy as test/tasks/event-response/run.test.ts's --world run
-    expect(res.results.performance.primary).toEqual({ name: "on_time_rate", value: 0.8, direction: "higher" });
   }, 900_000);
 
   it("a recipe episode listing a task whose streams the recipe does not fill is refused at build", () => {
@@ -187,8 +193,14 @@ describe("bad recipes of the streamed importers", () => {
         "sources:\n  - { importer: polymarket, files: [a.csv], price_delay_min: -5 }\n",
         /bad\.yaml.*sources\.0\.price_delay_min: minutes ≥ 0/s,
       ],
-      ["sources:\n  - { importer: warc, files: [a.warc], near_dup: 2 }\n", /bad\.yaml.*sources\.0\.near_dup: a similarity in \(0, 1\]/s],
-      ["sources:\n  - { importer: reddit, files: [] }\n", /bad\.yaml.*sources\.0\.files: list at least one input file/s],
+      [
+        "sources:\n  - { importer: warc, files: [a.warc], near_dup: 2 }\n",
+        /bad\.yaml.*sources\.0\.near_dup: a similarity in \(0, 1\]/s,
+      ],
+      [
+        "sources:\n  - { importer: reddit, files: [] }\n",
+        /bad\.yaml.*sources\.0\.files: list at least one input file/s,
+      ],
       [
         "sources:\n  - { importer: events, files: [e.jsonl], time_field: t, kind_field: t }\n",
         /bad\.yaml.*sources\.0.*time_field, kind_field and id_field must be different/s,

@@ -25,10 +25,7 @@ export const providerOf = (model: string) => splitModel(model)[0];
  * workers never race to build the same world) and checks that no two cells share a run directory.
  * `checkModel: false` skips opening LLM providers (status views need no API key).
  */
-export async function prepareGridCells(
-  cells: GridCell[],
-  o: WorldLocation & ResolveOptions,
-): Promise<PreparedCell[]> {
+export async function prepareGridCells(cells: GridCell[], o: WorldLocation & ResolveOptions): Promise<PreparedCell[]> {
   const byDir = new Map<string, PreparedCell>();
   const out: PreparedCell[] = [];
   for (const given of cells) {
