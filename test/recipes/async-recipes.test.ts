@@ -160,6 +160,16 @@ describe("an events recipe episode through the run path", () => {
     await prepareRunWorld(cfg, o);
     const r = resolveRun(cfg, o);
     expect(r.worldHash).toBe(readWorldManifest(await importExample()).hash);
+    // a run window past the recipe world's is refused like a --world one's, naming the recipe
+    const late = parseRunConfig({
+      task: "event-response",
+      episode: "oncall-recipe",
+      sim_start: "2026-03-02T00:00:00Z",
+      sim_end: "2026-03-07T00:00:00Z",
+    });
+    expect(() => resolveRun(late, o)).toThrow(
+      /the world of recipe .*oncall\.yaml \(episode oncall-recipe\) \(world "oncall-recipe-world"\) cannot serve task event-response:\n {2}- it does not cover the episode window/,
+    );
   }, 900_000);
 
   it("a recipe episode listing a task whose streams the recipe does not fill is refused at build", () => {
