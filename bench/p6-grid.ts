@@ -41,7 +41,7 @@ const REDIS_SERVER = "/usr/bin/redis-server";
 const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
 const TARGET_QUEUE_MS = 50;
 
-function cellsOf(seeds: number, runsDir: string, cacheDir: string): PreparedCell[] {
+async function cellsOf(seeds: number, runsDir: string, cacheDir: string): Promise<PreparedCell[]> {
   const digest = parseGridConfig({
     base: { task: "daily-digest", ...WINDOW },
     axes: { models: ["scripted:top-comments", "scripted:top-comments-at-13-30"], seeds },
@@ -59,7 +59,7 @@ function cellsOf(seeds: number, runsDir: string, cacheDir: string): PreparedCell
 
 async function localPool(workers: number, seeds: number, cacheDir: string) {
   const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-runs-"));
-  const cells = cellsOf(seeds, runsDir, cacheDir);
+  const cells = await cellsOf(seeds, runsDir, cacheDir);
   let firstStart = 0;
   const t0 = performance.now();
   const out = await runGridLocal(cells, {
@@ -167,7 +167,7 @@ async function queueBench(seeds: number, latencyJobs: number, cacheDir: string) 
   try {
     // 1. enqueue → start latency: one job at a time to an idle worker
     const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-queue-"));
-    const cells = cellsOf(Math.ceil(latencyJobs / 4), runsDir, cacheDir).slice(0, latencyJobs);
+    const cells = (await cellsOf(Math.ceil(latencyJobs / 4), runsDir, cacheDir)).slice(0, latencyJobs);
     let onStart: ((e: Extract<WorkerEvent, { type: "start" }>) => void) | null = null;
     let onDone: (() => void) | null = null;
     const w = await startQueueWorker({
@@ -199,7 +199,7 @@ async function queueBench(seeds: number, latencyJobs: number, cacheDir: string) 
 
     // 2. the 100 runs through the queue with two workers
     const runsDir2 = mkdtempSync(join(tmpdir(), "relive-p6-queue2-"));
-    const all = cellsOf(seeds, runsDir2, cacheDir);
+    const all = await cellsOf(seeds, runsDir2, cacheDir);
     let finished = 0;
     let allDone: () => void = () => {};
     const everything = new Promise<void>((resolve) => {
@@ -243,7 +243,7 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
   const cacheDir = mkdtempSync(join(tmpdir(), "relive-p6-cache-"));
   const loadBefore = loadavg()[0]!;
   try {
-    cellsOf(seeds, join(cacheDir, "unused"), cacheDir); // build the worlds once, outside the timings
+    await cellsOf(seeds, join(cacheDir, "unused"), cacheDir); // build the worlds once, outside the timings
     const { one, two } = await localPoolRepeated(seeds, cacheDir, repeats);
     const speedup = +(one.wall_ms / two.wall_ms).toFixed(2);
     const steadySpeedup = +(one.steady_ms / two.steady_ms).toFixed(2);

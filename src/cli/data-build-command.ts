@@ -34,7 +34,7 @@ export function registerDataBuildCommand(data: Command): void {
       const [
         { findRecipe },
         { recipeSearchPath },
-        { defaultRawDir, ensureRecipeWorld },
+        { defaultRawDir, ensureRecipeWorldAsync },
         { RecipeError },
         { checkRecipeEpisodeTasks },
         reg,
@@ -57,7 +57,11 @@ export function registerDataBuildCommand(data: Command): void {
       // the episode's tasks and default params are checked before anything is built
       checkRecipeEpisodeTasks(r, (id) => reg.allTasks().find((t) => t.id === id));
       const say = (m: string) => process.stderr.write(`${m}\n`);
-      const w = ensureRecipeWorld(r, { cacheDir: resolve(o.cache), ...(flag !== undefined ? { dataDir } : {}) }, say);
+      const w = await ensureRecipeWorldAsync(
+        r,
+        { cacheDir: resolve(o.cache), ...(flag !== undefined ? { dataDir } : {}) },
+        say,
+      );
       if (w.built) {
         const { formatQuestionLint, readQuestionLint } = await import("../world/question-lint.js");
         const lint = readQuestionLint(w.dir);

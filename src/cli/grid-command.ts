@@ -69,7 +69,7 @@ async function loadCells(
   ]);
   const grid = loadGridConfig(path);
   const raw = expandGrid(grid, path);
-  const cells = prepareGridCells(raw, { ...runOptions(o), checkModel, log: (m) => dim(m) });
+  const cells = await prepareGridCells(raw, { ...runOptions(o), checkModel, log: (m) => dim(m) });
   return { grid, cells, raw };
 }
 

@@ -172,7 +172,7 @@ export function parsePricesHistory(
 }
 
 const BoolText = z.enum(["True", "False", "true", "false", ""]).transform((s) => s.toLowerCase() === "true");
-/** A row of the Betting-on-War `polymarket_markets.csv` (Gamma fields flattened by its collector). */
+/** A row of the Betting-on-War markets CSV (Gamma fields flattened by its collector). */
 const CsvMarket = z.object({
   market_id: z.string().min(1),
   question: z.string().min(1),
@@ -182,7 +182,7 @@ const CsvMarket = z.object({
   end_date: z.string(),
   clob_token_ids: StrList,
 });
-/** A row of its `polymarket_prices.csv`: one CLOB prices-history point. */
+/** A row of its prices CSV: one CLOB prices-history point. */
 const CsvPrice = z.object({
   market_id: z.string().min(1),
   token_id: z.string().regex(/^\d+$/, "not a CLOB token id"),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { basename, isAbsolute, join, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { canonicalJson, sha256Hex } from "../common/canonical-json.js";
 import { isoDay } from "../common/time.js";
@@ -16,14 +16,21 @@ import {
   FORECASTBENCH_BUILDER,
   FORECASTBENCH_BUILDER_VERSION,
 } from "../ingest/forecastbench.js";
-import { fileSha256Sync } from "../ingest/import-report.js";
+import { fileSha256Sync, ImportRefusedError } from "../ingest/import-report.js";
 import type { RejectedRow } from "../ingest/kraken-ohlcvt.js";
 import { RECIPE_BUILD_JSON } from "../world/labels-export.js";
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON } from "../world/world-builder.js";
 import { readWorldManifest } from "../world/world-store.js";
 import { type LoadedRecipe, RecipeError } from "./recipe-file.js";
-import { type ImporterFamily, importerFamily, type Recipe, type RecipeSource, sourcePaths } from "./recipe-schema.js";
+import {
+  type ImporterFamily,
+  importerFamily,
+  isAsyncFamily,
+  type Recipe,
+  type RecipeSource,
+  sourcePaths,
+} from "./recipe-schema.js";
 
 /** The raw data root used when neither the recipe (`data_dir`) nor the caller (`--data`) names one. */
 export const defaultRawDir = () => resolve(process.env.RELIVE_RAW_DIR ?? join("..", "shared", "data", "raw"));
@@ -44,9 +51,15 @@ export function recipeDataRoot(r: LoadedRecipe, dataDir?: string): string {
   return dataDir !== undefined ? resolve(dataDir) : defaultRawDir();
 }
 
-/** The importer (builder) that writes a recipe's world, and its version: part of the cache key. */
-export function recipeImporter(recipe: Recipe): { family: ImporterFamily; builder: string; version: string } {
-  const family = importerFamily((recipe.sources[0] as RecipeSource).importer);
+/** The importer (builder) that writes a recipe's world and its version: part of the cache key. */
+export interface RecipeImporterId {
+  family: ImporterFamily;
+  builder: string;
+  version: string;
+}
+
+/** The importer of a recipe of a synchronous family (candles | edgar | forecastbench); null for the streamed ones. */
+function syncImporter(family: ImporterFamily): RecipeImporterId | null {
   switch (family) {
     case "candles":
       return { family, builder: CANDLE_WORLD_BUILDER, version: CANDLE_WORLD_BUILDER_VERSION };
@@ -54,7 +67,61 @@ export function recipeImporter(recipe: Recipe): { family: ImporterFamily; builde
       return { family, builder: EDGAR_WORLD_BUILDER, version: EDGAR_WORLD_BUILDER_VERSION };
     case "forecastbench":
       return { family, builder: FORECASTBENCH_BUILDER, version: FORECASTBENCH_BUILDER_VERSION };
+    case "warc":
+    case "polymarket":
+    case "reddit":
+    case "news-jsonl":
+    case "events":
+      return null;
   }
+}
+
+/** The family of a recipe (all its sources are of one family: recipe-schema.ts). */
+export const recipeFamily = (recipe: Recipe): ImporterFamily =>
+  importerFamily((recipe.sources[0] as RecipeSource).importer);
+
+/**
+ * The importer of any recipe. The streamed importers (WARC, Polymarket, Reddit, JSONL news and
+ * events) are loaded here, on demand (WARC pulls in Readability and linkedom), never by the
+ * synchronous run path.
+ */
+export async function recipeImporterOf(recipe: Recipe): Promise<RecipeImporterId> {
+  const family = recipeFamily(recipe);
+  switch (family) {
+    case "candles":
+    case "edgar":
+    case "forecastbench":
+      return recipeImporter(recipe);
+    case "warc": {
+      const m = await import("../ingest/warc-news.js");
+      return { family, builder: m.WARC_NEWS_BUILDER, version: m.WARC_NEWS_BUILDER_VERSION };
+    }
+    case "polymarket": {
+      const m = await import("../ingest/polymarket-world.js");
+      return { family, builder: m.POLYMARKET_BUILDER, version: m.POLYMARKET_BUILDER_VERSION };
+    }
+    case "reddit": {
+      const m = await import("../ingest/reddit-ndjson.js");
+      return { family, builder: m.REDDIT_BUILDER, version: m.REDDIT_BUILDER_VERSION };
+    }
+    case "news-jsonl": {
+      const m = await import("../ingest/news-jsonl.js");
+      return { family, builder: m.NEWS_JSONL_BUILDER, version: m.NEWS_JSONL_BUILDER_VERSION };
+    }
+    case "events": {
+      const m = await import("../ingest/events-jsonl.js");
+      return { family, builder: m.EVENTS_BUILDER, version: m.EVENTS_BUILDER_VERSION };
+    }
+  }
+}
+
+/** The importer of a recipe of a synchronous family; a streamed family's recipe is refused (its build is asynchronous). */
+export function recipeImporter(recipe: Recipe): RecipeImporterId {
+  const family = recipeFamily(recipe);
+  const sync = syncImporter(family);
+  if (sync === null)
+    throw new RecipeError(`the ${family} importer is asynchronous: its world is built by ensureRecipeWorldAsync`);
+  return sync;
 }
 
 export interface RecipeInput {
@@ -71,20 +138,18 @@ function worldContent(recipe: Recipe) {
 }
 
 /** The cache identity of a recipe's world without its inputs (to find a world built before, when the inputs are gone). */
-export function recipeContentKey(recipe: Recipe): string {
-  return sha256Hex(
-    canonicalJson({ recipe_format: 1, content: worldContent(recipe), importer: recipeImporter(recipe) }),
-  );
+export function recipeContentKey(recipe: Recipe, importer: RecipeImporterId): string {
+  return sha256Hex(canonicalJson({ recipe_format: 1, content: worldContent(recipe), importer }));
 }
 
 /** The cache identity: the recipe's resolved world content, every input file's sha256 and the importer version. */
-export function recipeWorldKey(recipe: Recipe, inputs: readonly RecipeInput[]): string {
+export function recipeWorldKey(recipe: Recipe, inputs: readonly RecipeInput[], importer: RecipeImporterId): string {
   return sha256Hex(
     canonicalJson({
       recipe_format: 1,
       content: worldContent(recipe),
       inputs: inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
-      importer: recipeImporter(recipe),
+      importer,
     }),
   );
 }
@@ -157,27 +222,35 @@ export interface RecipeWorld {
   notes: string[];
 }
 
-function buildInto(
-  r: LoadedRecipe,
-  root: string,
-  target: string,
-): { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] } {
+type Built = { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] };
+
+const mixed = (r: LoadedRecipe) => new RecipeError(`recipe ${r.file}: sources: mixed importer families`);
+
+/** The world of a synchronous family's recipe, written to `target`. */
+function buildSync(r: LoadedRecipe, root: string, target: string): Built {
   const recipe = r.recipe;
-  const fam = recipeImporter(recipe).family;
+  const fam = recipeFamily(recipe);
   const window = recipe.window;
   switch (fam) {
     case "candles": {
       const sources = recipe.sources.map((s): CandleSource => {
-        if (s.importer === "edgar" || s.importer === "forecastbench")
-          throw new RecipeError(`recipe ${r.file}: sources: mixed importer families`);
-        return {
-          path: s.path,
-          format: s.importer,
-          venue: s.venue,
-          symbol: s.symbol,
-          interval: s.interval,
-          ...(s.resample !== undefined ? { resampleMs: s.resample } : {}),
-        };
+        switch (s.importer) {
+          case "kraken-ohlcvt":
+          case "binance-klines":
+          case "binanceus-csv":
+          case "okx-klines":
+          case "kucoin-klines":
+            return {
+              path: s.path,
+              format: s.importer,
+              venue: s.venue,
+              symbol: s.symbol,
+              interval: s.interval,
+              ...(s.resample !== undefined ? { resampleMs: s.resample } : {}),
+            };
+          default:
+            throw mixed(r);
+        }
       });
       const rep = buildCandleWorld(root, target, {
         name: recipe.name,
@@ -189,7 +262,7 @@ function buildInto(
     }
     case "edgar": {
       const companies = recipe.sources.map((s) => {
-        if (s.importer !== "edgar") throw new RecipeError(`recipe ${r.file}: sources: mixed importer families`);
+        if (s.importer !== "edgar") throw mixed(r);
         return {
           submissions: s.submissions,
           pages: s.pages,
@@ -215,70 +288,185 @@ function buildInto(
     }
     case "forecastbench": {
       const s = recipe.sources[0] as RecipeSource;
-      if (s.importer !== "forecastbench") throw new RecipeError(`recipe ${r.file}: sources: mixed importer families`);
+      if (s.importer !== "forecastbench") throw mixed(r);
       const abs = (p: string) => (isAbsolute(p) ? p : join(root, p));
       const rep = buildForecastBenchWorld(
         { questionSet: abs(s.questions), resolutionSet: abs(s.resolutions) },
         target,
-        {
-          name: recipe.name,
-        },
+        { name: recipe.name },
       );
       const w = rep.manifest.window;
       if (window && (window.start !== w.start || window.end !== w.end))
         throw new RecipeError(
           `recipe ${r.file}: window: the set spans ${isoDay(w.start)} → ${isoDay(w.end)} (its due date through the day after its last resolution); write that window or leave it out`,
         );
-      const ew = recipe.episode?.window;
-      if (ew && (ew.start < w.start || ew.end > w.end))
-        throw new RecipeError(
-          `recipe ${r.file}: episode.window: must lie inside the set's window ${isoDay(w.start)} → ${isoDay(w.end)}`,
-        );
       const rejected = rep.rows.rejected.map((x) => ({ file: x.file, line: x.index, reason: x.reason }));
       return { manifest: rep.manifest, rejected, notes: [] };
     }
+    case "warc":
+    case "polymarket":
+    case "reddit":
+    case "news-jsonl":
+    case "events":
+      throw new RecipeError(
+        `recipe ${r.file}: the ${fam} importer is asynchronous: build its world with ensureRecipeWorldAsync (\`relive data build\`)`,
+      );
   }
 }
 
+/** An importer report's named counts as one note line. */
+const countsNote = (counts: Record<string, number>): string[] => {
+  const e = Object.entries(counts);
+  return e.length ? [e.map(([k, v]) => `${k} ${v}`).join(", ")] : [];
+};
+
 /**
- * Builds a recipe's world into `target` (a new directory) from the data under `root` and checks
- * its declared streams; on any refusal nothing is left at `target` and the error names the recipe.
+ * The world of a streamed family's recipe, written to `target` by the importer `relive data
+ * import` runs, with the same parameters: so the same files and parameters give the same world
+ * (and hash) by either path.
  */
-export function buildRecipeInto(
-  r: LoadedRecipe,
-  root: string,
-  target: string,
-): { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] } {
-  let built: ReturnType<typeof buildInto>;
-  try {
-    built = buildInto(r, root, target);
-  } catch (e) {
-    if (e instanceof RecipeError) throw e;
-    throw new RecipeError(
-      `recipe ${r.file}: the ${recipeImporter(r.recipe).family} importer refused the sources: ${(e as Error).message}`,
-    );
+async function buildAsync(r: LoadedRecipe, root: string, target: string): Promise<Built> {
+  const recipe = r.recipe;
+  const s = recipe.sources[0] as RecipeSource;
+  const abs = (p: string) => (isAbsolute(p) ? p : join(root, p));
+  const name = recipe.name;
+  switch (s.importer) {
+    case "warc": {
+      const { importWarcNews } = await import("../ingest/warc-news.js");
+      const rep = await importWarcNews(s.files.map(abs), target, {
+        name,
+        ...(s.near_dup !== undefined ? { nearDuplicateJaccard: s.near_dup } : {}),
+      });
+      return { manifest: rep.manifest, rejected: rep.rejected, notes: countsNote(rep.counts) };
+    }
+    case "polymarket": {
+      const { importPolymarket } = await import("../ingest/polymarket-world.js");
+      const rep = await importPolymarket(s.files.map(abs), target, {
+        name,
+        clob: s.clob.map((c) => ({ token: c.token, file: abs(c.file) })),
+        breakpoints: s.bp,
+        ...(s.price_delay_min !== undefined ? { priceDelayMs: Math.round(s.price_delay_min * 60_000) } : {}),
+      });
+      return { manifest: rep.manifest, rejected: rep.rejected, notes: countsNote(rep.counts) };
+    }
+    case "reddit": {
+      const { importRedditDumps } = await import("../ingest/reddit-ndjson.js");
+      const rep = await importRedditDumps(s.files.map(abs), target, { name });
+      return { manifest: rep.manifest, rejected: rep.rejected, notes: countsNote(rep.counts) };
+    }
+    case "news-jsonl": {
+      const { importNewsJsonl } = await import("../ingest/news-jsonl.js");
+      const rep = await importNewsJsonl(s.files.map(abs), target, {
+        name,
+        ...(recipe.window !== undefined ? { window: recipe.window } : {}),
+      });
+      return { manifest: rep.manifest, rejected: rep.rejected, notes: [`articles ${rep.accepted}`] };
+    }
+    case "events": {
+      const { importEventsJsonl } = await import("../ingest/events-jsonl.js");
+      const rep = await importEventsJsonl(s.files.map(abs), target, {
+        name,
+        mapping: {
+          time_field: s.time_field,
+          kind_field: s.kind_field,
+          ...(s.id_field !== undefined ? { id_field: s.id_field } : {}),
+        },
+      });
+      return { manifest: rep.manifest, rejected: rep.rejected, notes: countsNote(rep.counts) };
+    }
+    case "kraken-ohlcvt":
+    case "binance-klines":
+    case "binanceus-csv":
+    case "okx-klines":
+    case "kucoin-klines":
+    case "edgar":
+    case "forecastbench":
+      return buildSync(r, root, target);
   }
-  const empty = r.recipe.streams.filter((k) => !((built.manifest.streams[k] ?? 0) > 0));
-  if (empty.length) {
+}
+
+const iso = (t: number) => new Date(t).toISOString().replace(".000Z", "Z");
+
+/**
+ * The checks of a built world against its recipe: the world window the data fixed (ForecastBench,
+ * the streamed importers) must equal a window the recipe writes (news-jsonl: the importer kept
+ * only rows inside it), the episode window must lie inside the world's, every declared stream
+ * must have rows. A refusal removes the world.
+ */
+function checkBuilt(r: LoadedRecipe, target: string, built: Built): Built {
+  const refuse = (msg: string): never => {
     rmSync(target, { recursive: true, force: true });
-    throw new RecipeError(
-      `recipe ${r.file}: streams: the built world has no rows of ${empty.join(", ")} ` +
+    throw new RecipeError(`recipe ${r.file}: ${msg} (nothing was kept)`);
+  };
+  const fam = recipeFamily(r.recipe);
+  const w = built.manifest.window;
+  const rw = r.recipe.window;
+  if (isAsyncFamily(fam) && fam !== "news-jsonl" && rw && (rw.start !== w.start || rw.end !== w.end))
+    refuse(
+      `window: the ${fam} data spans ${iso(w.start)} → ${iso(w.end)} (the importer fixes the world window from the rows); write that window or leave it out`,
+    );
+  const ew = r.recipe.episode?.window;
+  if (ew && (ew.start < w.start || ew.end > w.end))
+    refuse(`episode.window: must lie inside the world's window ${iso(w.start)} → ${iso(w.end)}`);
+  const empty = r.recipe.streams.filter((k) => !((built.manifest.streams[k] ?? 0) > 0));
+  if (empty.length)
+    refuse(
+      `streams: the built world has no rows of ${empty.join(", ")} ` +
         `(its streams with rows: ${
           Object.entries(built.manifest.streams)
             .filter(([, n]) => n > 0)
             .map(([k]) => k)
             .join(", ") || "none"
-        }); fix the sources or the streams list (nothing was kept)`,
+        }); fix the sources or the streams list`,
     );
-  }
   return built;
 }
 
+/** An importer's refusal (or any error) as a RecipeError naming the recipe, with the first rejected rows. */
+function refusal(r: LoadedRecipe, e: unknown): RecipeError {
+  if (e instanceof RecipeError) return e;
+  const rows = e instanceof ImportRefusedError ? e.rejected : [];
+  const shown = rows
+    .slice(0, 10)
+    .map((x) => `\n  ${x.file}:${x.line}: ${x.reason}`)
+    .join("");
+  const more = rows.length > 10 ? `\n  … and ${rows.length - 10} more` : "";
+  return new RecipeError(
+    `recipe ${r.file}: the ${recipeFamily(r.recipe)} importer refused the sources: ${(e as Error).message}${shown}${more}`,
+  );
+}
+
+/**
+ * Builds a synchronous family's recipe world into `target` (a new directory) from the data under
+ * `root` and checks it against the recipe; on any refusal nothing is left at `target` and the
+ * error names the recipe.
+ */
+export function buildRecipeInto(r: LoadedRecipe, root: string, target: string): Built {
+  let built: Built;
+  try {
+    built = buildSync(r, root, target);
+  } catch (e) {
+    throw refusal(r, e);
+  }
+  return checkBuilt(r, target, built);
+}
+
+/** `buildRecipeInto` for a recipe of any family (the streamed importers are awaited). */
+export async function buildRecipeIntoAsync(r: LoadedRecipe, root: string, target: string): Promise<Built> {
+  let built: Built;
+  try {
+    built = await buildAsync(r, root, target);
+  } catch (e) {
+    throw refusal(r, e);
+  }
+  return checkBuilt(r, target, built);
+}
+
 /** A world of this recipe built before from the same recipe content (used only when the inputs are gone). */
-function cachedWithoutInputs(r: LoadedRecipe, cacheDir: string): string[] {
+function cachedWithoutInputs(r: LoadedRecipe, cacheDir: string, importer: RecipeImporterId): string[] {
   const dir = recipeWorldsDir(cacheDir);
   if (!existsSync(dir)) return [];
-  const key = recipeContentKey(r.recipe);
+  const key = recipeContentKey(r.recipe, importer);
   return readdirSync(dir)
     .filter((n) => n.startsWith(`${r.recipe.name}-`) && existsSync(join(dir, n, RECIPE_BUILD_JSON)))
     .filter((n) => {
@@ -288,6 +476,93 @@ function cachedWithoutInputs(r: LoadedRecipe, cacheDir: string): string[] {
     .map((n) => join(dir, n));
 }
 
+/** Where a recipe's world is, or is to be built, in the cache. */
+type Located =
+  | { kind: "found"; world: RecipeWorld }
+  | { kind: "build"; root: string; inputs: RecipeInput[]; key: string; dir: string };
+
+function locate(
+  r: LoadedRecipe,
+  loc: RecipeBuildLocation,
+  importer: RecipeImporterId,
+  log: ((m: string) => void) | undefined,
+): Located {
+  const root = recipeDataRoot(r, loc.dataDir);
+  let inputs: RecipeInput[];
+  try {
+    inputs = recipeInputs(r, root);
+  } catch (e) {
+    const prior = cachedWithoutInputs(r, loc.cacheDir, importer);
+    if (prior.length === 1 && !(e instanceof RecipeError && /checksums/.test(e.message))) {
+      log?.(`world ${r.recipe.name}: input files not found under ${root}; using the world built before at ${prior[0]}`);
+      const dir = prior[0] as string;
+      return { kind: "found", world: { dir, manifest: readWorldManifest(dir), built: false, rejected: [], notes: [] } };
+    }
+    throw e;
+  }
+  const key = recipeWorldKey(r.recipe, inputs, importer);
+  const dir = join(recipeWorldsDir(loc.cacheDir), worldDirName(r.recipe.name, key));
+  if (existsSync(join(dir, WORLD_JSON)))
+    return { kind: "found", world: { dir, manifest: readWorldManifest(dir), built: false, rejected: [], notes: [] } };
+  return { kind: "build", root, inputs, key, dir };
+}
+
+/** A temp dir beside the cache entry to build into (`<tmp>/world`); removed by the caller. */
+function startBuild(r: LoadedRecipe, at: Extract<Located, { kind: "build" }>, log: ((m: string) => void) | undefined) {
+  mkdirSync(dirname(at.dir), { recursive: true });
+  const tmp = join(
+    dirname(at.dir),
+    `.tmp-${worldDirName(r.recipe.name, at.key)}-${process.pid}-${randomBytes(4).toString("hex")}`,
+  );
+  log?.(`building world ${r.recipe.name} from ${r.file} (data: ${at.root}) …`);
+  mkdirSync(tmp);
+  return { tmp, target: join(tmp, "world") };
+}
+
+/** Writes the build record beside world.json and renames the whole world into place. */
+function commitBuild(
+  r: LoadedRecipe,
+  at: Extract<Located, { kind: "build" }>,
+  importer: RecipeImporterId,
+  target: string,
+  built: Built,
+  log: ((m: string) => void) | undefined,
+): RecipeWorld {
+  const record: RecipeBuildRecord = {
+    recipe_file: r.file,
+    name: r.recipe.name,
+    key: at.key,
+    content_key: recipeContentKey(r.recipe, importer),
+    importer,
+    inputs: at.inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
+    recipe: r.input,
+  };
+  writeFileSync(join(target, RECIPE_BUILD_JSON), `${JSON.stringify(record, null, 2)}\n`);
+  if (existsSync(join(at.dir, WORLD_JSON)))
+    log?.(`world ${r.recipe.name}: built meanwhile by another process; using it`);
+  else renameSync(target, at.dir);
+  return {
+    dir: at.dir,
+    manifest: readWorldManifest(at.dir),
+    built: true,
+    rejected: built.rejected,
+    notes: built.notes,
+  };
+}
+
+/**
+ * Streamed-family worlds made ready in this process (by `ensureRecipeWorldAsync`), by cache,
+ * recipe file, data root and recipe content: what the synchronous run path finds them by.
+ */
+const ready = new Map<string, RecipeWorld>();
+const readyKey = (r: LoadedRecipe, loc: RecipeBuildLocation) =>
+  canonicalJson({
+    cache: resolve(loc.cacheDir),
+    file: r.file,
+    root: recipeDataRoot(r, loc.dataDir),
+    content: worldContent(r.recipe),
+  });
+
 /**
  * The world of a recipe, from the cache or built: cached under `<cache>/worlds/<name>-<key>` where
  * the key hashes the recipe's resolved world content (not its episode or descriptions), every
@@ -296,53 +571,55 @@ function cachedWithoutInputs(r: LoadedRecipe, cacheDir: string): string[] {
  * that was built whole and fills every declared stream is renamed into place (never a partial
  * world: a failed build leaves nothing). When the input files are gone, a world built before from
  * the same recipe content is used (one only; several is an error).
+ *
+ * Synchronous: for the candle, EDGAR and ForecastBench importers. A recipe of a streamed importer
+ * (WARC, Polymarket, Reddit, JSONL news, events) is found only when `ensureRecipeWorldAsync` made
+ * it ready in this process (every entry point awaits `prepareRunWorld` before resolving a run);
+ * otherwise the error says what to run.
  */
 export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log?: (m: string) => void): RecipeWorld {
-  const root = recipeDataRoot(r, loc.dataDir);
-  let inputs: RecipeInput[];
-  try {
-    inputs = recipeInputs(r, root);
-  } catch (e) {
-    const prior = cachedWithoutInputs(r, loc.cacheDir);
-    if (prior.length === 1 && !(e instanceof RecipeError && /checksums/.test(e.message))) {
-      log?.(`world ${r.recipe.name}: input files not found under ${root}; using the world built before at ${prior[0]}`);
-      return {
-        dir: prior[0] as string,
-        manifest: readWorldManifest(prior[0] as string),
-        built: false,
-        rejected: [],
-        notes: [],
-      };
-    }
-    throw e;
+  const fam = recipeFamily(r.recipe);
+  const importer = syncImporter(fam);
+  if (importer === null) {
+    const w = ready.get(readyKey(r, loc));
+    if (w) return { ...w, built: false, rejected: [], notes: [] };
+    throw new RecipeError(
+      `recipe ${r.file}: world ${r.recipe.name} is built by the asynchronous ${fam} importer, which this synchronous path cannot run: ` +
+        `build it with \`relive data build ${r.file}\` (relive run, resume, rescore, grid and mcp, and the library's run(), build it themselves; ` +
+        "a caller of resolveRun awaits prepareRunWorld(config, options) first)",
+    );
   }
-  const key = recipeWorldKey(r.recipe, inputs);
-  const worlds = recipeWorldsDir(loc.cacheDir);
-  const dir = join(worlds, worldDirName(r.recipe.name, key));
-  if (existsSync(join(dir, WORLD_JSON)))
-    return { dir, manifest: readWorldManifest(dir), built: false, rejected: [], notes: [] };
-  mkdirSync(worlds, { recursive: true });
-  const tmp = join(worlds, `.tmp-${worldDirName(r.recipe.name, key)}-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const target = join(tmp, "world");
-  log?.(`building world ${r.recipe.name} from ${r.file} (data: ${root}) …`);
+  const at = locate(r, loc, importer, log);
+  if (at.kind === "found") return at.world;
+  const { tmp, target } = startBuild(r, at, log);
   try {
-    mkdirSync(tmp);
-    const built = buildRecipeInto(r, root, target);
-    const record: RecipeBuildRecord = {
-      recipe_file: r.file,
-      name: r.recipe.name,
-      key,
-      content_key: recipeContentKey(r.recipe),
-      importer: recipeImporter(r.recipe),
-      inputs: inputs.map((i) => ({ path: i.path, sha256: i.sha256 })),
-      recipe: r.input,
-    };
-    writeFileSync(join(target, RECIPE_BUILD_JSON), `${JSON.stringify(record, null, 2)}\n`);
-    if (existsSync(join(dir, WORLD_JSON)))
-      log?.(`world ${r.recipe.name}: built meanwhile by another process; using it`);
-    else renameSync(target, dir);
-    return { dir, manifest: readWorldManifest(dir), built: true, rejected: built.rejected, notes: built.notes };
+    return commitBuild(r, at, importer, target, buildRecipeInto(r, at.root, target), log);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/**
+ * `ensureRecipeWorld` for a recipe of any family: the streamed importers are awaited. A streamed
+ * family's world is then also found by the synchronous path in this process.
+ */
+export async function ensureRecipeWorldAsync(
+  r: LoadedRecipe,
+  loc: RecipeBuildLocation,
+  log?: (m: string) => void,
+): Promise<RecipeWorld> {
+  const importer = await recipeImporterOf(r.recipe);
+  const at = locate(r, loc, importer, log);
+  let w: RecipeWorld;
+  if (at.kind === "found") w = at.world;
+  else {
+    const { tmp, target } = startBuild(r, at, log);
+    try {
+      w = commitBuild(r, at, importer, target, await buildRecipeIntoAsync(r, at.root, target), log);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  if (isAsyncFamily(importer.family)) ready.set(readyKey(r, loc), w);
+  return w;
 }

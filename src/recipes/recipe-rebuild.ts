@@ -3,7 +3,7 @@ import { dirname, isAbsolute, join } from "node:path";
 import { locateSources } from "../ingest/rebuild-world.js";
 import { RECIPE_BUILD_JSON, readLabelsExport } from "../world/labels-export.js";
 import type { WorldManifest } from "../world/types.js";
-import { buildRecipeInto, type RecipeBuildRecord, RecipeBuildRecord as RecordSchema } from "./recipe-build.js";
+import { buildRecipeIntoAsync, type RecipeBuildRecord, RecipeBuildRecord as RecordSchema } from "./recipe-build.js";
 import { type LoadedRecipe, parseRecipe, RecipeError } from "./recipe-file.js";
 import { mapSourcePaths } from "./recipe-schema.js";
 
@@ -56,7 +56,7 @@ export async function rebuildRecipeWorld(
       ...given,
       recipe: { ...rest, sources: rest.sources.map((s) => mapSourcePaths(s, underRoot)) },
     };
-    const built = buildRecipeInto(r, root, targetDir);
+    const built = await buildRecipeIntoAsync(r, root, targetDir);
     if (built.manifest.hash !== manifest.hash) {
       rmSync(targetDir, { recursive: true, force: true });
       throw new Error(

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseDurationMs, parseUtcInstant } from "../common/time.js";
 import type { CANDLE_FORMATS } from "../ingest/candle-world.js";
+import { BreakpointParams } from "../ingest/polymarket-truth.js";
 
 /**
  * The world recipe file (`relive data build RECIPE.yaml`): the sources of real data (one importer
@@ -38,6 +39,7 @@ const Duration = z.string().transform((v, ctx) => {
 });
 
 const Path = z.string().min(1, "a file path (relative to the data root, or absolute)");
+const Files = z.array(Path).min(1, "list at least one input file");
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/, "a sha256 (64 lowercase hex digits)");
 
 /** candle series files: one (venue, symbol) series per file */
@@ -79,6 +81,60 @@ export const RecipeSource = z.discriminatedUnion("importer", [
       resolutions: Path,
     })
     .strict(),
+  // the asynchronous (streamed) importers of `relive data import`: one source per recipe, its
+  // fields named as that command's flags (snake_case), with the same defaults
+  z
+    .object({
+      importer: z.literal("warc"),
+      /** CC-NEWS WARC files (`.warc` or `.warc.gz`) */
+      files: Files,
+      /** `--near-dup`: MinHash similarity at which an article is a near-duplicate (default 0.8) */
+      near_dup: z.number().gt(0, "a similarity in (0, 1]").lte(1, "a similarity in (0, 1]").optional(),
+    })
+    .strict(),
+  z
+    .object({
+      importer: z.literal("polymarket"),
+      /** Gamma `/markets` or `/events` JSON, CLOB `prices-history` JSON named `<token>.json`, or the markets + prices CSVs */
+      files: Files,
+      /** `--clob TOKEN=FILE`: prices-history files and the CLOB token each is for */
+      clob: z.array(z.object({ token: z.string().min(1, "the CLOB token id"), file: Path }).strict()).default([]),
+      /** `--bp KEY=VALUE`: breakpoint detection parameters (defaults: polymarket-truth.ts BreakpointParams) */
+      bp: BreakpointParams.partial().strict().default({}),
+      /** `--price-delay-min`: minutes from a price point to its visibility (default 10) */
+      price_delay_min: z.number().nonnegative("minutes ≥ 0").optional(),
+    })
+    .strict(),
+  z
+    .object({
+      importer: z.literal("reddit"),
+      /** Arctic Shift / Pushshift submissions and comments NDJSON, plain or `.zst` */
+      files: Files,
+    })
+    .strict(),
+  z
+    .object({
+      importer: z.literal("news-jsonl"),
+      /** JSONL news, one article a line (`relive data import` without a source flag) */
+      files: Files,
+    })
+    .strict(),
+  z
+    .object({
+      importer: z.literal("events"),
+      /** JSONL event logs, one JSON object a line */
+      files: Files,
+      /** `--time-field`: ISO-8601 (a missing zone is UTC) or epoch s/ms */
+      time_field: z.string().min(1),
+      /** `--kind-field` */
+      kind_field: z.string().min(1),
+      /** `--id-field` (default: an opaque keyed hash of the row's content) */
+      id_field: z.string().min(1).optional(),
+    })
+    .strict()
+    .refine((m) => m.time_field !== m.kind_field && m.id_field !== m.time_field && m.id_field !== m.kind_field, {
+      message: "time_field, kind_field and id_field must be different fields",
+    }),
 ]);
 export type RecipeSource = z.output<typeof RecipeSource>;
 export type RecipeImporter = RecipeSource["importer"];
@@ -149,7 +205,7 @@ export const Recipe = z
         ctx.addIssue({
           code: "custom",
           path: ["sources", i, "importer"],
-          message: `importer ${s.importer} is of the ${importerFamily(s.importer)} family, the first source of the ${fam} family: a recipe builds one world from one importer family (candles | edgar | forecastbench); write a recipe per family`,
+          message: `importer ${s.importer} is of the ${importerFamily(s.importer)} family, the first source of the ${fam} family: a recipe builds one world from one importer family (candles | edgar | forecastbench | warc | polymarket | reddit | news-jsonl | events); write a recipe per family`,
         });
     });
     if (fam === "forecastbench" && r.sources.length !== 1)
@@ -158,7 +214,14 @@ export const Recipe = z
         path: ["sources"],
         message: "a ForecastBench recipe has one source (a question set and its resolution set)",
       });
-    if (fam !== "forecastbench" && r.window === undefined)
+    if (isAsyncFamily(fam) && r.sources.length !== 1)
+      ctx.addIssue({
+        code: "custom",
+        path: ["sources"],
+        message: `a ${fam} recipe has one source (list every input file in its \`files\`)`,
+      });
+    // ForecastBench sets and the streamed importers fix the window from the data
+    if (fam !== "forecastbench" && !isAsyncFamily(fam) && r.window === undefined)
       ctx.addIssue({ code: "custom", path: ["window"], message: "required: the world window {start, end}" });
     if (fam !== "candles" && r.lookback !== undefined)
       ctx.addIssue({ code: "custom", path: ["lookback"], message: "only candle recipes keep a lookback: remove it" });
@@ -187,7 +250,19 @@ export const Recipe = z
 export type Recipe = z.output<typeof Recipe>;
 
 /** The importer family of a source: a world is built by one family's builder. */
-export type ImporterFamily = "candles" | "edgar" | "forecastbench";
+export type ImporterFamily =
+  | "candles"
+  | "edgar"
+  | "forecastbench"
+  | "warc"
+  | "polymarket"
+  | "reddit"
+  | "news-jsonl"
+  | "events";
+
+/** The families whose importers are asynchronous (streamed): `relive data import`'s, one source per recipe. */
+export const ASYNC_FAMILIES: readonly ImporterFamily[] = ["warc", "polymarket", "reddit", "news-jsonl", "events"];
+export const isAsyncFamily = (f: ImporterFamily) => ASYNC_FAMILIES.includes(f);
 
 export function importerFamily(importer: RecipeImporter): ImporterFamily {
   switch (importer) {
@@ -201,6 +276,12 @@ export function importerFamily(importer: RecipeImporter): ImporterFamily {
       return "edgar";
     case "forecastbench":
       return "forecastbench";
+    case "warc":
+    case "polymarket":
+    case "reddit":
+    case "news-jsonl":
+    case "events":
+      return importer;
   }
 }
 
@@ -221,6 +302,13 @@ function sourcePathsOf(s: RecipeSource): string[] {
       return [s.submissions, ...s.pages, ...(s.companyfacts !== undefined ? [s.companyfacts] : [])];
     case "forecastbench":
       return [s.questions, s.resolutions];
+    case "polymarket":
+      return [...s.files, ...s.clob.map((c) => c.file)];
+    case "warc":
+    case "reddit":
+    case "news-jsonl":
+    case "events":
+      return s.files;
   }
 }
 
@@ -242,5 +330,12 @@ export function mapSourcePaths(s: RecipeSource, f: (p: string) => string): Recip
       };
     case "forecastbench":
       return { ...s, questions: f(s.questions), resolutions: f(s.resolutions) };
+    case "polymarket":
+      return { ...s, files: s.files.map(f), clob: s.clob.map((c) => ({ ...c, file: f(c.file) })) };
+    case "warc":
+    case "reddit":
+    case "news-jsonl":
+    case "events":
+      return { ...s, files: s.files.map(f) };
   }
 }

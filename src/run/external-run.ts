@@ -8,6 +8,7 @@ import { ANTHROPIC_DEFAULT_BASE_URL, resolveAnthropicEndpoint } from "../models/
 import { resolveOpenAICompatibleEndpoint } from "../models/openai-provider.js";
 import { isOpenAICompatibleProvider, splitModelName } from "../models/provider-name.js";
 import { ConfigError, type RunConfig } from "./config.js";
+import { prepareRunWorld } from "./prepare-run-world.js";
 import { EXTERNAL_HARNESS, EXTERNAL_MCP, type ResolvedRun, resolveRun } from "./resolve-run.js";
 import { executeRun, type RunOptions, type RunOutcome } from "./runner.js";
 import { loadConfigTaskModule } from "./task-module.js";
@@ -31,6 +32,7 @@ export async function runExternal(
       `agent.model: an outside-agent run has agent.model external:<name> (e.g. "${EXTERNAL_MCP}"), not "${given.agent.model}"`,
     );
   const cfg = await loadConfigTaskModule(given);
+  await prepareRunWorld(cfg, o);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     throw new ConfigError(

@@ -2,6 +2,7 @@ import { recipeEpisodesFor } from "../recipes/recipe-catalog.js";
 import type { LoadedRecipe } from "../recipes/recipe-file.js";
 import { RecipeError } from "../recipes/recipe-file.js";
 import type { AnyTask, Episode } from "../tasks/task.js";
+import { requiredStreams } from "./world-check.js";
 
 /**
  * The episode a recipe defines, as `task` sees it: its window (the episode's, else the world's),
@@ -53,6 +54,12 @@ export function checkRecipeEpisodeTasks(r: LoadedRecipe, getTask: (id: string) =
     if (task.episodes.some((o) => o.name === e.id))
       throw new RecipeError(
         `recipe ${r.file}: episode.id: task ${id} has a built-in episode "${e.id}": choose another id`,
+      );
+    const lacking = requiredStreams(task).filter((k) => !r.recipe.streams.includes(k));
+    if (lacking.length)
+      throw new RecipeError(
+        `recipe ${r.file}: episode.tasks.${id}: task ${id} needs the streams ${requiredStreams(task).join(", ")}; ` +
+          `the recipe's streams [${r.recipe.streams.join(", ")}] lack ${lacking.join(", ")} (remove the task, or add sources that fill them)`,
       );
     const p = task.params.safeParse(t.params);
     if (!p.success)

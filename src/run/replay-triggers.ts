@@ -12,6 +12,7 @@ import {
 import { WorldStore } from "../world/world-store.js";
 import { parseRunConfig } from "./config.js";
 import { ConfigError } from "./config-error.js";
+import { prepareRunWorld } from "./prepare-run-world.js";
 import { type ResolvedRun, type ResolveOptions, resolveRun } from "./resolve-run.js";
 import { readResultsFile } from "./results.js";
 import { readRunConfigFile } from "./run-config-file.js";
@@ -95,6 +96,7 @@ export async function replayTriggers(runDir: string, triggers: string[], o: Repl
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
   const policies = await policyFactories(triggers);
+  await prepareRunWorld(saved.config, o);
   const r = resolveRun(saved.config, { ...o, checkModel: false });
   const results = readResultsFile(resultsPath);
   const recorded = {

@@ -9,6 +9,7 @@ import { TruthStore } from "../world/truth-store.js";
 import { WorldStore } from "../world/world-store.js";
 import { ResultsTally } from "./build-results.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
+import { prepareRunWorld } from "./prepare-run-world.js";
 import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import type { Results } from "./results.js";
 import { assertSameTaskModule, readRunConfigFile } from "./run-config-file.js";
@@ -106,6 +107,7 @@ export async function resolveFinishedRun(runDir: string, o: WorldLocation & { ru
   if (!existsSync(cfgPath)) throw new Error(`${runDir} is not a run directory (no config.json)`);
   const saved = readRunConfigFile(cfgPath);
   await loadConfigTaskModule(saved.config);
+  await prepareRunWorld(saved.config, o);
   const r = {
     ...resolveRun(saved.config, {
       ...o,

@@ -123,8 +123,11 @@ export function priceTableOf(config: RunConfig): PriceTable {
   }
 }
 
-/** Resolves a validated config against the task registry and the world; throws ConfigError on bad values. */
-export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions): ResolvedRun {
+/** The task and episode a config names (a world dir's own episode, the task's, or a recipe's on the search path). */
+export function resolveTaskEpisode(
+  config: RunConfig,
+  o: Pick<WorldLocation, "recipeDirs">,
+): { task: AnyTask; episode: Episode } {
   let task: AnyTask;
   try {
     task = getTask(config.task);
@@ -143,6 +146,17 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
           "(recipe episodes come from --recipes DIR, relive.config recipe_dirs and the shipped recipes/)",
       );
   }
+  return { task, episode };
+}
+
+/**
+ * Resolves a validated config against the task registry and the world; throws ConfigError on bad
+ * values. Synchronous: a recipe world of a streamed importer (WARC, Polymarket, Reddit, JSONL news,
+ * events) must have been made ready first by `await prepareRunWorld(config, o)`
+ * (src/run/prepare-run-world.ts), which every entry point does; otherwise the error says so.
+ */
+export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions): ResolvedRun {
+  const { task, episode } = resolveTaskEpisode(config, o);
   // the episode's default params (a recipe's), under the run's own
   const taskParams = episode.params ? { ...episode.params, ...(config.task_params ?? {}) } : config.task_params;
   const parsedParams = task.params.safeParse(taskParams);
@@ -288,6 +302,14 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
   const worldHash = ws.manifest.hash;
   ws.close();
   if ("dir" in config.world) checkWorldFitsTask(task, worldDir, ws.manifest, { start: sim_start, end: sim_end });
+  else if (episode.world.kind === "recipe")
+    checkWorldFitsTask(
+      task,
+      worldDir,
+      ws.manifest,
+      { start: sim_start, end: sim_end },
+      `the world of recipe ${episode.world.recipe} (episode ${episode.name})`,
+    );
   const budget_usd = config.budget_usd ?? task.budget_usd;
   const cronGate =
     config.agent.cron_gate?.program !== undefined ? readCronGateFile(config.agent.cron_gate.program) : null;

@@ -8,6 +8,7 @@ import { recordedAuxEndpoints } from "./aux-models.js";
 import { bestOfNOf } from "./best-of-n-config.js";
 import { dayStart, episodeDays, readCheckpoint } from "./checkpoint.js";
 import { ConfigError, RunConfigSchema, sha256 } from "./config.js";
+import { prepareRunWorld } from "./prepare-run-world.js";
 import { recordedEndpoint, resolveRun } from "./resolve-run.js";
 import {
   planOfRestart,
@@ -95,6 +96,7 @@ export async function restartRun(sourceDir: string, ro: RestartOptions, o: RunOp
   await loadConfigTriggerModule(saved.config);
   const endpoint = recordedEndpoint(saved as Parameters<typeof recordedEndpoint>[0]);
   const auxEndpoints = recordedAuxEndpoints(saved as Parameters<typeof recordedAuxEndpoints>[0]);
+  await prepareRunWorld(saved.config, o);
   const source = resolveRun(saved.config, { ...o, endpoint, auxEndpoints });
   assertSameTaskModule(saved, source, sourceDir);
   assertSameCronGate(saved, source, sourceDir);

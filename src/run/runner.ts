@@ -13,6 +13,7 @@ import { ConfigError, type RunConfig } from "./config.js";
 import { checkConfigCronGate } from "./cron-gate-file.js";
 import { feedbackTool } from "./feedback-tool.js";
 import { readLlmLog } from "./llm-log.js";
+import { prepareRunWorld } from "./prepare-run-world.js";
 import { cutProviderFailureTail, preflight, providerFailureOf } from "./provider-failure.js";
 import { type ResolvedRun, type ResolveOptions, recordedEndpoint, resolveRun } from "./resolve-run.js";
 import { planOfRestart, readRestartRecord, type SettingsSwitch } from "./restart-record.js";
@@ -90,6 +91,7 @@ const writeJsonAtomic = (path: string, value: unknown) => {
 export async function runFromConfig(given: RunConfig, o: RunOptions): Promise<RunOutcome> {
   const cfg = await loadConfigTaskModule(given);
   await loadConfigTriggerModule(cfg);
+  await prepareRunWorld(cfg, o);
   const r = resolveRun(cfg, o);
   if (existsSync(join(r.runDir, "results.json")))
     return {
@@ -126,6 +128,7 @@ export async function resumeRun(runDir: string, o: RunOptions): Promise<RunOutco
   const restart = readRestartRecord(cfgPath);
   await loadConfigTaskModule(saved.config);
   await loadConfigTriggerModule(saved.config);
+  await prepareRunWorld(saved.config, o);
   // the recorded endpoint, not the environment's: a different endpoint would be a different run
   const resolved = resolveRun(saved.config, {
     ...o,

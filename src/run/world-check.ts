@@ -9,8 +9,9 @@ import { ConfigError } from "./config-error.js";
 /**
  * Validity guards for a world given as a directory (`--world DIR`, config `world: {dir}`): the
  * world must carry every stream the task needs and cover the episode window, else the run is
- * refused before anything is written (issue 12 §4). Synthetic and recipe-built episode worlds are
- * complete by construction and are not checked here.
+ * refused before anything is written (issue 12 §4). A recipe episode's world is checked the same
+ * way (its recipe may list a task whose streams it does not fill); synthetic worlds are complete by
+ * construction.
  */
 
 /** The stream kinds a task cannot run without: its `streams` minus its `optionalStreams`. */
@@ -46,6 +47,8 @@ export function checkWorldFitsTask(
   dir: string,
   manifest: WorldManifest,
   window: { start: number; end: number },
+  /** how the message names the world (default: `world.dir DIR`) */
+  label = `world.dir ${dir}`,
 ): void {
   const problems: string[] = [];
   const missing = missingStreams(task, manifest);
@@ -67,7 +70,7 @@ export function checkWorldFitsTask(
     );
   if (problems.length)
     throw new ConfigError(
-      `world.dir ${dir} (world "${manifest.name}") cannot serve task ${task.id}:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+      `${label} (world "${manifest.name}") cannot serve task ${task.id}:\n${problems.map((p) => `  - ${p}`).join("\n")}`,
     );
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { z } from "zod";
 import { ConfigError, parseRunConfig } from "../config.js";
+import { prepareRunWorld } from "../prepare-run-world.js";
 import { resolveRun } from "../resolve-run.js";
 import { type RunOptions, resumeRun, runFromConfig } from "../runner.js";
 import { loadConfigTaskModule } from "../task-module.js";
@@ -64,6 +65,7 @@ export async function runGridJob(cell: GridJobInput, o: RunOptions): Promise<Gri
   const name = cell.id ?? cell.label ?? "grid job";
   const config = parseRunConfig(cell.config, `job ${name}`);
   await loadConfigTaskModule(config);
+  await prepareRunWorld(config, o);
   const r = resolveRun(config, o);
   const id = basename(r.runDir);
   if (cell.id !== undefined && cell.id !== id)

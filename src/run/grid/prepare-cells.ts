@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { ConfigError } from "../config.js";
+import { prepareRunWorld } from "../prepare-run-world.js";
 import { defaultPolicy, type ResolveOptions, resolveRun, splitModel } from "../resolve-run.js";
 import { withTaskModule } from "../task-module.js";
 import type { WorldLocation } from "../world-resolver.js";
@@ -24,7 +25,7 @@ export const providerOf = (model: string) => splitModel(model)[0];
  * workers never race to build the same world) and checks that no two cells share a run directory.
  * `checkModel: false` skips opening LLM providers (status views need no API key).
  */
-export function prepareGridCells(cells: GridCell[], o: WorldLocation & ResolveOptions): PreparedCell[] {
+export async function prepareGridCells(cells: GridCell[], o: WorldLocation & ResolveOptions): Promise<PreparedCell[]> {
   const byDir = new Map<string, PreparedCell>();
   const out: PreparedCell[] = [];
   for (const given of cells) {
@@ -32,6 +33,7 @@ export function prepareGridCells(cells: GridCell[], o: WorldLocation & ResolveOp
     const cell = { ...given, config: withTaskModule(given.config) };
     let r: ReturnType<typeof resolveRun>;
     try {
+      await prepareRunWorld(cell.config, o);
       r = resolveRun(cell.config, o);
     } catch (err) {
       const e = err as Error;

@@ -20,7 +20,7 @@ export interface RunGridOptions extends Omit<LocalGridOptions, "workers" | "retr
 export async function runGrid(grid: string | GridConfig, o: RunGridOptions): Promise<GridCellOutcome[]> {
   const cfg = typeof grid === "string" ? loadGridConfig(grid) : parseGridConfig(grid);
   const source = typeof grid === "string" ? grid : "grid config";
-  const cells = prepareGridCells(expandGrid(cfg, source), { ...o.run, checkModel: o.checkModel ?? true });
+  const cells = await prepareGridCells(expandGrid(cfg, source), { ...o.run, checkModel: o.checkModel ?? true });
   return runGridLocal(cells, {
     ...o,
     workers: o.workers ?? 2,

@@ -14,7 +14,7 @@ import { CACHE_DIR, freshRunsDir, options } from "../helpers.js";
 const BASE = { task: "daily-digest", sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
 const GRID = parseGridConfig({ base: BASE, axes: { models: ["scripted:top-comments", "scripted:silent"], seeds: 4 } });
 
-const prepared = (runsDir: string) => prepareGridCells(expandGrid(GRID), options(runsDir));
+const prepared = async (runsDir: string) => await prepareGridCells(expandGrid(GRID), options(runsDir));
 const runOpts = (runsDir: string) => ({ runsDir, cacheDir: CACHE_DIR });
 
 /** most events of `types` open at once, per key */
@@ -33,7 +33,7 @@ function maxOpen(events: GridEvent[], key: (c: PreparedCell) => string): Map<str
 describe("local worker pool", () => {
   it("runs every cell once in 2 job processes, with the same ledgers as in-process runs", async () => {
     const runsDir = freshRunsDir();
-    const cells = prepared(runsDir);
+    const cells = await prepared(runsDir);
     expect(cells).toHaveLength(8);
     const events: GridEvent[] = [];
     const out = await runGridLocal(cells, { workers: 2, run: runOpts(runsDir), onEvent: (e) => events.push(e) });
@@ -68,7 +68,7 @@ describe("local worker pool", () => {
 
   it("resumes: finished cells are skipped and an interrupted run directory is continued", async () => {
     const runsDir = freshRunsDir();
-    const cells = prepared(runsDir).slice(0, 6);
+    const cells = (await prepared(runsDir)).slice(0, 6);
     for (const c of cells.slice(0, 3)) await runFromConfig(c.config, options(runsDir));
     // cell 4: killed half-way (a torn ledger, no results)
     const cut = cells[3]!;
@@ -103,7 +103,7 @@ describe("local worker pool", () => {
   });
 
   it("retries a failed cell up to the limit (a config error not at all), then reports it failed without stopping the others", async () => {
-    const cells = prepared(freshRunsDir()).slice(0, 4);
+    const cells = (await prepared(freshRunsDir())).slice(0, 4);
     const calls = new Map<number, number>();
     const fake = (c: PreparedCell): GridJobSummary => ({
       id: c.id,
@@ -162,7 +162,7 @@ describe("local worker pool", () => {
   });
 
   it("holds a provider's concurrency cap while other providers fill the free workers", async () => {
-    const cells = prepared(freshRunsDir());
+    const cells = await prepared(freshRunsDir());
     // four cells billed to a capped provider, four uncapped
     const mixed: PreparedCell[] = cells.map((c) => (c.index % 2 === 0 ? { ...c, provider: "openai" } : c));
     const runner: JobRunner = async (job) => {
@@ -196,7 +196,7 @@ describe("local worker pool", () => {
 
   it("a job process that dies fails only its job; the pool forks a new one", async () => {
     const runsDir = freshRunsDir();
-    const cells = prepared(runsDir);
+    const cells = await prepared(runsDir);
     const cell = cells[0];
     const pool = new JobChildPool(1);
     try {

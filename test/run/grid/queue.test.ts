@@ -51,7 +51,7 @@ describe.skipIf(!HAVE_REDIS)("grid on a BullMQ queue (real redis-server, two `re
         "",
       ].join("\n"),
     );
-    const cells: PreparedCell[] = prepareGridCells(expandGrid(loadGridConfig(gridFile)), options(runsDir));
+    const cells: PreparedCell[] = await prepareGridCells(expandGrid(loadGridConfig(gridFile)), options(runsDir));
     expect(cells).toHaveLength(10);
     const loc = ["--runs", runsDir, "--cache", CACHE_DIR];
     const workerArgs = ["worker", "--queue", url, ...loc, "--lock-duration", "1000", "--stalled-interval", "500"];
