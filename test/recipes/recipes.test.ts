@@ -102,25 +102,27 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("shipped recipes", () => {
-  it("are valid, define svb-2023, tesla-2022 and the two ForecastBench episodes, and the tasks list them", () => {
+  it("are valid, define svb-2023, tesla-2022, the two ForecastBench episodes and the Polymarket week, and the tasks list them", () => {
     const shipped = recipeFilesIn(SHIPPED_RECIPE_DIR).map(loadRecipe);
     expect(shipped.flatMap((r) => (r.recipe.episode ? [r.recipe.episode.id] : [])).sort()).toEqual([
       "forecastbench-2026-01-04",
       "forecastbench-2026-01-18",
+      "polymarket-wom-2026-01",
       "svb-2023",
       "tesla-2022",
     ]);
-    // the streamed importers' shipped recipes build worlds only (recipes/README.md says why)
+    // the other streamed importers' shipped recipes build worlds only (recipes/README.md says why)
     expect(
       shipped
         .filter((r) => !r.recipe.episode)
         .map((r) => r.recipe.name)
         .sort(),
-    ).toEqual(["polymarket-betting-on-war", "polymarket-wom-api", "reddit-arcticshift-sample", "warc-ccmain-sample"]);
+    ).toEqual(["polymarket-betting-on-war", "reddit-arcticshift-sample", "warc-ccmain-sample"]);
     const eps = (task: string) => taskEpisodes(getTask(task)).map((e) => `${e.name}:${e.world.kind}`);
     expect(eps("price-check")).toContain("svb-2023:recipe");
     expect(eps("risk-portfolio")).toContain("svb-2023:recipe");
     expect(eps("filing-tracker")).toContain("tesla-2022:recipe");
+    expect(eps("forecast-portfolio")).toContain("polymarket-wom-2026-01:recipe");
     expect(eps("open-forecast")).toEqual(
       expect.arrayContaining(["forecastbench-2026-01-04:recipe", "forecastbench-2026-01-18:recipe"]),
     );

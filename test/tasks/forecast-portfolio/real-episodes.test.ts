@@ -83,4 +83,15 @@ describe.skipIf(!present)("forecast-portfolio real episodes (imported Polymarket
     expect(heur.performance.primary).toMatchObject({ name: "bss", value: -0.22360643551442272 });
     expect(silent.performance.primary).toMatchObject({ name: "bss", value: -0.33333333333333326 });
   }, 900_000);
+
+  it("the shipped recipe episode polymarket-wom-2026-01 is the same week of the same world: the same score", async () => {
+    const r = await run({
+      task: "forecast-portfolio",
+      episode: "polymarket-wom-2026-01",
+      agent: { model: "scripted:news-forecaster" },
+    });
+    expect(r.results.episode).toBe("polymarket-wom-2026-01");
+    expect(metric(r.results, "questions_scored")).toBe(20);
+    expect(r.results.performance.primary).toMatchObject({ name: "bss", value: -0.22360643551442272 });
+  }, 900_000);
 });
