@@ -86,10 +86,11 @@ const before = (end: number) => (r: { visible_at: number }) => r.visible_at < en
  * The rows a fresh build of [start, end) would hold, taken from a world generated for the same
  * seed and start and a later end (its rows are only filtered, never changed): reddit posts created
  * before `end` with their whole comment trees and reveals (the generator draws a post's cascade
- * when it creates the post, so comments and reveals may lie after the end), companies whole, candles opening
- * before `end` (the generator emits the last one whole), every other row visible before `end`; truth: breakpoints starting before `end` and their attributions,
- * answers of the kept questions, labels dated before `end` (undated ones kept). Equal to the fresh
- * build exactly for the kinds where the generator is window-prefix-stable.
+ * when it creates the post, so comments and reveals may lie after the end), companies whole,
+ * candles opening before `end` (the generator emits the last one whole), every other row visible
+ * before `end`; truth: breakpoints starting before `end` and their attributions, answers of the
+ * kept questions, labels dated before `end` (undated ones kept). Equal to the fresh build exactly
+ * for the kinds where the generator is window-prefix-stable.
  */
 export function restrictToWindow(w: SynthWorld, end: number): SynthWorld {
   const posts = w.reddit_post.filter((p) => p.created_utc < end);

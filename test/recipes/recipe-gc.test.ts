@@ -5,10 +5,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { gcRecipeWorlds, markRecipeWorldUsed } from "../../src/recipes/recipe-gc.js";
+import { ensureRealWorld } from "../../src/run/world-resolver.js";
+import { RAW_DIR } from "../run/helpers.js";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const D = (s: string) => Date.parse(`${s}T00:00:00Z`);
 const KEY = "0123456789abcdef";
+const MURPHY = join(RAW_DIR, "edgar-submissions-murphy-raw/CIK0000717423.json");
+const HAVE_MURPHY = existsSync(MURPHY);
+if (!HAVE_MURPHY) console.warn(`skipping the recipe-world last-use test: ${MURPHY} not found`);
 
 function deadPid(): number {
   const r = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" });
@@ -105,4 +110,28 @@ describe("recipe-world cache gc", () => {
     const bad = gc("--recipe-worlds", "-1");
     expect(bad.status).not.toBe(0);
   }, 900_000);
+
+  it.skipIf(!HAVE_MURPHY)(
+    "a run finding a recipe world in the cache renews its last use (the eviction order)",
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), "relive-recipe-gc-"));
+      writeFileSync(
+        join(dir, "murphy.yaml"),
+        `recipe: 1
+name: gc-murphy-2022-08
+window: { start: 2022-08-01, end: 2022-08-12 }
+streams: [company, filing]
+sources:
+  - importer: edgar
+    submissions: edgar-submissions-murphy-raw/CIK0000717423.json
+`,
+      );
+      const loc = { cacheDir: join(dir, "cache"), rawDir: RAW_DIR };
+      const w = ensureRealWorld(join(dir, "murphy.yaml"), loc);
+      utimesSync(join(w, "world.json"), new Date(D("2026-01-01")), new Date(D("2026-01-01")));
+      expect(ensureRealWorld(join(dir, "murphy.yaml"), loc)).toBe(w);
+      expect(statSync(join(w, "world.json")).mtimeMs).toBeGreaterThan(D("2026-01-02"));
+    },
+    900_000,
+  );
 });
