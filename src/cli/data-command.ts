@@ -6,24 +6,53 @@ import { nonNegativeInt, positiveInt } from "./arg-parsers.js";
 
 const mib = (b: number) => `${(b / 1_048_576).toFixed(1)} MiB`;
 
-/** `relive data gc`: evicts cached synthetic worlds (least recently used first) and temp dirs of killed builds. */
+/**
+ * `relive data gc`: evicts cached synthetic worlds (least recently used first) and removes temp
+ * dirs of killed builds, of synthetic and recipe-built worlds alike; recipe worlds are evicted only
+ * with `--recipe-worlds N` (they rebuild only while their input files are there).
+ */
 export function registerDataGcCommand(data: Command): void {
   data
     .command("gc")
     .description(
-      "evict cached synthetic worlds, least recently used first, keeping the N most recent; also removes temp dirs of killed builds",
+      "evict cached synthetic worlds, least recently used first, keeping the N most recent; remove temp dirs of killed builds " +
+        "(synthetic and recipe worlds) and partial recipe world dirs; with --recipe-worlds, evict recipe-built worlds too",
     )
     .option("--cache <dir>", "cache for built worlds", process.env.RELIVE_CACHE_DIR ?? ".relive-cache")
     .option("--keep <n>", "synthetic worlds to keep (most recently used)", nonNegativeInt, 4)
-    .action(async (o: { cache: string; keep: number }) => {
+    .option(
+      "--recipe-worlds <n>",
+      "also evict recipe-built worlds (<cache>/worlds), keeping the N most recently used (default: evict none)",
+      nonNegativeInt,
+    )
+    .action(async (o: { cache: string; keep: number; recipeWorlds?: number }) => {
       const { gcSynthWorlds } = await import("../synth/synth-world.js");
-      const r = gcSynthWorlds(join(resolve(o.cache), "synth"), o.keep);
-      for (const x of r.removed)
+      const { gcRecipeWorlds } = await import("../recipes/recipe-gc.js");
+      const synth = gcSynthWorlds(join(resolve(o.cache), "synth"), o.keep);
+      const recipes = gcRecipeWorlds(resolve(o.cache), o.recipeWorlds ?? null);
+      for (const x of synth.removed)
         process.stdout.write(
           `removed ${x.kind === "temp" ? "temp dir of a killed build" : "world"} ${x.path} (${mib(x.bytes)}${x.last_used ? `, last used ${x.last_used}` : ""})\n`,
         );
+      for (const x of recipes.removed) {
+        const what =
+          x.kind === "temp"
+            ? "temp dir of a killed recipe build"
+            : x.kind === "partial"
+              ? "partial recipe world dir (no world.json)"
+              : "recipe world";
+        const rebuild =
+          x.kind === "world" && x.recipe_file
+            ? `; rebuilding it needs ${x.recipe_file} and its inputs ${x.inputs.join(", ") || "(none recorded)"}`
+            : "";
+        process.stdout.write(
+          `removed ${what} ${x.path} (${mib(x.bytes)}${x.last_used ? `, last used ${x.last_used}` : ""}${rebuild})\n`,
+        );
+      }
+      const n = synth.removed.length + recipes.removed.length;
+      const freed = synth.freed_bytes + recipes.freed_bytes;
       process.stdout.write(
-        `freed ${r.freed_bytes} bytes (${mib(r.freed_bytes)}) in ${r.removed.length} director${r.removed.length === 1 ? "y" : "ies"}; kept ${r.kept.length} world(s)\n`,
+        `freed ${freed} bytes (${mib(freed)}) in ${n} director${n === 1 ? "y" : "ies"}; kept ${synth.kept.length} synthetic world(s), ${recipes.kept.length} recipe world(s)\n`,
       );
     });
 }

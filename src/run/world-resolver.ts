@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { defaultRawDir, ensureRecipeWorld } from "../recipes/recipe-build.js";
 import { findRecipe } from "../recipes/recipe-catalog.js";
 import { loadRecipe, RecipeError } from "../recipes/recipe-file.js";
+import { markRecipeWorldUsed } from "../recipes/recipe-gc.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
@@ -36,6 +37,7 @@ export function ensureRealWorld(ref: string, loc: WorldLocation, log?: (msg: str
     );
   const w = ensureRecipeWorld(r, { cacheDir: loc.cacheDir, ...(loc.rawDir ? { dataDir: loc.rawDir } : {}) }, log);
   if (w.built) printLint(w.dir, log);
+  else markRecipeWorldUsed(w.dir);
   return w.dir;
 }
 
@@ -69,6 +71,7 @@ export function resolveWorldDir(
         log,
       );
       if (w.built) printLint(w.dir, log);
+      else markRecipeWorldUsed(w.dir);
       return w.dir;
     }
     case "real":

@@ -1,11 +1,13 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
+import { pathBytes, pidAlive } from "../common/cache-upkeep.js";
 import { STREAM_KINDS, type StreamKind, type StreamRows } from "../world/row-schemas.js";
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON, WorldBuilder } from "../world/world-builder.js";
 import { assertDigestCandidates, digestCandidateCounts } from "./digest-check.js";
 import { FUTURE_VERSION, GENERATOR_VERSION, generateRows, type SynthOptions, SynthOptionsSchema } from "./generate.js";
 import { DAY } from "./time.js";
+import { windowPrefixUnstable } from "./window-prefix.js";
 
 /** the `builder` field written into synthetic worlds' manifests */
 export const SYNTH_BUILDER = "relive-synth";
@@ -65,6 +67,8 @@ export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?:
     onProgress?.(`removing stale synthetic world ${dir}`);
     rmSync(dir, { recursive: true, force: true });
   }
+  const covering = opts.future === undefined ? coveringSynthWorlds(cacheDir, opts) : [];
+  if (covering.length) onProgress?.(notReusedMessage(covering[0] as string));
   onProgress?.(`generating synthetic world (seed ${opts.seed})`);
   const rows = generateRows(opts);
   assertDigestCandidates(digestCandidateCounts(rows, opts.start, opts.end));
@@ -93,6 +97,47 @@ export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?:
   return dir;
 }
 
+/**
+ * Complete cached worlds of this generator version, seed and start whose window ends after the
+ * requested one (an ordinary world, no future): the worlds a prefix-stable generator could derive
+ * the requested one from. Shortest window first.
+ */
+export function coveringSynthWorlds(cacheDir: string, o: SynthOptions): string[] {
+  const opts = SynthOptionsSchema.parse(o);
+  if (opts.future !== undefined || !existsSync(cacheDir)) return [];
+  const prefix = `synth-${GENERATOR_VERSION}-s${opts.seed}-${stamp(opts.start)}-`;
+  const found: { dir: string; end: number }[] = [];
+  for (const name of readdirSync(cacheDir).sort()) {
+    if (!name.startsWith(prefix) || TEMP_RE.test(name) || name.includes("-f")) continue;
+    const dir = join(cacheDir, name);
+    const m = readManifest(dir);
+    if (m === null || m.window.start !== opts.start || !(m.window.end > opts.end)) continue;
+    if (readValidManifest(dir, { ...opts, end: m.window.end })) found.push({ dir, end: m.window.end });
+  }
+  return found.sort((a, b) => a.end - b.end).map((f) => f.dir);
+}
+
+function readManifest(dir: string): WorldManifest | null {
+  try {
+    return JSON.parse(readFileSync(join(dir, WORLD_JSON), "utf8")) as WorldManifest;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a covering cached world is not used for the requested window: the generator is not
+ * window-prefix-stable (window-prefix.ts, README "Window prefix stability"), so a slice of it would
+ * differ from a fresh build; the world is generated anew.
+ */
+function notReusedMessage(covering: string): string {
+  const unstable = windowPrefixUnstable();
+  const why = unstable.length
+    ? `the generator (${GENERATOR_VERSION}) is not window-prefix-stable for ${unstable.map((u) => u.kind).join(", ")}`
+    : "deriving a world from a covering one is not implemented";
+  return `not reusing cached ${covering} (its window contains this one): ${why}; see src/synth/README.md "Window prefix stability"`;
+}
+
 function insertStream<K extends StreamKind>(
   b: WorldBuilder,
   kind: K,
@@ -103,26 +148,6 @@ function insertStream<K extends StreamKind>(
 
 /** `<world dir>.tmp-<pid>`: where WorldBuilder builds before its atomic rename */
 const TEMP_RE = /^(synth-.+)\.tmp-(\d+)$/;
-
-/** Whether a process with this id runs on this host (EPERM: it runs as another user). */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Bytes under a path (files and directories, symlinks not followed). */
-export function pathBytes(path: string): number {
-  const st = lstatSync(path, { throwIfNoEntry: false });
-  if (!st) return 0;
-  if (!st.isDirectory()) return st.size;
-  let n = 0;
-  for (const e of readdirSync(path)) n += pathBytes(join(path, e));
-  return n;
-}
 
 /**
  * Removes the temp build directories of synthetic worlds whose building process is gone (a

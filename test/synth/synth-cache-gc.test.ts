@@ -88,7 +88,9 @@ describe("synthetic-world cache", () => {
     );
     expect(r.status).toBe(0);
     expect(r.stdout).toContain(`removed world ${w} (0.0 MiB, last used 2026-01-01T00:00:00.000Z)`);
-    expect(r.stdout).toContain("freed 1002 bytes (0.0 MiB) in 1 directory; kept 0 world(s)");
+    expect(r.stdout).toContain(
+      "freed 1002 bytes (0.0 MiB) in 1 directory; kept 0 synthetic world(s), 0 recipe world(s)",
+    );
     expect(existsSync(w)).toBe(false);
   }, 900_000);
 });
