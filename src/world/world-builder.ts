@@ -25,8 +25,9 @@ import {
   META_NEWS_LAG_PUB_OVER_VIS,
   META_NEWS_LAG_VIS_OVER_PUB,
   NEWS_FTS_DDL,
+  NEWS_ORDER_DDL,
   TRUTH_DDL,
-  WORLD_INDEXES_DDL,
+  WORLD_LATER_INDEXES_DDL,
   WORLD_TABLES_DDL,
 } from "./schema.js";
 import type { WorldManifest } from "./types.js";
@@ -401,8 +402,9 @@ export class WorldBuilder {
       const order = stream?.end() ?? null;
       // the news index worker (if any) writes its side database meanwhile; discarded if not adopted
       if (order !== null) this.newsIndex.requestWrite();
-      this.world.exec(WORLD_INDEXES_DDL);
-      stage("indexes");
+      // news_order first (committed: the vector workers read it while the other indexes are built)
+      this.world.exec(NEWS_ORDER_DDL);
+      stage("news_order");
       let vectorsBuilt = false;
       const embedder = this.newsEmbedder;
       const newsCount = this.digest("news").rows;
@@ -419,7 +421,10 @@ export class WorldBuilder {
           this.options.vectorWorkers,
         );
         stage("news_vectors_start");
-      } else if (stream !== null && this.newsEmbedder !== null) {
+      }
+      this.world.exec(WORLD_LATER_INDEXES_DDL);
+      stage("indexes");
+      if (this.vectorJob === null && stream !== null && this.newsEmbedder !== null) {
         buildNewsVectors(this.world, this.newsEmbedder);
         vectorsBuilt = true;
         stage("news_vectors");
