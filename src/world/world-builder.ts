@@ -396,9 +396,9 @@ export class WorldBuilder {
     try {
       const stage = stageTimer(this.finishTimings);
       const stream = this.ftsStream;
-      // The worker optimizes the streamed index (in its side database) while this thread builds
-      // the indexes and the news vectors (or, with vector workers, the FTS index and news index
-      // while they embed).
+      // The FTS worker optimizes the streamed index (in its side database) and the news index
+      // worker writes its side database while this thread builds the indexes and the news vectors
+      // (or, with vector workers, adopts the FTS index and copies the news index while they embed).
       const order = stream?.end() ?? null;
       // the news index worker (if any) writes its side database meanwhile; discarded if not adopted
       if (order !== null) this.newsIndex.requestWrite();
