@@ -137,7 +137,7 @@ export async function run(
     console.log(describeRun(n, bigRun));
     return {
       bench: "p3-ingest",
-      what: "importNewsJsonl end to end: read + JSON.parse + zod + dedupe + insert + indexes + FTS5 build + optimize + news index + news vectors + ANALYZE + rename",
+      what: "importNewsJsonl end to end: read + JSON.parse + zod + dedupe + insert + indexes + FTS5 build + optimize + news index (worker thread) + news vectors (worker threads) + ANALYZE + rename",
       vector_workers: opts.vectorWorkers ?? "builder default",
       small: {
         articles: small,

@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { ENGLISH_STOPWORDS, ftsIndexText } from "./fts-text.js";
-import type { NewsIndexBuilder } from "./news-index-build.js";
+import type { NewsIndexFeed } from "./news-index-build.js";
 
 /**
  * Building the contentless FTS5 index `news_fts` (rowid = news_order.seq) with both cores: this
@@ -182,7 +182,7 @@ export function ftsIndexTextFast(text: string): string {
  * Fills `news_fts` (already created in `db`) from `news` in `news_order.seq` order; see above. With
  * `index`, the same prepared texts also feed the relive news index while the worker inserts them.
  */
-export function buildNewsFts(db: Database.Database, path: string, index?: NewsIndexBuilder): void {
+export function buildNewsFts(db: Database.Database, path: string, index?: NewsIndexFeed): void {
   const worker = new FtsWorker(path, { fresh: false });
   const read = db.prepare(
     "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid" +
@@ -241,14 +241,14 @@ export class NewsFtsStream {
   private out: FtsBatch = { seq: [], title: [], body: [] };
   private order: number[] = [];
   private last: Pending | null = null;
-  private readonly index: NewsIndexBuilder | undefined;
+  private readonly index: NewsIndexFeed | undefined;
 
   /**
    * Starts the worker on a new database at `path` created with `ddl` (the news_fts DDL). With
    * `index`, the released rows (in speculative seq order) also feed the relive news index; it is
    * reset when the stream gives up.
    */
-  constructor(path: string, ddl: string, index?: NewsIndexBuilder) {
+  constructor(path: string, ddl: string, index?: NewsIndexFeed) {
     this.path = path;
     this.index = index;
     this.worker = new FtsWorker(path, { fresh: true, ddl });

@@ -126,13 +126,23 @@ class WordIds {
 
 const bytes = (a: Uint32Array | Int32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
+/** What the FTS build feeds (a `NewsIndexBuilder` here, or `NewsIndexJob` on a worker thread). */
+export interface NewsIndexFeed {
+  /** Articles added so far (the last seq). */
+  readonly size: number;
+  /** Adds articles seq[i] (which must continue 1, 2, ...) with prepared title and body texts. */
+  addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void;
+  /** Forgets everything added. */
+  reset(): void;
+}
+
 /**
  * Accumulates the index from prepared texts (`ftsIndexTextFast` of title and body) given in seq
  * order 1, 2, ... — fed by the FTS build itself (`buildNewsFts`, `NewsFtsStream`) on the thread that
  * prepares the texts while the FTS worker inserts them, so the index costs little extra wall time —
  * then `write(db)` stores it.
  */
-export class NewsIndexBuilder {
+export class NewsIndexBuilder implements NewsIndexFeed {
   private tok: FtsTokenizer | null = null;
   private termOf = new Map<string, number>(); // FTS5 term -> term id
   private terms: string[] = [];

@@ -154,8 +154,11 @@ CREATE TABLE world_meta (
 );
 `;
 
-/** Secondary indexes, derived tables and the FTS index, created by `finish()` after the bulk load. */
-export const WORLD_INDEXES_DDL = `
+/**
+ * The first part of `WORLD_INDEXES_DDL`: news_visible and the news time index `news_order` (filled),
+ * which `finish()` commits before the rest so the news-vector workers can start reading it.
+ */
+export const NEWS_ORDER_DDL = `
 CREATE INDEX news_visible ON news (visible_at);
 
 -- The time index of news: one narrow row per article in (visible_at, id) order, so seq is
@@ -168,6 +171,10 @@ CREATE TABLE news_order (
 );
 INSERT INTO news_order (rid, visible_at, published_at)
   SELECT rid, visible_at, published_at FROM news ORDER BY visible_at, id;
+`;
+
+/** The rest of `WORLD_INDEXES_DDL`: every other secondary index and derived table. */
+export const WORLD_LATER_INDEXES_DDL = `
 CREATE INDEX news_order_visible ON news_order (visible_at);
 CREATE INDEX news_order_published ON news_order (published_at, visible_at);
 CREATE INDEX market_visible ON market (visible_at);
@@ -215,6 +222,9 @@ INSERT INTO candle_series (venue, symbol, interval_ms, visible_at)
   SELECT venue, symbol, interval_ms, min(visible_at) FROM candle GROUP BY venue, symbol, interval_ms;
 CREATE INDEX candle_series_visible ON candle_series (visible_at);
 `;
+
+/** Secondary indexes, derived tables and the FTS index, created by `finish()` after the bulk load. */
+export const WORLD_INDEXES_DDL = NEWS_ORDER_DDL + WORLD_LATER_INDEXES_DDL;
 
 /**
  * Contentless FTS5 table over news: rowid = news_order.seq; columns are stopword-free title and text.

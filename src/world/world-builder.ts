@@ -5,7 +5,8 @@ import Database from "better-sqlite3";
 import { DEFAULT_EMBEDDER_ID, type Embedder, getEmbedder } from "./embedder.js";
 import { buildNewsFts, NewsFtsStream } from "./fts-build.js";
 import { ftsIndexText } from "./fts-text.js";
-import { buildNewsIndex, NewsIndexBuilder } from "./news-index-build.js";
+import { buildNewsIndex } from "./news-index-build.js";
+import { NewsIndexJob, PARALLEL_INDEX_MIN_ROWS } from "./news-index-parallel.js";
 import { buildNewsVectors } from "./news-vectors.js";
 import { defaultVectorWorkers, NewsVectorsJob, PARALLEL_VECTORS_MIN_ROWS } from "./news-vectors-parallel.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
@@ -24,8 +25,9 @@ import {
   META_NEWS_LAG_PUB_OVER_VIS,
   META_NEWS_LAG_VIS_OVER_PUB,
   NEWS_FTS_DDL,
+  NEWS_ORDER_DDL,
   TRUTH_DDL,
-  WORLD_INDEXES_DDL,
+  WORLD_LATER_INDEXES_DDL,
   WORLD_TABLES_DDL,
 } from "./schema.js";
 import type { WorldManifest } from "./types.js";
@@ -38,6 +40,8 @@ export const TRUTH_DB = "truth.db";
 export const WORLD_JSON = "world.json";
 /** Side database of the streamed FTS build (inside the temp dir; never part of a finished world). */
 const FTS_SIDE_DB = "news-fts.tmp.db";
+/** Side database the news index worker writes (inside the temp dir; copied into world.db by finish()). */
+const NEWS_INDEX_SIDE_DB = "news-index.tmp.db";
 /** From this many articles on, the FTS index is built by two threads (see fts-build.ts). */
 export const PARALLEL_FTS_MIN_ROWS = 20_000;
 
@@ -72,6 +76,11 @@ export interface WorldBuildOptions {
   vectorWorkers?: number;
   /** news row count from which the vectors are built by workers (default PARALLEL_VECTORS_MIN_ROWS) */
   parallelVectorsMinRows?: number;
+  /**
+   * news row count from which the relive news index is built by a worker thread while the FTS build
+   * feeds it (news-index-parallel.ts; same tables either way; default PARALLEL_INDEX_MIN_ROWS)
+   */
+  parallelIndexMinRows?: number;
 }
 
 /** How one kind is written: table, columns, row → positional params, and its digest key. */
@@ -292,7 +301,7 @@ export class WorldBuilder {
   private readonly newsEmbedder: Embedder | null;
   private ftsStream: NewsFtsStream | null = null;
   private vectorJob: NewsVectorsJob | null = null;
-  private readonly newsIndex = new NewsIndexBuilder();
+  private readonly newsIndex: NewsIndexJob;
 
   private constructor(targetDir: string, meta: WorldMeta, options: WorldBuildOptions) {
     this.targetDir = targetDir;
@@ -301,9 +310,11 @@ export class WorldBuilder {
       streamNewsFts: options.streamNewsFts ?? false,
       vectorWorkers: options.vectorWorkers ?? defaultVectorWorkers(),
       parallelVectorsMinRows: options.parallelVectorsMinRows ?? PARALLEL_VECTORS_MIN_ROWS,
+      parallelIndexMinRows: options.parallelIndexMinRows ?? PARALLEL_INDEX_MIN_ROWS,
     };
     this.newsEmbedder = options.newsEmbedder === undefined ? getEmbedder(DEFAULT_EMBEDDER_ID) : options.newsEmbedder;
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
+    this.newsIndex = new NewsIndexJob(join(this.tmpDir, NEWS_INDEX_SIDE_DB), this.options.parallelIndexMinRows);
     this.meta = { ...meta, window: { ...meta.window } };
     if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
     mkdirSync(this.tmpDir, { recursive: true });
@@ -385,12 +396,15 @@ export class WorldBuilder {
     try {
       const stage = stageTimer(this.finishTimings);
       const stream = this.ftsStream;
-      // The worker optimizes the streamed index (in its side database) while this thread builds
-      // the indexes and the news vectors (or, with vector workers, the FTS index and news index
-      // while they embed).
+      // The FTS worker optimizes the streamed index (in its side database) and the news index
+      // worker writes its side database while this thread builds the indexes and the news vectors
+      // (or, with vector workers, adopts the FTS index and copies the news index while they embed).
       const order = stream?.end() ?? null;
-      this.world.exec(WORLD_INDEXES_DDL);
-      stage("indexes");
+      // the news index worker (if any) writes its side database meanwhile; discarded if not adopted
+      if (order !== null) this.newsIndex.requestWrite();
+      // news_order first (committed: the vector workers read it while the other indexes are built)
+      this.world.exec(NEWS_ORDER_DDL);
+      stage("news_order");
       let vectorsBuilt = false;
       const embedder = this.newsEmbedder;
       const newsCount = this.digest("news").rows;
@@ -407,7 +421,10 @@ export class WorldBuilder {
           this.options.vectorWorkers,
         );
         stage("news_vectors_start");
-      } else if (stream !== null && this.newsEmbedder !== null) {
+      }
+      this.world.exec(WORLD_LATER_INDEXES_DDL);
+      stage("indexes");
+      if (this.vectorJob === null && stream !== null && this.newsEmbedder !== null) {
         buildNewsVectors(this.world, this.newsEmbedder);
         vectorsBuilt = true;
         stage("news_vectors");
@@ -428,6 +445,7 @@ export class WorldBuilder {
         db.exec(NEWS_FTS_DDL);
         if (newsRows >= this.options.parallelFtsMinRows) {
           buildNewsFts(db, join(this.tmpDir, WORLD_DB), this.newsIndex);
+          this.newsIndex.requestWrite(); // written by its worker during the optimize
           indexFed = true;
         } else {
           db.function("relive_fts_text", { deterministic: true }, (s: unknown) => ftsIndexText(String(s)));

@@ -1,0 +1,236 @@
+import { existsSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import type Database from "better-sqlite3";
+import { NewsIndexBuilder, type NewsIndexFeed } from "./news-index-build.js";
+import {
+  type IndexWorkerData,
+  type IndexWorkerMessage,
+  type IndexWorkerRequest,
+  IW_CELLS,
+  IW_DONE,
+  IW_FAILED,
+  IW_WRITTEN,
+} from "./news-index-protocol.js";
+
+/**
+ * The relive news index built on a worker thread (the same tables, byte for byte, as a
+ * `NewsIndexBuilder` on the calling thread; it is that builder, run elsewhere).
+ *
+ * The FTS build feeds it exactly as it feeds a `NewsIndexBuilder` (`addBatch`, in seq order);
+ * the first batches are held here until `minRows` articles have arrived, so a small world never
+ * starts a thread (and `write` then builds the index here). From then on each batch is posted to
+ * the worker (newline-joined texts, one string per column), at most `MAX_IN_FLIGHT` ahead of it
+ * (the caller blocks on a shared counter). `requestWrite()` asks the worker to store the index in
+ * a side database at `sidePath` while this thread does other work; `write(db)` waits for it and
+ * copies every table of the side database and its world_meta rows into `db` (tables in creation
+ * order, rows with their rowids, so the copy equals what `NewsIndexBuilder.write(db)` would write,
+ * including any table a later index format adds there). The worker runs in input order only, so
+ * its output does not depend on thread timing. A worker error is thrown with its message by the
+ * next call; `reset()` stops the worker and deletes the side database.
+ */
+
+/** From this many articles on, the news index is built by a worker thread. */
+export const PARALLEL_INDEX_MIN_ROWS = 20_000;
+/** Batches posted and not yet added by the worker before `addBatch` waits (bounds memory). */
+const MAX_IN_FLIGHT = 8;
+
+const COMPILED = import.meta.url.endsWith(".js");
+/** `../world/` so the path also resolves from the one-file bundles in dist/bundles/ */
+const WORKER_MODULE = new URL(
+  COMPILED ? "../world/news-index-worker.js" : "../world/news-index-worker.ts",
+  import.meta.url,
+).href;
+/** sources: the bootstrap registers the TypeScript loader (tsx) in the worker before importing the worker module */
+const TSX = COMPILED
+  ? null
+  : pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/esm/api")), "index.mjs")).href;
+
+const BOOT = `
+const { workerData } = require("node:worker_threads");
+(workerData.tsx
+  ? import(workerData.tsx).then((api) => api.tsImport(workerData.module, workerData.module))
+  : import(workerData.module)
+)
+  .then((m) => m.runNewsIndexWorker(workerData.data))
+  .catch((e) => {
+    const s = new Int32Array(workerData.data.shared);
+    workerData.data.port.postMessage({ error: "cannot start the worker: " + ((e && e.message) || String(e)) });
+    Atomics.store(s, ${IW_FAILED}, 1);
+    Atomics.notify(s, ${IW_DONE});
+  });
+`;
+
+interface Batch {
+  seq: readonly number[];
+  title: readonly string[];
+  body: readonly string[];
+}
+
+interface Running {
+  worker: Worker;
+  port: MessagePort;
+  shared: Int32Array;
+  sent: number;
+  writeRequested: boolean;
+}
+
+export class NewsIndexJob implements NewsIndexFeed {
+  private held: Batch[] = [];
+  private docs = 0;
+  private run: Running | null = null;
+  /** wall-clock ms this thread spent in addBatch (posting, or waiting for the worker) */
+  feedMs = 0;
+
+  constructor(
+    private readonly sidePath: string,
+    private readonly minRows = PARALLEL_INDEX_MIN_ROWS,
+  ) {}
+
+  /** Articles added so far (the last seq). */
+  get size(): number {
+    return this.docs;
+  }
+
+  /** Whether a worker thread builds the index (from `minRows` articles on). */
+  get parallel(): boolean {
+    return this.run !== null;
+  }
+
+  addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void {
+    const t0 = performance.now();
+    if (seq.length === 0) return;
+    const batch = { seq, title, body };
+    this.docs += seq.length;
+    if (this.run === null) {
+      this.held.push(batch);
+      if (this.docs >= Math.max(1, this.minRows)) {
+        const held = this.held;
+        this.held = [];
+        this.run = this.start();
+        for (const b of held) this.post(b);
+      }
+    } else this.post(batch);
+    this.feedMs += performance.now() - t0;
+  }
+
+  /** Asks the worker to write the side database now (no-op without a worker or if already asked). */
+  requestWrite(): void {
+    const run = this.run;
+    if (run === null || run.writeRequested) return;
+    this.check(run);
+    rmSync(this.sidePath, { force: true });
+    const m: IndexWorkerRequest = { write: this.sidePath, docs: this.docs };
+    run.port.postMessage(m);
+    run.writeRequested = true;
+  }
+
+  /**
+   * Writes the index tables into `db` (checks that it saw exactly the `docs` articles of
+   * news_order); returns the term count. Ends the job (as `reset()` does).
+   */
+  write(db: Database.Database, docs: number): number {
+    try {
+      const run = this.run;
+      if (run === null) {
+        const builder = new NewsIndexBuilder();
+        for (const b of this.held) builder.addBatch(b.seq, b.title, b.body);
+        this.held = [];
+        return builder.write(db, docs);
+      }
+      if (docs !== this.docs) throw new Error(`news index: built from ${this.docs} articles, the world has ${docs}`);
+      this.requestWrite();
+      while (Atomics.load(run.shared, IW_WRITTEN) === 0) {
+        this.check(run);
+        Atomics.wait(run.shared, IW_DONE, Atomics.load(run.shared, IW_DONE), 50);
+      }
+      const msg = receiveMessageOnPort(run.port)?.message as IndexWorkerMessage | undefined;
+      if (msg === undefined || !("terms" in msg)) throw new Error("news index: the worker wrote no result");
+      copySide(db, this.sidePath);
+      return msg.terms;
+    } finally {
+      this.reset();
+    }
+  }
+
+  /** Forgets everything added, stops the worker and deletes the side database. */
+  reset(): void {
+    const run = this.run;
+    this.run = null;
+    if (run !== null) {
+      run.port.close();
+      void run.worker.terminate();
+    }
+    this.held = [];
+    this.docs = 0;
+    this.feedMs = 0;
+    if (existsSync(this.sidePath)) rmSync(this.sidePath, { force: true });
+  }
+
+  private start(): Running {
+    const shared = new Int32Array(new SharedArrayBuffer(IW_CELLS * 4));
+    const { port1, port2 } = new MessageChannel();
+    const data: IndexWorkerData = { shared: shared.buffer as SharedArrayBuffer, port: port2 };
+    const worker = new Worker(BOOT, {
+      eval: true,
+      // plain CommonJS bootstrap: the parent's flags (e.g. --input-type=module) must not reach it
+      execArgv: [],
+      workerData: { module: WORKER_MODULE, tsx: TSX, data },
+      transferList: [port2],
+    });
+    return { worker, port: port1, shared, sent: 0, writeRequested: false };
+  }
+
+  private post(b: Batch): void {
+    const run = this.run as Running;
+    for (;;) {
+      this.check(run);
+      const done = Atomics.load(run.shared, IW_DONE);
+      if (run.sent - done < MAX_IN_FLIGHT) break;
+      Atomics.wait(run.shared, IW_DONE, done, 50);
+    }
+    const m: IndexWorkerRequest = { seq: [...b.seq], title: b.title.join("\n"), body: b.body.join("\n") };
+    run.port.postMessage(m);
+    run.sent++;
+  }
+
+  private check(run: Running): void {
+    if (Atomics.load(run.shared, IW_FAILED) === 0) return;
+    const msg = receiveMessageOnPort(run.port)?.message as IndexWorkerMessage | undefined;
+    const text = msg !== undefined && "error" in msg ? msg.error : "worker stopped";
+    this.reset();
+    throw new Error(`news index build failed: ${text}`);
+  }
+}
+
+/**
+ * Copies the side database's tables (created as there, in creation order; rows by a plain
+ * `INSERT ... SELECT *`, which SQLite runs as a record-for-record transfer keeping the rowids),
+ * its explicit indexes and its world_meta rows (in rowid order) into `db`.
+ */
+function copySide(db: Database.Database, sidePath: string): void {
+  db.prepare("ATTACH DATABASE ? AS news_index_side").run(sidePath);
+  try {
+    const objects = db
+      .prepare(
+        "SELECT type, name, sql FROM news_index_side.sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL" +
+          " AND tbl_name <> 'world_meta' ORDER BY rowid",
+      )
+      .all() as { type: "table" | "index"; name: string; sql: string }[];
+    db.transaction(() => {
+      for (const t of objects) {
+        if (t.type !== "table") continue;
+        db.exec(t.sql);
+        db.exec(`INSERT INTO main."${t.name}" SELECT * FROM news_index_side."${t.name}"`);
+      }
+      for (const t of objects) if (t.type === "index") db.exec(t.sql);
+      db.exec(
+        "INSERT INTO main.world_meta (key, value) SELECT key, value FROM news_index_side.world_meta ORDER BY rowid",
+      );
+    })();
+  } finally {
+    db.exec("DETACH DATABASE news_index_side");
+  }
+}
