@@ -107,6 +107,14 @@ export function recommendTools(o: {
     },
   });
 
+  type Shown = Readonly<{
+    root_id: string;
+    recommended_at: string;
+    delay_hours: number;
+    reveals_at: string;
+    revealed: boolean;
+  }>;
+  const shown: { revealsAt: number; pending: Shown; revealed: Shown }[] = [];
   const status = defineTool({
     name: RECOMMENDATIONS_TOOL,
     description:
@@ -117,17 +125,26 @@ export function recommendTools(o: {
     kind: "meta",
     run(_a, ctx) {
       const now = ctx.now();
+      // the book only grows: each accepted recommendation's two possible entries are formatted once
+      // (frozen, shared between calls), so a call costs no date formatting per recommendation
+      for (let i = shown.length; i < book.accepted.length; i++) {
+        const r = book.accepted[i]!;
+        const revealsAt = r.created_utc + horizonMs(p);
+        const entry = (revealed: boolean) =>
+          Object.freeze({
+            root_id: r.id,
+            recommended_at: isoInstant(r.t),
+            delay_hours: hours(r.t - r.created_utc),
+            reveals_at: isoInstant(revealsAt),
+            revealed,
+          });
+        shown.push({ revealsAt, pending: entry(false), revealed: entry(true) });
+      }
       return ok({
         now: isoInstant(now),
         run_start: isoInstant(sim_start),
         cap: capStatus(book, now, p),
-        recommended: book.accepted.map((r) => ({
-          root_id: r.id,
-          recommended_at: isoInstant(r.t),
-          delay_hours: hours(r.t - r.created_utc),
-          reveals_at: isoInstant(r.created_utc + horizonMs(p)),
-          revealed: now >= r.created_utc + horizonMs(p),
-        })),
+        recommended: shown.map((e) => (now >= e.revealsAt ? e.revealed : e.pending)),
       });
     },
   });
