@@ -6,7 +6,6 @@ import type { PopularityParams } from "./params.js";
 import {
   capWindowMs,
   horizonMs,
-  inCapWindow,
   judgeRecommendation,
   type Recommendation,
   type RuleVerdict,
@@ -20,7 +19,16 @@ export const RECOMMENDATIONS_TOOL = "recommendations";
  * (DESIGN invariant 3). `self` feedback reads it too (the agent's own commitments, no hidden data).
  */
 export class RecommendationBook {
+  /** in acceptance order, so their times never decrease (the run's clock never goes back) */
   readonly accepted: Recommendation[] = [];
+
+  /** `inCapWindow(accepted, now, p)`, found from the newest end: only the window's entries are read */
+  inCapWindow(now: number, p: Pick<PopularityParams, "cap_window_hours">): Recommendation[] {
+    const from = now - capWindowMs(p);
+    let i = this.accepted.length;
+    while (i > 0 && this.accepted[i - 1]!.t > from) i--;
+    return this.accepted.slice(i).filter((r) => r.t <= now);
+  }
 }
 
 export const RecommendArgs = z
@@ -54,7 +62,7 @@ export function rejectionText(
 }
 
 function capStatus(book: RecommendationBook, now: number, p: PopularityParams) {
-  const window = inCapWindow(book.accepted, now, p);
+  const window = book.inCapWindow(now, p);
   const free = window.length < p.cap;
   return {
     limit: p.cap,
