@@ -134,7 +134,9 @@ export class PopularityScorer extends ScorerBase {
    */
   reportAt(end: number): ScoreReport {
     if (end > this.sim_end) {
-      const tails = this.facts.createdIn(this.sim_start, end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
+      const tails = this.facts
+        .createdIn(this.sim_start, end - this.H)
+        .filter((x) => x.cascade >= this.p.tail_threshold);
       return this.reportOver(tails, end);
     }
     // the window's tail posts (ascending by creation) created by end − H: a prefix of `tails`
