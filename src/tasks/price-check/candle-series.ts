@@ -69,8 +69,8 @@ type ChunkStmt = Database.Statement<[string, string, number, number, number], Vi
 
 /**
  * The chunk cache of one database, shared by every WorldCandles over it (a run's scorer, the
- * anytime curve's scorers, the oracle): a series' bars with open_time in one aligned day, ascending,
- * frozen. The truth lookups of consecutive hours hit the same day, so each day is read once.
+ * anytime curve's scorers, the oracle): a series' bars with open_time in one aligned day, ascending
+ * (never handed out: `latest` returns copies). The truth lookups of consecutive hours hit the same day, so each day is read once.
  */
 class ChunkCache {
   private readonly chunks = new Map<string, readonly Readonly<VisibleBar>[]>();
@@ -89,7 +89,7 @@ class ChunkCache {
     if (rows) {
       this.chunks.delete(k);
     } else {
-      rows = this.stmt.all(venue, symbol, intervalMs, start, start + CHUNK_MS).map((r) => Object.freeze(r));
+      rows = this.stmt.all(venue, symbol, intervalMs, start, start + CHUNK_MS);
       if (this.chunks.size >= MAX_CHUNKS) this.chunks.delete(this.chunks.keys().next().value!);
     }
     this.chunks.set(k, rows);
