@@ -70,7 +70,8 @@ type ChunkStmt = Database.Statement<[string, string, number, number, number], Vi
 /**
  * The chunk cache of one database, shared by every WorldCandles over it (a run's scorer, the
  * anytime curve's scorers, the oracle): a series' bars with open_time in one aligned day, ascending
- * (never handed out: `latest` returns copies). The truth lookups of consecutive hours hit the same day, so each day is read once.
+ * (never handed out: `latest` returns copies). The truth lookups of consecutive hours hit the same
+ * day, so each day is read once.
  */
 class ChunkCache {
   private readonly chunks = new Map<string, readonly Readonly<VisibleBar>[]>();
