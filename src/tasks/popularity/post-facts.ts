@@ -21,8 +21,7 @@ const cache = new WeakMap<Database.Database, Map<number, PostFacts>>();
 export class PostFacts {
   private readonly posts: PostFact[];
   private readonly byId: Map<string, PostFact>;
-  private readonly countStmt: Database.Statement<[string, number], { n: number }>;
-  private readonly lastVisibleStmt: Database.Statement<[string, number], { v: number | null }>;
+  private readonly commentTimesStmt: Database.Statement<[string, number], { c: number; v: number }>;
 
   private constructor(db: Database.Database, horizonMs: number) {
     this.posts = db
@@ -34,9 +33,8 @@ export class PostFacts {
       )
       .all({ h: horizonMs }) as PostFact[];
     this.byId = new Map(this.posts.map((p) => [p.id, p]));
-    this.countStmt = db.prepare("SELECT count(*) AS n FROM reddit_comment WHERE root = ? AND created_utc < ?");
-    this.lastVisibleStmt = db.prepare(
-      "SELECT MAX(visible_at) AS v FROM reddit_comment WHERE root = ? AND created_utc < ?",
+    this.commentTimesStmt = db.prepare(
+      "SELECT created_utc AS c, visible_at AS v FROM reddit_comment WHERE root = ? AND created_utc < ?",
     );
   }
 
@@ -70,19 +68,22 @@ export class PostFacts {
     return out;
   }
 
-  /** comments of the post's tree created strictly before `t` */
-  commentsBefore(id: string, t: number): number {
-    return this.countStmt.get(id, t)?.n ?? 0;
-  }
-
   /**
-   * When the comments of the post's tree created strictly before `t` are all visible (the post's
-   * own visibility when there is none): the earliest instant a count of them is public.
+   * A post's feedback in one read of its comments created before `through`: for every `t` of
+   * `before` (each ≤ `through`), how many comments of its tree were created strictly before `t`; and
+   * when the comments created before `through` are all visible (the post's own visibility when there
+   * is none): the earliest instant their counts are public.
    */
-  commentsVisibleAt(id: string, t: number): number {
-    const post = this.byId.get(id);
-    const v = this.lastVisibleStmt.get(id, t)?.v ?? null;
-    return Math.max(post?.visible_at ?? 0, v ?? 0);
+  feedback(id: string, before: readonly number[], through: number): { counts: number[]; visibleAt: number } {
+    for (const t of before)
+      if (t > through) throw new RangeError(`feedback: count bound ${t} is after the visibility bound ${through}`);
+    const counts = before.map(() => 0);
+    let v: number | null = null;
+    for (const r of this.commentTimesStmt.iterate(id, through)) {
+      if (v === null || r.v > v) v = r.v;
+      for (let i = 0; i < before.length; i++) if (r.c < before[i]!) counts[i]!++;
+    }
+    return { counts, visibleAt: Math.max(this.byId.get(id)?.visible_at ?? 0, v ?? 0) };
   }
 
   private lowerBound(t: number): number {

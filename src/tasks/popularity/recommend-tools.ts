@@ -6,7 +6,6 @@ import type { PopularityParams } from "./params.js";
 import {
   capWindowMs,
   horizonMs,
-  inCapWindow,
   judgeRecommendation,
   type Recommendation,
   type RuleVerdict,
@@ -20,7 +19,16 @@ export const RECOMMENDATIONS_TOOL = "recommendations";
  * (DESIGN invariant 3). `self` feedback reads it too (the agent's own commitments, no hidden data).
  */
 export class RecommendationBook {
+  /** in acceptance order, so their times never decrease (the run's clock never goes back) */
   readonly accepted: Recommendation[] = [];
+
+  /** `inCapWindow(accepted, now, p)`, found from the newest end: only the window's entries are read */
+  inCapWindow(now: number, p: Pick<PopularityParams, "cap_window_hours">): Recommendation[] {
+    const from = now - capWindowMs(p);
+    let i = this.accepted.length;
+    while (i > 0 && this.accepted[i - 1]!.t > from) i--;
+    return this.accepted.slice(i).filter((r) => r.t <= now);
+  }
 }
 
 export const RecommendArgs = z
@@ -54,7 +62,7 @@ export function rejectionText(
 }
 
 function capStatus(book: RecommendationBook, now: number, p: PopularityParams) {
-  const window = inCapWindow(book.accepted, now, p);
+  const window = book.inCapWindow(now, p);
   const free = window.length < p.cap;
   return {
     limit: p.cap,
@@ -107,6 +115,14 @@ export function recommendTools(o: {
     },
   });
 
+  type Shown = Readonly<{
+    root_id: string;
+    recommended_at: string;
+    delay_hours: number;
+    reveals_at: string;
+    revealed: boolean;
+  }>;
+  const shown: { revealsAt: number; pending: Shown; revealed: Shown }[] = [];
   const status = defineTool({
     name: RECOMMENDATIONS_TOOL,
     description:
@@ -117,17 +133,26 @@ export function recommendTools(o: {
     kind: "meta",
     run(_a, ctx) {
       const now = ctx.now();
+      // the book only grows: each accepted recommendation's two possible entries are formatted once
+      // (frozen, shared between calls), so a call costs no date formatting per recommendation
+      for (let i = shown.length; i < book.accepted.length; i++) {
+        const r = book.accepted[i]!;
+        const revealsAt = r.created_utc + horizonMs(p);
+        const entry = (revealed: boolean) =>
+          Object.freeze({
+            root_id: r.id,
+            recommended_at: isoInstant(r.t),
+            delay_hours: hours(r.t - r.created_utc),
+            reveals_at: isoInstant(revealsAt),
+            revealed,
+          });
+        shown.push({ revealsAt, pending: entry(false), revealed: entry(true) });
+      }
       return ok({
         now: isoInstant(now),
         run_start: isoInstant(sim_start),
         cap: capStatus(book, now, p),
-        recommended: book.accepted.map((r) => ({
-          root_id: r.id,
-          recommended_at: isoInstant(r.t),
-          delay_hours: hours(r.t - r.created_utc),
-          reveals_at: isoInstant(r.created_utc + horizonMs(p)),
-          revealed: now >= r.created_utc + horizonMs(p),
-        })),
+        recommended: shown.map((e) => (now >= e.revealsAt ? e.revealed : e.pending)),
       });
     },
   });

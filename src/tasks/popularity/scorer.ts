@@ -133,8 +133,22 @@ export class PopularityScorer extends ScorerBase {
    * everything settled so far revealed by `end` (settle(end) was called).
    */
   reportAt(end: number): ScoreReport {
-    const tails = this.facts.createdIn(this.sim_start, end - this.H).filter((x) => x.cascade >= this.p.tail_threshold);
-    return this.reportOver(tails, end);
+    if (end > this.sim_end) {
+      const tails = this.facts
+        .createdIn(this.sim_start, end - this.H)
+        .filter((x) => x.cascade >= this.p.tail_threshold);
+      return this.reportOver(tails, end);
+    }
+    // the window's tail posts (ascending by creation) created by end − H: a prefix of `tails`
+    const last = end - this.H;
+    let lo = 0;
+    let hi = this.tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.tails[mid]!.created_utc <= last) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.reportOver(this.tails.slice(0, lo), end);
   }
 
   private reportOver(tails: readonly PostFact[], end: number): ScoreReport {
@@ -191,17 +205,23 @@ export class PopularityScorer extends ScorerBase {
     const status: PopularityStatus = rec ? (tail ? "hit" : "false_alarm") : "miss";
     const delay = rec ? rec.t - post.created_utc : null;
     const credit = status === "hit" && delay !== null ? delayCredit(delay, this.p.credit_zero_hours) : 0;
-    const comments_at: Record<string, number> = {};
-    for (const h of this.p.feedback_ages_hours)
-      comments_at[`${h}h`] = this.facts.commentsBefore(post.id, post.created_utc + Math.round(h * HOUR_MS));
     // every count in the payload is released once its comments are visible (a late comment row waits for it)
     const counted = Math.max(this.H, ...this.p.feedback_ages_hours.map((h) => Math.round(h * HOUR_MS)));
+    const fb = this.facts.feedback(
+      post.id,
+      this.p.feedback_ages_hours.map((h) => post.created_utc + Math.round(h * HOUR_MS)),
+      post.created_utc + counted,
+    );
+    const comments_at: Record<string, number> = {};
+    this.p.feedback_ages_hours.forEach((h, i) => {
+      comments_at[`${h}h`] = fb.counts[i]!;
+    });
     return {
       t: u.reveal,
       key: `post:${post.id}`,
       status,
       credit,
-      released_at: Math.max(u.reveal, this.facts.commentsVisibleAt(post.id, post.created_utc + counted)),
+      released_at: Math.max(u.reveal, fb.visibleAt),
       detail: {
         post_id: post.id,
         subreddit: post.subreddit,

@@ -55,9 +55,58 @@ export function aggregateBars(bars: readonly Bar[], baseMs: number, targetMs: nu
   return out;
 }
 
+/** a bar with the instant it becomes visible (what the chunk cache keeps) */
+interface VisibleBar extends Bar {
+  visible_at: number;
+}
+
+/** bars are cached in chunks of this much open_time, aligned to epoch multiples */
+const CHUNK_MS = 24 * 60 * 60_000;
+/** at most this many chunks are kept per database (least recently used dropped first) */
+const MAX_CHUNKS = 64;
+
+type ChunkStmt = Database.Statement<[string, string, number, number, number], VisibleBar>;
+
+/**
+ * The chunk cache of one database, shared by every WorldCandles over it (a run's scorer, the
+ * anytime curve's scorers, the oracle): a series' bars with open_time in one aligned day, ascending
+ * (never handed out: `latest` returns copies). The truth lookups of consecutive hours hit the same
+ * day, so each day is read once.
+ */
+class ChunkCache {
+  private readonly chunks = new Map<string, readonly Readonly<VisibleBar>[]>();
+  private readonly stmt: ChunkStmt;
+
+  constructor(db: Database.Database) {
+    this.stmt = db.prepare(
+      "SELECT open_time, o, h, l, c, v, visible_at FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ? ORDER BY open_time",
+    );
+  }
+
+  /** the bars of the series with open_time in [start, start + CHUNK_MS), `start` a multiple of CHUNK_MS */
+  get(venue: string, symbol: string, intervalMs: number, start: number): readonly Readonly<VisibleBar>[] {
+    const k = `${venue}\u0000${symbol}\u0000${intervalMs}\u0000${start}`;
+    let rows = this.chunks.get(k);
+    if (rows) {
+      this.chunks.delete(k);
+    } else {
+      rows = this.stmt.all(venue, symbol, intervalMs, start, start + CHUNK_MS);
+      if (this.chunks.size >= MAX_CHUNKS) this.chunks.delete(this.chunks.keys().next().value!);
+    }
+    this.chunks.set(k, rows);
+    return rows;
+  }
+}
+
+const chunkCaches = new WeakMap<Database.Database, ChunkCache>();
+
+const chunkStart = (t: number) => Math.floor(t / CHUNK_MS) * CHUNK_MS;
+
 /**
  * Environment/scorer-side reader of the world's untouched `candle` table (never handed to the
- * agent). All lookups are by (venue, symbol, interval_ms) on the table's unique index.
+ * agent). All lookups are by (venue, symbol, interval_ms) on the table's unique index; `latest` and
+ * `visibleThrough` answer from the database's day-chunk cache when the bars they need lie in one
+ * day (the same rows, the same order as the statements below, which serve the rest).
  */
 export class WorldCandles {
   private readonly latestStmt: Database.Statement<[string, string, number, number, number], Bar>;
@@ -65,6 +114,7 @@ export class WorldCandles {
     [string, string, number, number, number],
     { v: number | null }
   >;
+  private readonly cache: ChunkCache;
 
   constructor(private readonly db: Database.Database) {
     this.latestStmt = db.prepare(
@@ -73,6 +123,12 @@ export class WorldCandles {
     this.visibleThroughStmt = db.prepare(
       "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?",
     );
+    let cache = chunkCaches.get(db);
+    if (!cache) {
+      cache = new ChunkCache(db);
+      chunkCaches.set(db, cache);
+    }
+    this.cache = cache;
   }
 
   /**
@@ -96,11 +152,30 @@ export class WorldCandles {
 
   /** the latest visible_at of a series' candles with open_time in [from, to) (null: none) */
   visibleThrough(venue: string, symbol: string, intervalMs: number, from: number, to: number): number | null {
-    return this.visibleThroughStmt.get(venue, symbol, intervalMs, from, to)?.v ?? null;
+    const start = chunkStart(from);
+    if (to <= from || to > start + CHUNK_MS)
+      return this.visibleThroughStmt.get(venue, symbol, intervalMs, from, to)?.v ?? null;
+    let v: number | null = null;
+    for (const b of this.cache.get(venue, symbol, intervalMs, start)) {
+      if (b.open_time < from) continue;
+      if (b.open_time >= to) break;
+      if (v === null || b.visible_at > v) v = b.visible_at;
+    }
+    return v;
   }
 
   /** up to `limit` bars with open_time ≤ maxOpen, ascending */
   latest(venue: string, symbol: string, intervalMs: number, maxOpen: number, limit: number): Bar[] {
-    return this.latestStmt.all(venue, symbol, intervalMs, maxOpen, limit).reverse();
+    const start = chunkStart(maxOpen);
+    const rows = this.cache.get(venue, symbol, intervalMs, start);
+    const newestFirst: Bar[] = [];
+    for (let i = rows.length - 1; i >= 0 && newestFirst.length < limit; i--) {
+      const b = rows[i]!;
+      if (b.open_time <= maxOpen) newestFirst.push({ open_time: b.open_time, o: b.o, h: b.h, l: b.l, c: b.c, v: b.v });
+    }
+    // the rest lies before the chunk: one statement for it, as for the whole request
+    if (newestFirst.length < limit)
+      newestFirst.push(...this.latestStmt.all(venue, symbol, intervalMs, start - 1, limit - newestFirst.length));
+    return newestFirst.reverse();
   }
 }

@@ -31,6 +31,17 @@ export interface PriceCheckEnvInput {
   sim_end: number;
 }
 
+/** a shared setup is read-only: its lists are frozen, so a caller that edits one fails loudly */
+function frozenSetup(s: PriceCheckSetup): PriceCheckSetup {
+  for (const l of Object.values(s.truthVenues)) Object.freeze(l);
+  for (const m of Object.values(s.baseInterval)) Object.freeze(m);
+  Object.freeze(s.symbols);
+  Object.freeze(s.venues);
+  Object.freeze(s.truthVenues);
+  Object.freeze(s.baseInterval);
+  return Object.freeze(s);
+}
+
 /**
  * Builds a run's environment. The incident trace is drawn over [sim_start, sim_end) from
  * (VENUE_TABLE, env_seed, window, served venues with their symbols); `params.incidents = false`
@@ -39,7 +50,18 @@ export interface PriceCheckEnvInput {
 export function createPriceCheckEnv(i: PriceCheckEnvInput): PriceCheckEnv {
   const series = new WorldCandles(i.world.db).series();
   const setup = resolveSetup(series, i.params);
-  const setupAt = (t: number) => setupAsOf(setup, series, t);
+  // the visible part changes only when a series' first candle becomes visible: one setup per set of visible series
+  const byVisible = new Map<string, PriceCheckSetup>();
+  const setupAt = (t: number) => {
+    let k = "";
+    for (const x of series) k += x.visible_at <= t ? "1" : "0";
+    let v = byVisible.get(k);
+    if (!v) {
+      v = frozenSetup(setupAsOf(setup, series, t));
+      byVisible.set(k, v);
+    }
+    return v;
+  };
   const trace = i.params.incidents
     ? drawIncidentTrace(
         VENUE_TABLE,

@@ -75,6 +75,9 @@ const KrakenBody = z.object({
 const KrakenRow = z.tuple([z.number(), z.string(), z.string(), z.string(), z.string()]).rest(z.unknown());
 const BinanceRow = z.tuple([z.number(), z.string(), z.string(), z.string(), z.string()]).rest(z.unknown());
 const CoinbaseRow = z.tuple([z.number(), z.number(), z.number(), z.number(), z.number()]).rest(z.unknown());
+const KrakenRows = z.array(KrakenRow);
+const BinanceRows = z.array(BinanceRow);
+const CoinbaseRows = z.array(CoinbaseRow);
 
 /** the last (newest) candle of a 200 body: open time (ms) and close; null when absent or malformed */
 export function lastCandle(
@@ -92,18 +95,18 @@ export function lastCandle(
     case "kraken": {
       const b = KrakenBody.safeParse(raw);
       if (!b.success || b.data.error.length > 0) return null;
-      const rows = z.array(KrakenRow).safeParse(b.data.result?.[resultKey]);
+      const rows = KrakenRows.safeParse(b.data.result?.[resultKey]);
       const last = rows.success ? rows.data[rows.data.length - 1] : undefined;
       return last ? { open_time: last[0] * 1000, close: Number(last[4]) } : null;
     }
     case "binance-spot":
     case "binance-index": {
-      const rows = z.array(BinanceRow).safeParse(raw);
+      const rows = BinanceRows.safeParse(raw);
       const last = rows.success ? rows.data[rows.data.length - 1] : undefined;
       return last ? { open_time: last[0], close: Number(last[4]) } : null;
     }
     case "coinbase": {
-      const rows = z.array(CoinbaseRow).safeParse(raw);
+      const rows = CoinbaseRows.safeParse(raw);
       const newest = rows.success ? rows.data[0] : undefined;
       return newest ? { open_time: newest[0] * 1000, close: newest[4] } : null;
     }

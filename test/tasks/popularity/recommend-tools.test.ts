@@ -91,6 +91,39 @@ describe("popularity tools: recommend and recommendations", () => {
     h.close();
   });
 
+  it("recommendations() lists every accepted recommendation; each turns revealed at its post's reveal", async () => {
+    const h = toolsAt(popularityTask, world, { sim_start: START, sim_end: END });
+    const listed = async () => {
+      const r = await h.call("recommendations", {});
+      return r.ok && (r.value as { recommended: unknown[] }).recommended;
+    };
+    const a1 = (revealed: boolean) => ({
+      root_id: "a1",
+      recommended_at: "2026-03-01T01:30:00.000Z",
+      delay_hours: 0.5,
+      reveals_at: "2026-03-02T01:00:00.000Z",
+      revealed,
+    });
+    const a4 = (revealed: boolean) => ({
+      root_id: "a4",
+      recommended_at: "2026-03-01T10:00:00.000Z",
+      delay_hours: 6,
+      reveals_at: "2026-03-02T04:00:00.000Z",
+      revealed,
+    });
+    h.at(T("2026-03-01T01:30:00Z"));
+    expect((await h.call("recommend", { root_id: "a1" })).ok).toBe(true);
+    expect(await listed()).toEqual([a1(false)]);
+    h.at(T("2026-03-01T10:00:00Z"));
+    expect((await h.call("recommend", { root_id: "a4" })).ok).toBe(true);
+    expect(await listed()).toEqual([a1(false), a4(false)]);
+    h.at(T("2026-03-02T01:00:00Z"));
+    expect(await listed()).toEqual([a1(true), a4(false)]);
+    h.at(T("2026-03-02T04:00:00Z"));
+    expect(await listed()).toEqual([a1(true), a4(true)]);
+    h.close();
+  });
+
   it("the Reddit data tools are priced and hide unrevealed cascades; recommend and recommendations are free", async () => {
     const h = toolsAt(popularityTask, world, { sim_start: START, sim_end: END });
     expect(h.names()).toEqual(["list_posts", "get_post", "get_cascade", "quota", "recommend", "recommendations"]);

@@ -174,4 +174,31 @@ describe("popularity scorer on the hand-worked world", () => {
     runAll(s, []);
     expect(s.report().metrics).toMatchObject({ tail_posts: 4, recall_denominator: 4 });
   });
+
+  it("reportAt(end) after one pass equals a fresh scorer over [start, end), a post created exactly at end − 24 h included", () => {
+    const events = [
+      rec("2026-03-01T01:30:00Z", "a1"),
+      rec("2026-03-01T04:00:00Z", "a3"),
+      rec("2026-03-02T10:00:00Z", "b1"),
+      rec("2026-03-03T00:30:00Z", "late"), // created 03-03 00:00: in scope for end = 03-04 00:00 exactly
+    ];
+    const ends = [T("2026-03-02T00:00:00Z"), T("2026-03-02T04:00:00Z"), T("2026-03-03T00:00:00Z"), END];
+    const one = scorer();
+    let i = 0;
+    for (const end of ends) {
+      for (; i < events.length && events[i]!.t < end; i++) {
+        one.settle(events[i]!.t);
+        one.onEvent(events[i]!);
+      }
+      one.settle(end);
+      const fresh = scorer({}, end);
+      runAll(
+        fresh,
+        events.filter((e) => e.t < end),
+        end,
+      );
+      expect(one.reportAt(end)).toEqual(fresh.report());
+    }
+    expect(one.reportAt(END).metrics).toMatchObject({ tail_posts: 5, hits: 3 });
+  });
 });

@@ -1,0 +1,78 @@
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRng } from "../../../src/common/random.js";
+import { DAY_MS, MINUTE_MS } from "../../../src/common/time.js";
+import { type Bar, WorldCandles } from "../../../src/tasks/price-check/candle-series.js";
+
+/**
+ * WorldCandles answers `latest` and `visibleThrough` from a day-chunk cache: they must equal the
+ * plain statements (same rows, same order) on series with gaps of several days, irregular
+ * visibility lags, and queries on and around chunk boundaries.
+ */
+const T0 = Date.UTC(2026, 2, 1);
+const STEP = 5 * MINUTE_MS;
+
+function world() {
+  const db = new Database(":memory:");
+  db.exec(`CREATE TABLE candle (
+    venue TEXT NOT NULL, symbol TEXT NOT NULL, interval_ms INTEGER NOT NULL, open_time INTEGER NOT NULL,
+    o REAL NOT NULL, h REAL NOT NULL, l REAL NOT NULL, c REAL NOT NULL, v REAL NOT NULL, visible_at INTEGER NOT NULL,
+    UNIQUE (venue, symbol, interval_ms, open_time))`);
+  const ins = db.prepare("INSERT INTO candle VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const rng = createRng(7);
+  db.transaction(() => {
+    for (const venue of ["a", "b"])
+      for (const interval of [STEP, 4 * STEP])
+        for (let t = T0; t < T0 + 12 * DAY_MS; t += interval) {
+          // gaps: day 3 missing, days 6–8 missing, random single bars missing
+          const day = Math.floor((t - T0) / DAY_MS);
+          if (day === 3 || (day >= 6 && day <= 8) || rng.chance(0.05)) continue;
+          const c = 100 + rng.normal();
+          ins.run(venue, "X", interval, t, c, c + 1, c - 1, c, rng.uniform(0, 5), t + interval + rng.int(3) * 60_000);
+        }
+  })();
+  return db;
+}
+
+const db = world();
+afterAll(() => db.close());
+
+const latestSql = db.prepare(
+  "SELECT open_time, o, h, l, c, v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time <= ? ORDER BY open_time DESC LIMIT ?",
+);
+const visibleSql = db.prepare(
+  "SELECT MAX(visible_at) AS v FROM candle WHERE venue = ? AND symbol = ? AND interval_ms = ? AND open_time >= ? AND open_time < ?",
+);
+const refLatest = (venue: string, interval: number, maxOpen: number, limit: number) =>
+  (latestSql.all(venue, "X", interval, maxOpen, limit) as Bar[]).reverse();
+const refVisible = (venue: string, interval: number, from: number, to: number) =>
+  (visibleSql.get(venue, "X", interval, from, to) as { v: number | null }).v;
+
+describe("WorldCandles chunk cache", () => {
+  it("latest and visibleThrough equal the plain statements around chunk boundaries and gaps", () => {
+    const rng = createRng(11);
+    let checked = 0;
+    for (let i = 0; i < 3000; i++) {
+      // a fresh reader now and then: the cache is per database, shared between readers
+      const candles = new WorldCandles(db);
+      const venue = rng.pick(["a", "b"]);
+      const interval = rng.pick([STEP, 4 * STEP]);
+      const day = T0 + (rng.int(15) - 1) * DAY_MS;
+      // on a boundary, just before or after it, or anywhere in the day
+      const maxOpen = rng.pick([day, day - 1, day + 1, day - STEP, day + rng.int(DAY_MS)]);
+      const limit = 1 + rng.int(40);
+      expect(candles.latest(venue, "X", interval, maxOpen, limit)).toEqual(refLatest(venue, interval, maxOpen, limit));
+      const from = rng.pick([day, day - STEP, day + rng.int(DAY_MS)]);
+      const to = from + rng.pick([0, STEP, 12 * STEP, DAY_MS, 2 * DAY_MS]);
+      expect(candles.visibleThrough(venue, "X", interval, from, to)).toBe(refVisible(venue, interval, from, to));
+      checked++;
+    }
+    expect(checked).toBe(3000);
+  });
+
+  it("a series the world lacks gives no bars and no visibility", () => {
+    const candles = new WorldCandles(db);
+    expect(candles.latest("zz", "X", STEP, T0 + DAY_MS, 5)).toEqual([]);
+    expect(candles.visibleThrough("zz", "X", STEP, T0, T0 + STEP)).toBeNull();
+  });
+});
