@@ -62,7 +62,9 @@ export function openSettlement(
   const settleThrough = (to: number) => {
     const due = scorer.settle(to);
     let i = 0;
+    let crossedMidnight = false;
     while (nextMidnight <= to && nextMidnight < sim_end) {
+      crossedMidnight = true;
       while (i < due.length && due[i]!.t <= nextMidnight) appendOutcome(due[i++]!);
       const day = Math.round((nextMidnight - sim_start) / DAY_MS);
       progress(nextMidnight, day);
@@ -70,7 +72,8 @@ export function openSettlement(
       nextMidnight += DAY_MS;
     }
     while (i < due.length) appendOutcome(due[i++]!);
-    if (due.length) ledger.sync();
+    // DESIGN: fsync at settlement points and day boundaries (started beside the run: ledger/background-fsync.ts)
+    if (due.length || crossedMidnight) ledger.sync();
   };
   return { days, settleThrough, progress, latestBrief: () => latestBrief };
 }
