@@ -17,7 +17,7 @@ import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 
 /** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v5";
+export const GENERATOR_VERSION = "v6";
 
 /**
  * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
