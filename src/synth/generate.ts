@@ -16,7 +16,10 @@ import { generateReddit } from "./reddit.js";
 import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 
-/** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
+/**
+ * Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it.
+ * v6: breakout-news distractors and candle volatility regimes (the calibration of issue 12 §6).
+ */
 export const GENERATOR_VERSION = "v6";
 
 /**
