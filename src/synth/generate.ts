@@ -18,7 +18,7 @@ import { slugify } from "./vocab.js";
 
 /**
  * Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it.
- * v6: breakout-news distractors and candle volatility regimes (the calibration of issue 12 §6).
+ * v6: breakout-news distractors (the calibration of issue 12 §6; src/synth/README.md "Distractors").
  */
 export const GENERATOR_VERSION = "v6";
 
