@@ -16,8 +16,11 @@ import { generateReddit } from "./reddit.js";
 import { DAY, isoDate } from "./time.js";
 import { slugify } from "./vocab.js";
 
-/** Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it. */
-export const GENERATOR_VERSION = "v5";
+/**
+ * Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it.
+ * v6: breakout-news distractors (the calibration of issue 12 §6; src/synth/README.md "Distractors").
+ */
+export const GENERATOR_VERSION = "v6";
 
 /**
  * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures

@@ -38,13 +38,27 @@ export const MARKET_PARAMS = {
   breakpointMeanExtraGapMs: 4 * DAY,
   jumpLogitMin: 0.8,
   jumpLogitMax: 1.6,
-  /** share of breakpoints explained by catalysts with confidence ≥ 0.6 */
-  explainedShare: 0.85,
+  /** share of breakpoints explained by catalysts with confidence ≥ 0.6 (the rest: moves with no news) */
+  explainedShare: 0.75,
   /** catalysts are published this long before t_start */
   catalystLeadMinMs: 0.5 * HOUR,
   catalystLeadMaxMs: 12 * HOUR,
   /** neutral topic chatter per market per day */
   chatterPerDay: 0.6,
+  /**
+   * Distractors (README "Distractors"): catalyst-like articles (the catalysts' own templates and
+   * bodies) that no move follows, per breakout market per day (a Poisson stream)
+   */
+  decoysPerDay: 0.4,
+  /** share of decoys that also name a second breakout market (a multi-market headline) */
+  decoyMultiShare: 0.3,
+  /** share of first catalysts whose headline also names a second breakout market */
+  catalystMultiShare: 0.3,
+  /**
+   * share of breakpoints with a catalyst published after the move started (in [t_start, t_end +
+   * 1 h), attributed with confidence 0.6–0.9 but never gold: the truth rule wants it before t_start)
+   */
+  lateCatalystShare: 0.5,
 } as const;
 
 export type LongDatedKind = "event" | "deadline" | "false_band" | "open";
@@ -101,6 +115,19 @@ const DOWN_MIDDLE = [
   "{person} said conditions were not yet in place.",
   "Several participants described the mood as pessimistic.",
 ];
+/** catalyst headlines that also name a second market's event ({noun2}); the cue is about {noun} */
+const UP_MULTI = [
+  "{person} signals support for {noun}; {noun2} also on the agenda",
+  "Momentum builds for {noun} while {noun2} stays in focus",
+  "Breakthrough reported on {noun} as talks on {noun2} continue",
+  "{actor} moves closer to {noun}; observers also eye {noun2}",
+];
+const DOWN_MULTI = [
+  "{person} rules out {noun}; {noun2} still under discussion",
+  "Talks on {noun} stall in {place} as attention turns to {noun2}",
+  "Setback for {noun} as key ally withdraws support; {noun2} unaffected",
+  "{actor} delays decision on {noun} amid debate over {noun2}",
+];
 const NEUTRAL = [
   "What to watch as {actor} weighs {noun}",
   "{person} to speak in {place} next week",
@@ -124,8 +151,10 @@ const DEADLINE_PASS = ["Deadline passes without {noun}"];
 const SPIKE_RUMOR = ["Unconfirmed report claims {noun} is done"];
 const SPIKE_DENIAL = ["{actor} denies report on {noun}; talks continue"];
 
-function slots(subj: MarketSubject): Record<string, string> {
-  return { noun: subj.noun, actor: subj.actor, person: subj.person, place: subj.place };
+function slots(subj: MarketSubject, other: MarketSubject | null = null): Record<string, string> {
+  const sl: Record<string, string> = { noun: subj.noun, actor: subj.actor, person: subj.person, place: subj.place };
+  if (other !== null) sl.noun2 = other.noun;
+  return sl;
 }
 
 function capitalize(x: string): string {
@@ -139,8 +168,9 @@ function article(
   subj: MarketSubject,
   titles: readonly string[],
   middles: readonly string[],
+  other: MarketSubject | null = null,
 ): NewsDraft {
-  const sl = slots(subj);
+  const sl = slots(subj, other);
   const title = capitalize(fill(rng.pick(titles), sl));
   const lead = `${title}, according to reports from ${subj.place}.`;
   const middle = [fill(rng.pick(middles), sl)];
@@ -227,6 +257,8 @@ interface Ctx {
   ids: IdMinter;
   /** the different-futures cut T (+∞ in the ordinary world) */
   cut: number;
+  /** the breakout markets' subjects as dealt (a multi-market headline names a second one) */
+  breakoutSubjects: readonly MarketSubject[];
 }
 
 /**
@@ -263,22 +295,63 @@ function futureOf(rng: Rng, future: FutureStream, label: string): MarketFuture {
   return new MarketFuture(rng, future ? future.rng.split(label) : null, future?.from ?? Number.POSITIVE_INFINITY);
 }
 
-/** neutral chatter, a Poisson stream; with a future it restarts at the cut from the future stream */
-function chatter(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number, fut: Rng | null = null): void {
+/**
+ * A Poisson stream of articles about a market from `open − 5 days` (or the history start) to
+ * `until`, `perDay` a day, each drawn by `draw(g, key, t)`; with a future it restarts at the cut
+ * from the future stream (memoryless), keys counting on, so what is out by the cut is the world's.
+ */
+function poissonNews(
+  rng: Rng,
+  ctx: Ctx,
+  plan: MarketPlan,
+  until: number,
+  fut: Rng | null,
+  perDay: number,
+  label: string,
+  draw: (g: Rng, key: string, t: number) => NewsDraft,
+): void {
   const t0 = Math.max(ctx.from, plan.open - 5 * DAY);
   let t = t0;
   let k = 0;
   let g = rng;
   for (;;) {
-    t += g.exp(MARKET_PARAMS.chatterPerDay / DAY);
+    t += g.exp(perDay / DAY);
     if (fut !== null && g !== fut && t > ctx.cut) {
       g = fut; // memoryless: the stream restarts at the cut
       t = Math.max(ctx.cut, t0);
       continue;
     }
     if (t >= until) break;
-    ctx.news.push(article(g, `${plan.id}:chat${pad(k++, 3)}`, t, plan.subject, NEUTRAL, NEUTRAL_MIDDLE));
+    ctx.news.push(draw(g, `${plan.id}:${label}${pad(k++, 3)}`, t));
   }
+}
+
+/** neutral chatter, a Poisson stream; with a future it restarts at the cut from the future stream */
+function chatter(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number, fut: Rng | null = null): void {
+  poissonNews(rng, ctx, plan, until, fut, MARKET_PARAMS.chatterPerDay, "chat", (g, key, t) =>
+    article(g, key, t, plan.subject, NEUTRAL, NEUTRAL_MIDDLE),
+  );
+}
+
+/** another breakout market's subject than `subj`, drawn from `g` */
+function otherSubject(g: Rng, ctx: Ctx, subj: MarketSubject): MarketSubject {
+  const others = ctx.breakoutSubjects.filter((x) => x !== subj);
+  return g.pick(others);
+}
+
+/**
+ * Decoys of a breakout market (README "Distractors"): catalyst-like articles that no move follows,
+ * drawn like a catalyst (direction, the catalysts' headline and body templates, a second market
+ * named in `decoyMultiShare` of them), a Poisson stream restarting at the cut like chatter.
+ */
+function decoys(rng: Rng, ctx: Ctx, plan: MarketPlan, until: number, fut: Rng | null): void {
+  const P = MARKET_PARAMS;
+  poissonNews(rng, ctx, plan, until, fut, P.decoysPerDay, "dec", (g, key, t) => {
+    const up = g.chance(0.5);
+    const other = g.chance(P.decoyMultiShare) ? otherSubject(g, ctx, plan.subject) : null;
+    const titles = other === null ? (up ? UP : DOWN) : up ? UP_MULTI : DOWN_MULTI;
+    return article(g, key, t, plan.subject, titles, up ? UP_MIDDLE : DOWN_MIDDLE, other);
+  });
 }
 
 function marketId(ctx: Ctx, prefix: string, subject: MarketSubject, open: number, scheduledEnd: number): string {
@@ -380,7 +453,9 @@ function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketS
     if (news.chance(P.explainedShare)) {
       const tA = tStart - lead();
       const kA = `${bpId}:cat1`;
-      ctx.news.push(article(news, kA, tA, subject, titles, middles));
+      const otherA = news.chance(P.catalystMultiShare) ? otherSubject(news, ctx, subject) : null;
+      const titlesA = otherA === null ? titles : size > 0 ? UP_MULTI : DOWN_MULTI;
+      ctx.news.push(article(news, kA, tA, subject, titlesA, middles, otherA));
       const confA = news.uniform(0.7, 0.95);
       attr(kA, "g1", confA);
       if (news.chance(0.4)) {
@@ -408,8 +483,16 @@ function breakoutMarket(rng: Rng, ctx: Ctx, subject: MarketSubject, out: MarketS
         article(news, `${bpId}:dis${d}`, tStart + news.uniform(-30, 6) * HOUR, subject, NEUTRAL, NEUTRAL_MIDDLE),
       );
     }
+    if (news.chance(P.lateCatalystShare)) {
+      // a catalyst published once the move is under way: attributed, never gold (published ≥ t_start)
+      const tEnd = ts[iEnd] as number;
+      const kL = `${bpId}:late`;
+      ctx.news.push(article(news, kL, tStart + news.uniform(0, tEnd - tStart + HOUR), subject, titles, middles));
+      attr(kL, "gL", news.uniform(0.6, 0.9));
+    }
   }
   chatter(rng.split("chatter"), ctx, plan, ctx.end, fu.f?.split("chatter") ?? null);
+  decoys(rng.split("decoys"), ctx, plan, ctx.end, fu.f?.split("decoys") ?? null);
 }
 
 function longDatedKind(idx: number): LongDatedKind {
@@ -675,11 +758,19 @@ function drawMarkets(
     labels: [],
     plans: [],
   };
-  const ctx: Ctx = { from, start, end, news: out.news, ids, cut: future?.from ?? Number.POSITIVE_INFINITY };
   // subjects are dealt to markets per seed, so no subject text is tied to a role or kind
   const subjects = rng.split("subjects");
   const brk = shuffled(subjects, BREAKOUT_SUBJECTS);
   const ld = shuffled(subjects, LONG_DATED_SUBJECTS);
+  const ctx: Ctx = {
+    from,
+    start,
+    end,
+    news: out.news,
+    ids,
+    cut: future?.from ?? Number.POSITIVE_INFINITY,
+    breakoutSubjects: brk,
+  };
   for (let i = 0; i < brk.length; i++) {
     const r = rng.split(`breakout-${i}`);
     breakoutMarket(r, ctx, brk[i] as MarketSubject, out, futureOf(r, future, `breakout-${i}`));
