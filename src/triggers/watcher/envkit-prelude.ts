@@ -1,11 +1,14 @@
 /**
  * JavaScript evaluated inside each fresh QuickJS context before a watcher program. It is a script
  * whose value is a setup function; the host calls it once with the raw host functions, the task's
- * data tool names and the Math.random seed. The raw functions stay in its closure (they are never
+ * data tool names, the Math.random seed and the simulated now. The raw functions stay in its closure (they are never
  * reachable from globalThis); only the frozen `envkit` global is.
  *
- * Raw host protocol: `now()` and `deadline()` return numbers (or null); every other raw function
- * returns a promise handle (wait, call) or a JSON string, either `{"v": value}`, `{"e": message,
+ * Raw host protocol: `deadline()` returns a number (or null); `call(name, argsJson)` returns the
+ * request's id (a number) once the host queued it, `wait(until)` undefined; the promise the program
+ * awaits is made here and the host settles it with the returned helper `settle` (which also brings
+ * the simulated now, so `envkit.now()` and `Date` need no call out). Every other answer of a raw
+ * function is a JSON string, either `{"v": value}`, `{"e": message,
  * "t": "TypeError" | "RangeError" | "Error"}` (thrown here as that error class, so the message
  * carries the caller's line number) or `{"halt": 1}` (the host has ended the program: handover
  * done, validation stop, fatal misuse). On halt the program spins until the host's interrupt
@@ -17,7 +20,7 @@
  */
 export const ENVKIT_PRELUDE_FILE = "<envkit>";
 
-export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
+export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed, now0) {
   "use strict";
   const G = globalThis;
   const RealDate = Date;
@@ -47,11 +50,36 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   const isArray = Array.isArray;
   const symbolToString = Symbol.prototype.toString;
   const stringSlice = String.prototype.slice;
+  const PromiseCtor = Promise;
+
+  // ---- simulated now: the host sends it with every entry into the sandbox (the clock cannot move
+  // while the sandbox runs, so envkit.now() and Date read it without a call out to the host).
+  // readNow is a function, not a variable read, so that each read costs the interpreter one call as
+  // the host call it replaces did: the step budget (interrupt polls) runs out at the same point. ----
+  let simNow = now0;
+  const readNow = () => simNow;
+
+  // ---- requests the host settles: raw.call answers the request's id, raw.wait -1 (or, for either,
+  // a JSON string: an error, a halt); the promise is made here and settled by the host through
+  // settle() below. The request functions below make as many calls and jumps as when the host made
+  // the promise (the step budget's interrupt polls count both, so it runs out at the same point). ----
+  const reqRes = { __proto__: null };
+  const reqRej = { __proto__: null };
 
   // ---- raw host results ----
   const halt = () => { for (;;) {} };
   const unwrap = (r) => {
     if (typeof r !== "string") return r;
+    const o = parse(r);
+    if (own(o, "halt")) halt();
+    if (own(o, "e")) {
+      const C = errors[o.t] || Error;
+      throw new C(o.e);
+    }
+    return own(o, "v") ? o.v : undefined;
+  };
+  // unwrap of a string answer, for the request functions (which checked the type themselves)
+  const unwrapText = (r) => {
     const o = parse(r);
     if (own(o, "halt")) halt();
     if (own(o, "e")) {
@@ -72,9 +100,9 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   };
   const iso = (t) => apply(dateToISO, construct(RealDate, [t]), []);
   function SimDate(...a) {
-    if (new.target === undefined) return iso(raw.now());
+    if (new.target === undefined) return iso(readNow());
     let t;
-    if (a.length === 0) t = raw.now();
+    if (a.length === 0) t = readNow();
     else if (a.length === 1) {
       const v = a[0];
       if (typeof v === "object" && v !== null && apply(isPrototypeOf, DP, [v])) t = apply(dateGetTime, v, []);
@@ -86,7 +114,7 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   defineProperty(SimDate, "name", { value: "Date" });
   SimDate.prototype = DP;
   defineProperty(DP, "constructor", { value: SimDate, writable: true, configurable: true, enumerable: false });
-  SimDate.now = function now() { return raw.now(); };
+  SimDate.now = function now() { return readNow(); };
   SimDate.parse = function parse(s) { return parseIso(s); };
   SimDate.UTC = realUTC;
   const local = ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"];
@@ -141,7 +169,9 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   const tools = {};
   for (const name of toolNames) {
     tools[name] = function (args) {
-      return unwrap(raw.call(name, args === undefined ? undefined : toJson("envkit.tools." + name + " arguments", args)));
+      const r = raw.call(name, args === undefined ? undefined : toJson("envkit.tools." + name + " arguments", args));
+      if (typeof r !== "string") return new PromiseCtor((a, b) => { reqRes[r] = a; reqRej[r] = b; });
+      return unwrapText(r);
     };
     defineProperty(tools[name], "name", { value: name });
   }
@@ -151,9 +181,13 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
     list(path) { return unwrap(raw.wsList(path === undefined ? "." : path)); },
   });
   const envkit = freeze({
-    now() { return raw.now(); },
+    now() { return readNow(); },
     deadline() { return raw.deadline(); },
-    wait(until) { return unwrap(raw.wait(until)); },
+    wait(until) {
+      const r = raw.wait(until);
+      if (typeof r !== "string") return new PromiseCtor((a, b) => { reqRes[r] = a; reqRej[r] = b; });
+      return unwrapText(r);
+    },
     handover(payload) {
       unwrap(raw.handover(toJson("envkit.handover payload", payload)));
       halt();
@@ -217,7 +251,24 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   };
   const FAILED = '{"thrown":"unknown","shown":"(an exception that could not be described)"}';
   return freeze({
-    fromJson(s) { return parse(s); },
+    // settle(now, id, json): the clock's now, then request id (-1: the wait) resolved with the
+    // parsed json. One parse and one resolve call, as the host's fromJson and resolve calls before
+    // it: no branch, no try (the step budget's interrupt polls count calls and jumps). If the parse
+    // throws, the host rejects the request through reject(id, error).
+    settle(t, id, s) {
+      simNow = t;
+      const res = reqRes[id];
+      delete reqRes[id];
+      res(parse(s));
+      delete reqRej[id];
+    },
+    reject(id, e) {
+      const rej = reqRej[id];
+      delete reqRes[id];
+      delete reqRej[id];
+      rej(e);
+    },
+    setNow(t) { simNow = t; },
     describe(e) {
       try {
         const t = typeof e;

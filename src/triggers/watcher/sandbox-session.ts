@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
 import { z } from "zod";
 import type { ToolResult } from "../../tools/tool.js";
 import { ENVKIT_PRELUDE, ENVKIT_PRELUDE_FILE } from "./envkit-prelude.js";
@@ -51,13 +51,16 @@ export interface SessionOptions {
 export interface PendingCall {
   name: string;
   args: unknown;
-  deferred: QuickJSDeferredPromise;
+  /** the request's id inside the sandbox (its promise is the prelude's; `settle` resolves it) */
+  id: number;
 }
 
 export interface PendingWait {
   until: number;
-  deferred: QuickJSDeferredPromise;
 }
+
+/** the id `settle` gives the pending wait (calls count up from 0) */
+const WAIT_ID = -1;
 
 /** Why the VM stopped for good (checked by the driver after each drain). */
 export type SessionEnd =
@@ -75,10 +78,18 @@ const KB = (b: number) => `${Math.round(b / 1024)} KB`;
 export class SandboxSession {
   private readonly rt: QuickJSRuntime;
   private readonly ctx: QuickJSContext;
-  private helpers: { obj: QuickJSHandle; fromJson: QuickJSHandle; describe: QuickJSHandle } | null = null;
+  private helpers: {
+    obj: QuickJSHandle;
+    settle: QuickJSHandle;
+    reject: QuickJSHandle;
+    setNow: QuickJSHandle;
+    describe: QuickJSHandle;
+  } | null = null;
   private main: QuickJSHandle | null = null;
-  private readonly deferreds = new Set<QuickJSDeferredPromise>();
   private readonly calls: PendingCall[] = [];
+  private nextCallId = 0;
+  /** the simulated now the sandbox holds (sent with every settle; refreshed before running jobs if the clock moved) */
+  private vmNow = Number.NaN;
   private wait: PendingWait | null = null;
   private polls = 0;
   private callsSinceWait = 0;
@@ -151,19 +162,25 @@ export class SandboxSession {
         s.dispose();
       });
       const seed = this.ctx.newNumber(this.o.randomSeed);
-      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed);
+      const now = this.o.now();
+      const nowH = this.ctx.newNumber(now);
+      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed, nowH);
       setup.value.dispose();
       raw.dispose();
       names.dispose();
       seed.dispose();
+      nowH.dispose();
       if (made.error) {
         const msg = JSON.stringify(this.ctx.dump(made.error));
         made.error.dispose();
         throw new Error(`envkit setup failed: ${msg}`);
       }
+      this.vmNow = now;
       this.helpers = {
         obj: made.value,
-        fromJson: this.ctx.getProp(made.value, "fromJson"),
+        settle: this.ctx.getProp(made.value, "settle"),
+        reject: this.ctx.getProp(made.value, "reject"),
+        setNow: this.ctx.getProp(made.value, "setNow"),
         describe: this.ctx.getProp(made.value, "describe"),
       };
       this.polls = 0;
@@ -180,6 +197,7 @@ export class SandboxSession {
   drain(): void {
     if (this.hostFailure !== null) return;
     this.guard(() => {
+      this.syncNow();
       const r = this.rt.executePendingJobs(-1);
       if (r.error) {
         if (this.jobError === null) this.jobError = this.describe(r.error);
@@ -277,7 +295,7 @@ export class SandboxSession {
     const json = JSON.stringify(
       result.ok ? { ok: true, value: result.value ?? null } : { ok: false, error: result.error },
     );
-    this.settle(call.deferred, json);
+    this.settle(call.id, json);
   }
 
   /**
@@ -285,7 +303,7 @@ export class SandboxSession {
    * one that did not (a wait until now) costs polls instead, and the call cap keeps counting, so
    * no program can spin or issue unbounded calls at one instant.
    */
-  resumeAfterWait(w: PendingWait, at: number): void {
+  resumeAfterWait(_w: PendingWait, at: number): void {
     if (at > this.budgetAt) {
       this.budgetAt = at;
       this.polls = 0;
@@ -299,7 +317,7 @@ export class SandboxSession {
         return; // left unsettled: end() reports the budget, dispose() frees the promise
       }
     }
-    this.settle(w.deferred, JSON.stringify(at));
+    this.settle(WAIT_ID, JSON.stringify(at));
   }
 
   /** Release the VM. Never throws: a failure here (QuickJS can abort at dispose) is recorded in `releaseFailure`. */
@@ -308,11 +326,11 @@ export class SandboxSession {
     this.disposed = true;
     if (this.hostFailure !== null) return; // abandoned with its instance
     try {
-      for (const d of this.deferreds) if (d.alive) d.dispose();
-      this.deferreds.clear();
       if (this.main?.alive) this.main.dispose();
       if (this.helpers !== null) {
-        this.helpers.fromJson.dispose();
+        this.helpers.settle.dispose();
+        this.helpers.reject.dispose();
+        this.helpers.setNow.dispose();
         this.helpers.describe.dispose();
         this.helpers.obj.dispose();
       }
@@ -347,22 +365,43 @@ export class SandboxSession {
     }
   }
 
-  private settle(deferred: QuickJSDeferredPromise, json: string): void {
+  /**
+   * Settle request `id` (WAIT_ID: the wait) with the value of `json`, in one call into the sandbox
+   * that also brings the simulated now. The prelude resolves the request's promise with the parsed
+   * value (or rejects it with the parse error); an id it does not know is ignored.
+   */
+  private settle(id: number, json: string): void {
     this.guard(() => {
       const helpers = this.helpers as NonNullable<typeof this.helpers>;
+      const now = this.o.now();
+      const t = this.ctx.newNumber(now);
+      const i = this.ctx.newNumber(id);
       const s = this.ctx.newString(json);
-      const r = this.ctx.callFunction(helpers.fromJson, this.ctx.undefined, s);
+      const r = this.ctx.callFunction(helpers.settle, this.ctx.undefined, t, i, s);
+      t.dispose();
       s.dispose();
+      this.vmNow = now;
       if (r.error) {
-        deferred.reject(r.error);
+        // the parse failed (deeply nested or huge data): the request's promise rejects with that error
+        const j = this.ctx.callFunction(helpers.reject, this.ctx.undefined, i, r.error);
         r.error.dispose();
-      } else {
-        deferred.resolve(r.value);
-        r.value.dispose();
-      }
-      deferred.dispose();
-      this.deferreds.delete(deferred);
+        if (j.error) j.error.dispose();
+        else j.value.dispose();
+      } else r.value.dispose();
+      i.dispose();
     });
+  }
+
+  /** Bring the sandbox's now up to the clock before program code runs (a no-op unless the clock moved since the last settle). */
+  private syncNow(): void {
+    const now = this.o.now();
+    if (now === this.vmNow || this.helpers === null) return;
+    const h = this.ctx.newNumber(now);
+    const r = this.ctx.callFunction(this.helpers.setNow, this.ctx.undefined, h);
+    h.dispose();
+    this.vmNow = now;
+    if (r.error) r.error.dispose();
+    else r.value.dispose();
   }
 
   /** A promise already rejected with `error` (a compile error of the module), consuming `error`. */
@@ -463,7 +502,6 @@ export class SandboxSession {
       }
     };
 
-    def("now", () => ctx.newNumber(this.o.now()));
     def("deadline", () => (this.o.deadline === null ? ctx.null : ctx.newNumber(this.o.deadline)));
 
     const OFF = () => fail("Error", "envkit is unavailable while the sandbox describes an exception");
@@ -492,10 +530,8 @@ export class SandboxSession {
           "Error",
           "envkit.wait: another wait is already pending; await each envkit.wait before starting the next",
         );
-      const deferred = ctx.newPromise();
-      this.deferreds.add(deferred);
-      this.wait = { until, deferred };
-      return deferred.handle.dup();
+      this.wait = { until };
+      return ctx.newNumber(WAIT_ID);
     });
 
     def("call", (nameH, argsH) => {
@@ -519,10 +555,9 @@ export class SandboxSession {
         };
         return HALT();
       }
-      const deferred = ctx.newPromise();
-      this.deferreds.add(deferred);
-      this.calls.push({ name, args, deferred });
-      return deferred.handle.dup();
+      const id = this.nextCallId++;
+      this.calls.push({ name, args, id });
+      return ctx.newNumber(id);
     });
 
     def("handover", (h) => {
