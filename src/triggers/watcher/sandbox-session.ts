@@ -80,14 +80,25 @@ export class SandboxSession {
   private readonly ctx: QuickJSContext;
   private helpers: {
     obj: QuickJSHandle;
-    settle: QuickJSHandle;
+    settleCall: QuickJSHandle;
+    settleWait: QuickJSHandle;
     reject: QuickJSHandle;
     setNow: QuickJSHandle;
     describe: QuickJSHandle;
+    /** the prelude's request mailbox and queued calls (names, argument JSON) by id */
+    box: QuickJSHandle;
+    qName: QuickJSHandle;
+    qArgs: QuickJSHandle;
+    /** property keys of the mailbox */
+    kTop: QuickJSHandle;
+    kAllow: QuickJSHandle;
+    kOff: QuickJSHandle;
+    kW: QuickJSHandle;
   } | null = null;
   private main: QuickJSHandle | null = null;
   private readonly calls: PendingCall[] = [];
-  private nextCallId = 0;
+  /** calls below this id have been read from the mailbox */
+  private pulled = 0;
   /** the simulated now the sandbox holds (sent with every settle; refreshed before running jobs if the clock moved) */
   private vmNow = Number.NaN;
   private wait: PendingWait | null = null;
@@ -164,7 +175,11 @@ export class SandboxSession {
       const seed = this.ctx.newNumber(this.o.randomSeed);
       const now = this.o.now();
       const nowH = this.ctx.newNumber(now);
-      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed, nowH);
+      // requests the prelude may queue itself: calls in run mode, waits in run mode when waits are allowed
+      const run = this.o.mode === "run";
+      const fast = this.ctx.newNumber((run ? 1 : 0) | (run && this.o.noWait === undefined ? 2 : 0));
+      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed, nowH, fast);
+      fast.dispose();
       setup.value.dispose();
       raw.dispose();
       names.dispose();
@@ -178,11 +193,20 @@ export class SandboxSession {
       this.vmNow = now;
       this.helpers = {
         obj: made.value,
-        settle: this.ctx.getProp(made.value, "settle"),
+        settleCall: this.ctx.getProp(made.value, "settleCall"),
+        settleWait: this.ctx.getProp(made.value, "settleWait"),
         reject: this.ctx.getProp(made.value, "reject"),
         setNow: this.ctx.getProp(made.value, "setNow"),
         describe: this.ctx.getProp(made.value, "describe"),
+        box: this.ctx.getProp(made.value, "box"),
+        qName: this.ctx.getProp(made.value, "qName"),
+        qArgs: this.ctx.getProp(made.value, "qArgs"),
+        kTop: this.ctx.newString("top"),
+        kAllow: this.ctx.newString("allow"),
+        kOff: this.ctx.newString("off"),
+        kW: this.ctx.newString("w"),
       };
+      this.setAllowance();
       this.polls = 0;
       const r = this.ctx.evalCode(this.o.source, this.o.path, { type: "module" });
       if (r.error) {
@@ -203,6 +227,7 @@ export class SandboxSession {
         if (this.jobError === null) this.jobError = this.describe(r.error);
         r.error.dispose();
       }
+      this.pull();
     });
   }
 
@@ -288,6 +313,9 @@ export class SandboxSession {
   takeWait(): PendingWait | null {
     const w = this.wait;
     this.wait = null;
+    const h = this.helpers;
+    // the prelude queues no other wait until this one is settled
+    if (w !== null && h !== null) this.guard(() => this.ctx.setProp(h.box, h.kW, this.ctx.undefined));
     return w;
   }
 
@@ -295,7 +323,7 @@ export class SandboxSession {
     const json = JSON.stringify(
       result.ok ? { ok: true, value: result.value ?? null } : { ok: false, error: result.error },
     );
-    this.settle(call.id, json);
+    this.settle(call.id, json, this.vmNow);
   }
 
   /**
@@ -309,6 +337,7 @@ export class SandboxSession {
       this.polls = 0;
       this.callsSinceWait = 0;
       this.zeroWaits = 0;
+      this.guard(() => this.setAllowance());
     } else {
       this.zeroWaits += 1;
       this.polls += ZERO_ADVANCE_WAIT_POLLS;
@@ -317,7 +346,7 @@ export class SandboxSession {
         return; // left unsettled: end() reports the budget, dispose() frees the promise
       }
     }
-    this.settle(WAIT_ID, JSON.stringify(at));
+    this.settle(WAIT_ID, JSON.stringify(at), at);
   }
 
   /** Release the VM. Never throws: a failure here (QuickJS can abort at dispose) is recorded in `releaseFailure`. */
@@ -328,7 +357,10 @@ export class SandboxSession {
     try {
       if (this.main?.alive) this.main.dispose();
       if (this.helpers !== null) {
-        this.helpers.settle.dispose();
+        for (const h of [this.helpers.box, this.helpers.qName, this.helpers.qArgs]) h.dispose();
+        for (const h of [this.helpers.kTop, this.helpers.kAllow, this.helpers.kOff, this.helpers.kW]) h.dispose();
+        this.helpers.settleCall.dispose();
+        this.helpers.settleWait.dispose();
         this.helpers.reject.dispose();
         this.helpers.setNow.dispose();
         this.helpers.describe.dispose();
@@ -366,30 +398,106 @@ export class SandboxSession {
   }
 
   /**
-   * Settle request `id` (WAIT_ID: the wait) with the value of `json`, in one call into the sandbox
-   * that also brings the simulated now. The prelude resolves the request's promise with the parsed
-   * value (or rejects it with the parse error); an id it does not know is ignored.
+   * Settle request `id` (WAIT_ID: the wait) with the value of `json`, in one call into the sandbox.
+   * The prelude resolves the request's promise with the parsed value; if parsing throws, the
+   * promise rejects with that error. A wait's value is the instant it ended at, which becomes the
+   * sandbox's now (`vmNow`: what the sandbox holds afterwards; `drain` brings it up to the clock if
+   * they differ).
    */
-  private settle(id: number, json: string): void {
+  private settle(id: number, json: string, vmNowAfter: number): void {
     this.guard(() => {
       const helpers = this.helpers as NonNullable<typeof this.helpers>;
-      const now = this.o.now();
-      const t = this.ctx.newNumber(now);
-      const i = this.ctx.newNumber(id);
       const s = this.ctx.newString(json);
-      const r = this.ctx.callFunction(helpers.settle, this.ctx.undefined, t, i, s);
-      t.dispose();
+      const i = id === WAIT_ID ? null : this.ctx.newNumber(id);
+      const r =
+        i === null
+          ? this.ctx.callFunction(helpers.settleWait, this.ctx.undefined, s)
+          : this.ctx.callFunction(helpers.settleCall, this.ctx.undefined, i, s);
       s.dispose();
-      this.vmNow = now;
+      this.vmNow = vmNowAfter;
       if (r.error) {
         // the parse failed (deeply nested or huge data): the request's promise rejects with that error
-        const j = this.ctx.callFunction(helpers.reject, this.ctx.undefined, i, r.error);
+        const idH = i ?? this.ctx.newNumber(id);
+        const j = this.ctx.callFunction(helpers.reject, this.ctx.undefined, idH, r.error);
         r.error.dispose();
+        if (i === null) idH.dispose();
         if (j.error) j.error.dispose();
         else j.value.dispose();
       } else r.value.dispose();
-      i.dispose();
+      i?.dispose();
     });
+  }
+
+  /**
+   * Read the requests the prelude queued since the last read (see "Requests" in README.md): calls
+   * (ids in order) and the wait. Property reads only: no program code runs. Each is checked again
+   * here as the raw host function would; one that fails (the prelude never queues such) ends the
+   * program with a protocol error.
+   */
+  private pull(): void {
+    const h = this.helpers;
+    if (h === null || this.halt !== null || this.o.mode !== "run") return;
+    const ctx = this.ctx;
+    const topH = ctx.getProp(h.box, h.kTop);
+    const top = ctx.typeof(topH) === "number" ? ctx.getNumber(topH) : Number.NaN;
+    topH.dispose();
+    if (!Number.isInteger(top) || top < this.pulled) {
+      this.protocolError(`call id ${top}`);
+      return;
+    }
+    for (let id = this.pulled; id < top; id++) {
+      const nameH = ctx.getProp(h.qName, id);
+      const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : null;
+      nameH.dispose();
+      const argsH = ctx.getProp(h.qArgs, id);
+      const argsType = ctx.typeof(argsH);
+      let json = argsType === "string" ? ctx.getString(argsH) : null;
+      argsH.dispose();
+      let args: unknown;
+      try {
+        args = json === null ? undefined : JSON.parse(json);
+      } catch {
+        json = null;
+      }
+      this.callsSinceWait += 1;
+      if (name === null || !this.o.toolNames.includes(name) || (json === null && argsType !== "undefined")) {
+        this.protocolError(`call ${id}`);
+        return;
+      }
+      if (this.callsSinceWait > this.o.maxCallsBetweenWaits) {
+        this.protocolError(`call ${id} beyond the cap`);
+        return;
+      }
+      this.calls.push({ name, args, id });
+    }
+    this.pulled = top;
+    if (this.wait !== null) return; // read already (the mailbox keeps it until takeWait)
+    const wH = ctx.getProp(h.box, h.kW);
+    const wType = ctx.typeof(wH);
+    const until = wType === "number" ? ctx.getNumber(wH) : Number.NaN;
+    wH.dispose();
+    if (wType === "undefined") return;
+    if (!Number.isInteger(until) || until < this.o.now() || this.o.noWait !== undefined) {
+      this.protocolError(`wait until ${until}`);
+      return;
+    }
+    this.wait = { until };
+  }
+
+  private protocolError(what: string): void {
+    this.halt = {
+      kind: "fatal",
+      error: `sandbox protocol error: the envkit prelude queued an invalid request (${what})`,
+    };
+  }
+
+  /** Tell the prelude how many calls it may queue at this instant. */
+  private setAllowance(): void {
+    const h = this.helpers;
+    if (h === null) return;
+    const n = this.ctx.newNumber(Math.max(0, this.o.maxCallsBetweenWaits - this.callsSinceWait));
+    this.ctx.setProp(h.box, h.kAllow, n);
+    n.dispose();
   }
 
   /** Bring the sandbox's now up to the clock before program code runs (a no-op unless the clock moved since the last settle). */
@@ -426,6 +534,7 @@ export class SandboxSession {
     if (helpers !== null) {
       this.describing = true;
       this.describePolls = 0;
+      this.ctx.setProp(helpers.box, helpers.kOff, this.ctx.true);
       try {
         const r = this.ctx.callFunction(helpers.describe, this.ctx.undefined, error);
         if (r.error) r.error.dispose();
@@ -435,6 +544,7 @@ export class SandboxSession {
         }
       } finally {
         this.describing = false;
+        this.ctx.setProp(helpers.box, helpers.kOff, this.ctx.false);
       }
     }
     if (d === null) {
@@ -506,6 +616,7 @@ export class SandboxSession {
 
     const OFF = () => fail("Error", "envkit is unavailable while the sandbox describes an exception");
     def("wait", (h) => {
+      this.pull(); // a wait the prelude queued in this same run is pending
       if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       if (this.o.noWait !== undefined) return fail("Error", this.o.noWait);
@@ -530,22 +641,21 @@ export class SandboxSession {
           "Error",
           "envkit.wait: another wait is already pending; await each envkit.wait before starting the next",
         );
-      this.wait = { until };
-      return ctx.newNumber(WAIT_ID);
+      // the prelude queues every wait that gets this far itself (see pull)
+      this.protocolError("a wait it should have queued");
+      return HALT();
     });
 
     def("call", (nameH, argsH) => {
+      this.pull(); // calls the prelude queued in this same run count towards the cap
       if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const name = str(nameH);
       if (name === null || !this.o.toolNames.includes(name))
         return fail("TypeError", `envkit.tools: unknown tool ${name}`);
-      let args: unknown;
-      if (argsH !== undefined && ctx.typeof(argsH) !== "undefined") {
-        const json = str(argsH);
-        if (json === null) return fail("TypeError", `envkit.tools.${name}: arguments must be JSON`);
-        args = JSON.parse(json);
-      }
+      const argsType = argsH === undefined ? "undefined" : ctx.typeof(argsH);
+      if (argsType !== "undefined" && argsType !== "string")
+        return fail("TypeError", `envkit.tools.${name}: arguments must be JSON`);
       if (this.o.mode === "validate") return stop(`envkit.tools.${name}`);
       this.callsSinceWait += 1;
       if (this.callsSinceWait > this.o.maxCallsBetweenWaits) {
@@ -555,9 +665,9 @@ export class SandboxSession {
         };
         return HALT();
       }
-      const id = this.nextCallId++;
-      this.calls.push({ name, args, id });
-      return ctx.newNumber(id);
+      // the prelude queues every call that gets this far itself (see pull)
+      this.protocolError(`a call of ${name} it should have queued`);
+      return HALT();
     });
 
     def("handover", (h) => {
