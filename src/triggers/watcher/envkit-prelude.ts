@@ -1,18 +1,23 @@
 /**
  * JavaScript evaluated inside each fresh QuickJS context before a watcher program. It is a script
  * whose value is a setup function; the host calls it once with the raw host functions, the task's
- * data tool names, the Math.random seed and the simulated now. The raw functions stay in its closure (they are never
- * reachable from globalThis); only the frozen `envkit` global is.
+ * data tool names, the Math.random seed, the simulated now and which requests it may queue itself
+ * (bit 1: data tool calls, run mode; bit 2: waits, run mode outside a `when` gate). The raw
+ * functions stay in its closure (they are never reachable from globalThis); only the frozen
+ * `envkit` global is.
  *
- * Raw host protocol: `deadline()` returns a number (or null); `call(name, argsJson)` returns the
- * request's id (a number) once the host queued it, `wait(until)` undefined; the promise the program
- * awaits is made here and the host settles it with the returned helper `settle` (which also brings
- * the simulated now, so `envkit.now()` and `Date` need no call out). Every other answer of a raw
- * function is a JSON string, either `{"v": value}`, `{"e": message,
- * "t": "TypeError" | "RangeError" | "Error"}` (thrown here as that error class, so the message
- * carries the caller's line number) or `{"halt": 1}` (the host has ended the program: handover
- * done, validation stop, fatal misuse). On halt the program spins until the host's interrupt
- * handler, which now answers "stop", ends it with an uncatchable interrupt.
+ * Requests (README.md, "Requests"): a data tool call or wait the host would accept is queued in the
+ * mailbox (`box`, `qName`, `qArgs`, returned to the host with the helpers) and its promise made
+ * here; the host reads the mailbox after each run of the sandbox and settles the promise with
+ * `settleCall` / `settleWait` (a wait's instant is the new simulated now, which `envkit.now()` and
+ * `Date` read without a call out). Any other request goes to `raw.call` / `raw.wait`.
+ *
+ * Raw host protocol: `deadline()` returns a number (or null); every other raw function answers a
+ * JSON string, either `{"v": value}`, `{"e": message, "t": "TypeError" | "RangeError" | "Error"}`
+ * (thrown here as that error class, so the message carries the caller's line number) or
+ * `{"halt": 1}` (the host has ended the program: handover done, validation stop, fatal misuse).
+ * On halt the program spins until the host's interrupt handler, which now answers "stop", ends it
+ * with an uncatchable interrupt.
  *
  * It also makes the sandbox deterministic: `Date` reads simulated time and renders in UTC,
  * `Math.random` is a seeded generator, `WeakRef` and `FinalizationRegistry` (whose behaviour
