@@ -1,15 +1,23 @@
 /**
  * JavaScript evaluated inside each fresh QuickJS context before a watcher program. It is a script
  * whose value is a setup function; the host calls it once with the raw host functions, the task's
- * data tool names and the Math.random seed. The raw functions stay in its closure (they are never
- * reachable from globalThis); only the frozen `envkit` global is.
+ * data tool names, the Math.random seed, the simulated now and which requests it may queue itself
+ * (bit 1: data tool calls, run mode; bit 2: waits, run mode outside a `when` gate). The raw
+ * functions stay in its closure (they are never reachable from globalThis); only the frozen
+ * `envkit` global is.
  *
- * Raw host protocol: `now()` and `deadline()` return numbers (or null); every other raw function
- * returns a promise handle (wait, call) or a JSON string, either `{"v": value}`, `{"e": message,
- * "t": "TypeError" | "RangeError" | "Error"}` (thrown here as that error class, so the message
- * carries the caller's line number) or `{"halt": 1}` (the host has ended the program: handover
- * done, validation stop, fatal misuse). On halt the program spins until the host's interrupt
- * handler, which now answers "stop", ends it with an uncatchable interrupt.
+ * Requests (README.md, "Requests"): a data tool call or wait the host would accept is queued in the
+ * mailbox (`box`, `qName`, `qArgs`, returned to the host with the helpers) and its promise made
+ * here; the host reads the mailbox after each run of the sandbox and settles the promise with
+ * `settleCall` / `settleWait` (a wait's instant is the new simulated now, which `envkit.now()` and
+ * `Date` read without a call out). Any other request goes to `raw.call` / `raw.wait`.
+ *
+ * Raw host protocol: `deadline()` returns a number (or null); every other raw function answers a
+ * JSON string, either `{"v": value}`, `{"e": message, "t": "TypeError" | "RangeError" | "Error"}`
+ * (thrown here as that error class, so the message carries the caller's line number) or
+ * `{"halt": 1}` (the host has ended the program: handover done, validation stop, fatal misuse).
+ * On halt the program spins until the host's interrupt handler, which now answers "stop", ends it
+ * with an uncatchable interrupt.
  *
  * It also makes the sandbox deterministic: `Date` reads simulated time and renders in UTC,
  * `Math.random` is a seeded generator, `WeakRef` and `FinalizationRegistry` (whose behaviour
@@ -17,7 +25,7 @@
  */
 export const ENVKIT_PRELUDE_FILE = "<envkit>";
 
-export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
+export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed, now0, fast) {
   "use strict";
   const G = globalThis;
   const RealDate = Date;
@@ -47,11 +55,48 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   const isArray = Array.isArray;
   const symbolToString = Symbol.prototype.toString;
   const stringSlice = String.prototype.slice;
+  const PromiseCtor = Promise;
+
+  // ---- simulated now: the host sends it with every entry into the sandbox (the clock cannot move
+  // while the sandbox runs, so envkit.now() and Date read it without a call out to the host).
+  // readNow is a function, not a variable read, so that each read costs the interpreter one call as
+  // the host call it replaces did: the step budget (interrupt polls) runs out at the same point. ----
+  let simNow = now0;
+  const readNow = () => simNow;
+
+  // ---- requests (see "Requests" in README.md). A request the host would accept is queued here, in
+  // the mailbox the host reads after each run of the sandbox (property reads: no call out); any
+  // other goes to raw.call / raw.wait, whose answer is an error or a halt (a JSON string). The host
+  // re-checks every queued request. The promise is made here and settled by the host through
+  // settleCall / settleWait below. Every path makes as many interpreter calls and jumps as it did
+  // when each request was a host call (the step budget's interrupt polls count both, so it runs
+  // out at the same point): hence noop() and the branch-free checks. ----
+  const fastCalls = fast & 1; // run mode
+  const fastWait = (fast >> 1) & 1; // run mode and waits allowed
+  // top: the next call id; allow: calls left at this instant; off: set while the host describes an exception; w: the queued wait
+  const box = { __proto__: null, top: 0, allow: 0, off: false, w: undefined };
+  const qName = { __proto__: null };
+  const qArgs = { __proto__: null };
+  const reqRes = { __proto__: null };
+  const reqRej = { __proto__: null };
+  const noop = () => undefined;
+  const isFiniteNumber = Number.isFinite;
+  const NOT_A_NUMBER = 0 / 0;
 
   // ---- raw host results ----
   const halt = () => { for (;;) {} };
   const unwrap = (r) => {
     if (typeof r !== "string") return r;
+    const o = parse(r);
+    if (own(o, "halt")) halt();
+    if (own(o, "e")) {
+      const C = errors[o.t] || Error;
+      throw new C(o.e);
+    }
+    return own(o, "v") ? o.v : undefined;
+  };
+  // unwrap of a string answer, for the request functions (which checked the type themselves)
+  const unwrapText = (r) => {
     const o = parse(r);
     if (own(o, "halt")) halt();
     if (own(o, "e")) {
@@ -72,9 +117,9 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   };
   const iso = (t) => apply(dateToISO, construct(RealDate, [t]), []);
   function SimDate(...a) {
-    if (new.target === undefined) return iso(raw.now());
+    if (new.target === undefined) return iso(readNow());
     let t;
-    if (a.length === 0) t = raw.now();
+    if (a.length === 0) t = readNow();
     else if (a.length === 1) {
       const v = a[0];
       if (typeof v === "object" && v !== null && apply(isPrototypeOf, DP, [v])) t = apply(dateGetTime, v, []);
@@ -86,7 +131,7 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   defineProperty(SimDate, "name", { value: "Date" });
   SimDate.prototype = DP;
   defineProperty(DP, "constructor", { value: SimDate, writable: true, configurable: true, enumerable: false });
-  SimDate.now = function now() { return raw.now(); };
+  SimDate.now = function now() { return readNow(); };
   SimDate.parse = function parse(s) { return parseIso(s); };
   SimDate.UTC = realUTC;
   const local = ["FullYear", "Month", "Date", "Day", "Hours", "Minutes", "Seconds", "Milliseconds"];
@@ -141,7 +186,17 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   const tools = {};
   for (const name of toolNames) {
     tools[name] = function (args) {
-      return unwrap(raw.call(name, args === undefined ? undefined : toJson("envkit.tools." + name + " arguments", args)));
+      const json = args === undefined ? undefined : toJson("envkit.tools." + name + " arguments", args);
+      if (fastCalls & (box.allow > 0) & !box.off) {
+        noop();
+        const id = box.top;
+        qName[id] = name;
+        qArgs[id] = json;
+        box.allow = box.allow - 1;
+        box.top = id + 1;
+        return new PromiseCtor((a, b) => { reqRes[id] = a; reqRej[id] = b; });
+      }
+      return unwrapText(raw.call(name, json));
     };
     defineProperty(tools[name], "name", { value: name });
   }
@@ -151,9 +206,26 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
     list(path) { return unwrap(raw.wsList(path === undefined ? "." : path)); },
   });
   const envkit = freeze({
-    now() { return raw.now(); },
+    now() { return readNow(); },
     deadline() { return raw.deadline(); },
-    wait(until) { return unwrap(raw.wait(until)); },
+    wait(until) {
+      // branch-free: x is until if it is a finite number (no coercion runs program code), else NaN;
+      // u is Math.ceil(x) (exact for the instants accepted here)
+      const x = [NOT_A_NUMBER, until][+isFiniteNumber(until)];
+      const f = x % 1;
+      const u = x - f + (f > 0);
+      if (fastWait & !box.off & (box.w === undefined) & (u >= simNow)) {
+        box.w = u;
+        return new PromiseCtor((a, b) => { reqRes[-1] = a; reqRej[-1] = b; });
+      }
+      const o = parse(raw.wait(until));
+      if (own(o, "halt")) halt();
+      if (own(o, "e")) {
+        const C = errors[o.t] || Error;
+        throw new C(o.e);
+      }
+      return own(o, "v") ? o.v : undefined;
+    },
     handover(payload) {
       unwrap(raw.handover(toJson("envkit.handover payload", payload)));
       halt();
@@ -217,7 +289,37 @@ export const ENVKIT_PRELUDE = String.raw`(function setup(raw, toolNames, seed) {
   };
   const FAILED = '{"thrown":"unknown","shown":"(an exception that could not be described)"}';
   return freeze({
-    fromJson(s) { return parse(s); },
+    // settleCall(id, json): request id resolved with the parsed json; settleWait(json): the wait
+    // resolved with the instant it ended at, which is the new now. Each is one parse and one
+    // resolve call, as the host's fromJson and resolve calls before them: no branch, no try (the
+    // step budget's interrupt polls count calls and jumps). If the parse throws, the host rejects
+    // the request through reject(id, error).
+    box,
+    qName,
+    qArgs,
+    settleCall(id, s) {
+      const res = reqRes[id];
+      delete reqRes[id];
+      delete qName[id];
+      delete qArgs[id];
+      res(parse(s));
+      delete reqRej[id];
+    },
+    settleWait(s) {
+      const res = reqRes[-1];
+      delete reqRes[-1];
+      const at = parse(s);
+      simNow = at;
+      res(at);
+      delete reqRej[-1];
+    },
+    reject(id, e) {
+      const rej = reqRej[id];
+      delete reqRes[id];
+      delete reqRej[id];
+      rej(e);
+    },
+    setNow(t) { simNow = t; },
     describe(e) {
       try {
         const t = typeof e;

@@ -1,4 +1,4 @@
-import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
+import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten";
 import { z } from "zod";
 import type { ToolResult } from "../../tools/tool.js";
 import { ENVKIT_PRELUDE, ENVKIT_PRELUDE_FILE } from "./envkit-prelude.js";
@@ -51,13 +51,16 @@ export interface SessionOptions {
 export interface PendingCall {
   name: string;
   args: unknown;
-  deferred: QuickJSDeferredPromise;
+  /** the request's id inside the sandbox (its promise is the prelude's; `settle` resolves it) */
+  id: number;
 }
 
 export interface PendingWait {
   until: number;
-  deferred: QuickJSDeferredPromise;
 }
+
+/** the id `settle` gives the pending wait (calls count up from 0) */
+const WAIT_ID = -1;
 
 /** Why the VM stopped for good (checked by the driver after each drain). */
 export type SessionEnd =
@@ -75,10 +78,29 @@ const KB = (b: number) => `${Math.round(b / 1024)} KB`;
 export class SandboxSession {
   private readonly rt: QuickJSRuntime;
   private readonly ctx: QuickJSContext;
-  private helpers: { obj: QuickJSHandle; fromJson: QuickJSHandle; describe: QuickJSHandle } | null = null;
+  private helpers: {
+    obj: QuickJSHandle;
+    settleCall: QuickJSHandle;
+    settleWait: QuickJSHandle;
+    reject: QuickJSHandle;
+    setNow: QuickJSHandle;
+    describe: QuickJSHandle;
+    /** the prelude's request mailbox and queued calls (names, argument JSON) by id */
+    box: QuickJSHandle;
+    qName: QuickJSHandle;
+    qArgs: QuickJSHandle;
+    /** property keys of the mailbox */
+    kTop: QuickJSHandle;
+    kAllow: QuickJSHandle;
+    kOff: QuickJSHandle;
+    kW: QuickJSHandle;
+  } | null = null;
   private main: QuickJSHandle | null = null;
-  private readonly deferreds = new Set<QuickJSDeferredPromise>();
   private readonly calls: PendingCall[] = [];
+  /** calls below this id have been read from the mailbox */
+  private pulled = 0;
+  /** the simulated now the sandbox holds (sent with every settle; refreshed before running jobs if the clock moved) */
+  private vmNow = Number.NaN;
   private wait: PendingWait | null = null;
   private polls = 0;
   private callsSinceWait = 0;
@@ -151,21 +173,40 @@ export class SandboxSession {
         s.dispose();
       });
       const seed = this.ctx.newNumber(this.o.randomSeed);
-      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed);
+      const now = this.o.now();
+      const nowH = this.ctx.newNumber(now);
+      // requests the prelude may queue itself: calls in run mode, waits in run mode when waits are allowed
+      const run = this.o.mode === "run";
+      const fast = this.ctx.newNumber((run ? 1 : 0) | (run && this.o.noWait === undefined ? 2 : 0));
+      const made = this.ctx.callFunction(setup.value, this.ctx.undefined, raw, names, seed, nowH, fast);
+      fast.dispose();
       setup.value.dispose();
       raw.dispose();
       names.dispose();
       seed.dispose();
+      nowH.dispose();
       if (made.error) {
         const msg = JSON.stringify(this.ctx.dump(made.error));
         made.error.dispose();
         throw new Error(`envkit setup failed: ${msg}`);
       }
+      this.vmNow = now;
       this.helpers = {
         obj: made.value,
-        fromJson: this.ctx.getProp(made.value, "fromJson"),
+        settleCall: this.ctx.getProp(made.value, "settleCall"),
+        settleWait: this.ctx.getProp(made.value, "settleWait"),
+        reject: this.ctx.getProp(made.value, "reject"),
+        setNow: this.ctx.getProp(made.value, "setNow"),
         describe: this.ctx.getProp(made.value, "describe"),
+        box: this.ctx.getProp(made.value, "box"),
+        qName: this.ctx.getProp(made.value, "qName"),
+        qArgs: this.ctx.getProp(made.value, "qArgs"),
+        kTop: this.ctx.newString("top"),
+        kAllow: this.ctx.newString("allow"),
+        kOff: this.ctx.newString("off"),
+        kW: this.ctx.newString("w"),
       };
+      this.setAllowance();
       this.polls = 0;
       const r = this.ctx.evalCode(this.o.source, this.o.path, { type: "module" });
       if (r.error) {
@@ -180,11 +221,13 @@ export class SandboxSession {
   drain(): void {
     if (this.hostFailure !== null) return;
     this.guard(() => {
+      this.syncNow();
       const r = this.rt.executePendingJobs(-1);
       if (r.error) {
         if (this.jobError === null) this.jobError = this.describe(r.error);
         r.error.dispose();
       }
+      this.pull();
     });
   }
 
@@ -270,6 +313,9 @@ export class SandboxSession {
   takeWait(): PendingWait | null {
     const w = this.wait;
     this.wait = null;
+    const h = this.helpers;
+    // the prelude queues no other wait until this one is settled
+    if (w !== null && h !== null) this.guard(() => this.ctx.setProp(h.box, h.kW, this.ctx.undefined));
     return w;
   }
 
@@ -277,7 +323,7 @@ export class SandboxSession {
     const json = JSON.stringify(
       result.ok ? { ok: true, value: result.value ?? null } : { ok: false, error: result.error },
     );
-    this.settle(call.deferred, json);
+    this.settle(call.id, json, this.vmNow);
   }
 
   /**
@@ -285,12 +331,13 @@ export class SandboxSession {
    * one that did not (a wait until now) costs polls instead, and the call cap keeps counting, so
    * no program can spin or issue unbounded calls at one instant.
    */
-  resumeAfterWait(w: PendingWait, at: number): void {
+  resumeAfterWait(_w: PendingWait, at: number): void {
     if (at > this.budgetAt) {
       this.budgetAt = at;
       this.polls = 0;
       this.callsSinceWait = 0;
       this.zeroWaits = 0;
+      this.guard(() => this.setAllowance());
     } else {
       this.zeroWaits += 1;
       this.polls += ZERO_ADVANCE_WAIT_POLLS;
@@ -299,7 +346,7 @@ export class SandboxSession {
         return; // left unsettled: end() reports the budget, dispose() frees the promise
       }
     }
-    this.settle(w.deferred, JSON.stringify(at));
+    this.settle(WAIT_ID, JSON.stringify(at), at);
   }
 
   /** Release the VM. Never throws: a failure here (QuickJS can abort at dispose) is recorded in `releaseFailure`. */
@@ -308,11 +355,14 @@ export class SandboxSession {
     this.disposed = true;
     if (this.hostFailure !== null) return; // abandoned with its instance
     try {
-      for (const d of this.deferreds) if (d.alive) d.dispose();
-      this.deferreds.clear();
       if (this.main?.alive) this.main.dispose();
       if (this.helpers !== null) {
-        this.helpers.fromJson.dispose();
+        for (const h of [this.helpers.box, this.helpers.qName, this.helpers.qArgs]) h.dispose();
+        for (const h of [this.helpers.kTop, this.helpers.kAllow, this.helpers.kOff, this.helpers.kW]) h.dispose();
+        this.helpers.settleCall.dispose();
+        this.helpers.settleWait.dispose();
+        this.helpers.reject.dispose();
+        this.helpers.setNow.dispose();
         this.helpers.describe.dispose();
         this.helpers.obj.dispose();
       }
@@ -347,22 +397,119 @@ export class SandboxSession {
     }
   }
 
-  private settle(deferred: QuickJSDeferredPromise, json: string): void {
+  /**
+   * Settle request `id` (WAIT_ID: the wait) with the value of `json`, in one call into the sandbox.
+   * The prelude resolves the request's promise with the parsed value; if parsing throws, the
+   * promise rejects with that error. A wait's value is the instant it ended at, which becomes the
+   * sandbox's now (`vmNow`: what the sandbox holds afterwards; `drain` brings it up to the clock if
+   * they differ).
+   */
+  private settle(id: number, json: string, vmNowAfter: number): void {
     this.guard(() => {
       const helpers = this.helpers as NonNullable<typeof this.helpers>;
       const s = this.ctx.newString(json);
-      const r = this.ctx.callFunction(helpers.fromJson, this.ctx.undefined, s);
+      const i = id === WAIT_ID ? null : this.ctx.newNumber(id);
+      const r =
+        i === null
+          ? this.ctx.callFunction(helpers.settleWait, this.ctx.undefined, s)
+          : this.ctx.callFunction(helpers.settleCall, this.ctx.undefined, i, s);
       s.dispose();
+      this.vmNow = vmNowAfter;
       if (r.error) {
-        deferred.reject(r.error);
+        // the parse failed (deeply nested or huge data): the request's promise rejects with that error
+        const idH = i ?? this.ctx.newNumber(id);
+        const j = this.ctx.callFunction(helpers.reject, this.ctx.undefined, idH, r.error);
         r.error.dispose();
-      } else {
-        deferred.resolve(r.value);
-        r.value.dispose();
-      }
-      deferred.dispose();
-      this.deferreds.delete(deferred);
+        if (i === null) idH.dispose();
+        if (j.error) j.error.dispose();
+        else j.value.dispose();
+      } else r.value.dispose();
+      i?.dispose();
     });
+  }
+
+  /**
+   * Read the requests the prelude queued since the last read (see "Requests" in README.md): calls
+   * (ids in order) and the wait. Property reads only: no program code runs. Each is checked again
+   * here as the raw host function would; one that fails (the prelude never queues such) ends the
+   * program with a protocol error.
+   */
+  private pull(): void {
+    const h = this.helpers;
+    if (h === null || this.halt !== null || this.o.mode !== "run") return;
+    const ctx = this.ctx;
+    const topH = ctx.getProp(h.box, h.kTop);
+    const top = ctx.typeof(topH) === "number" ? ctx.getNumber(topH) : Number.NaN;
+    topH.dispose();
+    if (!Number.isInteger(top) || top < this.pulled) {
+      this.protocolError(`call id ${top}`);
+      return;
+    }
+    for (let id = this.pulled; id < top; id++) {
+      const nameH = ctx.getProp(h.qName, id);
+      const name = ctx.typeof(nameH) === "string" ? ctx.getString(nameH) : null;
+      nameH.dispose();
+      const argsH = ctx.getProp(h.qArgs, id);
+      const argsType = ctx.typeof(argsH);
+      let json = argsType === "string" ? ctx.getString(argsH) : null;
+      argsH.dispose();
+      let args: unknown;
+      try {
+        args = json === null ? undefined : JSON.parse(json);
+      } catch {
+        json = null;
+      }
+      this.callsSinceWait += 1;
+      if (name === null || !this.o.toolNames.includes(name) || (json === null && argsType !== "undefined")) {
+        this.protocolError(`call ${id}`);
+        return;
+      }
+      if (this.callsSinceWait > this.o.maxCallsBetweenWaits) {
+        this.protocolError(`call ${id} beyond the cap`);
+        return;
+      }
+      this.calls.push({ name, args, id });
+    }
+    this.pulled = top;
+    if (this.wait !== null) return; // read already (the mailbox keeps it until takeWait)
+    const wH = ctx.getProp(h.box, h.kW);
+    const wType = ctx.typeof(wH);
+    const until = wType === "number" ? ctx.getNumber(wH) : Number.NaN;
+    wH.dispose();
+    if (wType === "undefined") return;
+    if (!Number.isInteger(until) || until < this.o.now() || this.o.noWait !== undefined) {
+      this.protocolError(`wait until ${until}`);
+      return;
+    }
+    this.wait = { until };
+  }
+
+  private protocolError(what: string): void {
+    this.halt = {
+      kind: "fatal",
+      error: `sandbox protocol error: the envkit prelude queued an invalid request (${what})`,
+    };
+  }
+
+  /** Tell the prelude how many calls it may queue at this instant. */
+  private setAllowance(): void {
+    const h = this.helpers;
+    if (h === null) return;
+    const n = this.ctx.newNumber(Math.max(0, this.o.maxCallsBetweenWaits - this.callsSinceWait));
+    this.ctx.setProp(h.box, h.kAllow, n);
+    n.dispose();
+  }
+
+  /** Bring the sandbox's now up to the clock before program code runs (a no-op unless the clock moved since the last settle). */
+  private syncNow(): void {
+    const now = this.o.now();
+    if (now === this.vmNow || this.helpers === null) return;
+    const h = this.ctx.newNumber(now);
+    const r = this.ctx.callFunction(this.helpers.setNow, this.ctx.undefined, h);
+    h.dispose();
+    this.vmNow = now;
+    if (r.error) r.error.dispose();
+    else r.value.dispose();
   }
 
   /** A promise already rejected with `error` (a compile error of the module), consuming `error`. */
@@ -387,6 +534,7 @@ export class SandboxSession {
     if (helpers !== null) {
       this.describing = true;
       this.describePolls = 0;
+      this.ctx.setProp(helpers.box, helpers.kOff, this.ctx.true);
       try {
         const r = this.ctx.callFunction(helpers.describe, this.ctx.undefined, error);
         if (r.error) r.error.dispose();
@@ -396,6 +544,7 @@ export class SandboxSession {
         }
       } finally {
         this.describing = false;
+        this.ctx.setProp(helpers.box, helpers.kOff, this.ctx.false);
       }
     }
     if (d === null) {
@@ -463,11 +612,11 @@ export class SandboxSession {
       }
     };
 
-    def("now", () => ctx.newNumber(this.o.now()));
     def("deadline", () => (this.o.deadline === null ? ctx.null : ctx.newNumber(this.o.deadline)));
 
     const OFF = () => fail("Error", "envkit is unavailable while the sandbox describes an exception");
     def("wait", (h) => {
+      this.pull(); // a wait the prelude queued in this same run is pending
       if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       if (this.o.noWait !== undefined) return fail("Error", this.o.noWait);
@@ -492,24 +641,21 @@ export class SandboxSession {
           "Error",
           "envkit.wait: another wait is already pending; await each envkit.wait before starting the next",
         );
-      const deferred = ctx.newPromise();
-      this.deferreds.add(deferred);
-      this.wait = { until, deferred };
-      return deferred.handle.dup();
+      // the prelude queues every wait that gets this far itself (see pull)
+      this.protocolError("a wait it should have queued");
+      return HALT();
     });
 
     def("call", (nameH, argsH) => {
+      this.pull(); // calls the prelude queued in this same run count towards the cap
       if (this.describing) return OFF();
       if (this.halt !== null) return HALT();
       const name = str(nameH);
       if (name === null || !this.o.toolNames.includes(name))
         return fail("TypeError", `envkit.tools: unknown tool ${name}`);
-      let args: unknown;
-      if (argsH !== undefined && ctx.typeof(argsH) !== "undefined") {
-        const json = str(argsH);
-        if (json === null) return fail("TypeError", `envkit.tools.${name}: arguments must be JSON`);
-        args = JSON.parse(json);
-      }
+      const argsType = argsH === undefined ? "undefined" : ctx.typeof(argsH);
+      if (argsType !== "undefined" && argsType !== "string")
+        return fail("TypeError", `envkit.tools.${name}: arguments must be JSON`);
       if (this.o.mode === "validate") return stop(`envkit.tools.${name}`);
       this.callsSinceWait += 1;
       if (this.callsSinceWait > this.o.maxCallsBetweenWaits) {
@@ -519,10 +665,9 @@ export class SandboxSession {
         };
         return HALT();
       }
-      const deferred = ctx.newPromise();
-      this.deferreds.add(deferred);
-      this.calls.push({ name, args, deferred });
-      return deferred.handle.dup();
+      // the prelude queues every call that gets this far itself (see pull)
+      this.protocolError(`a call of ${name} it should have queued`);
+      return HALT();
     });
 
     def("handover", (h) => {
