@@ -1,5 +1,6 @@
 import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+import { phrasePostings } from "./news-phrase.js";
 
 /**
  * As-of BM25 top-k over the relive-owned news index, with the same ranking as
@@ -33,9 +34,12 @@ const EXHAUSTIVE_POSTINGS = 2048;
 
 export type TopKOp = "AND" | "OR";
 
+/** One bm25 phrase of a query: an FTS5 term, or two or more of them (a phrase: the index must hold positions). */
+export type TopKPhrase = string | readonly string[];
+
 export interface TopKRequest {
-  /** one FTS5 term per query phrase, in query order (repeats allowed) */
-  terms: readonly string[];
+  /** the query's phrases in query order (repeats allowed) */
+  terms: readonly TopKPhrase[];
   op: TopKOp;
   /** inclusive seq range */
   lo: number;
@@ -126,7 +130,13 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const lo = Math.max(1, req.lo);
   const hi = Math.min(index.docs, req.hi);
   if (m === 0 || req.k < 1 || lo > hi) return [];
-  const lists: Postings[] = req.terms.map((t) => index.postings(t));
+  const lists: Postings[] = req.terms.map((t) =>
+    typeof t === "string"
+      ? index.postings(t)
+      : t.length === 1
+        ? index.postings(t[0] as string)
+        : phrasePostings(index, t),
+  );
   // corpus statistics
   let rows: number;
   let tokens: number;
