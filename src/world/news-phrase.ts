@@ -70,6 +70,50 @@ function instances(pos: readonly Positions[], at: Int32Array, ptr: Int32Array, e
   return f;
 }
 
+/** Two-term phrases (the common case), specialized: one merge of the two lists, one of each article's positions. */
+function pairs(a: Postings, b: Postings, pa: Positions, pb: Positions, seqs: Int32Array, freqs: Uint32Array): number {
+  const sa = a.seqs;
+  const sb = b.seqs;
+  const oa = pa.offs;
+  const ob = pb.offs;
+  const va = pa.pos;
+  const vb = pb.pos;
+  const na = sa.length;
+  const nb = sb.length;
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  while (i < na && j < nb) {
+    const x = sa[i] as number;
+    const y = sb[j] as number;
+    if (x < y) {
+      i = na - i > 8 && (sa[i + 8] as number) < y ? gallop(sa, y, i + 8, na) : i + 1;
+      continue;
+    }
+    if (y < x) {
+      j = nb - j > 8 && (sb[j + 8] as number) < x ? gallop(sb, x, j + 8, nb) : j + 1;
+      continue;
+    }
+    let f = 0;
+    let q = ob[j] as number;
+    const qe = ob[j + 1] as number;
+    const pe = oa[i + 1] as number;
+    for (let p = oa[i] as number; p < pe && q < qe; p++) {
+      const want = (va[p] as number) + 2;
+      while (q < qe && (vb[q] as number) < want) q++;
+      if (q < qe && vb[q] === want) f += (want & 1) === 1 ? 2 : 1;
+    }
+    if (f > 0) {
+      seqs[n] = x;
+      freqs[n] = f;
+      n++;
+    }
+    i++;
+    j++;
+  }
+  return n;
+}
+
 function materialize(index: NewsIndex, terms: readonly string[]): Postings {
   const m = terms.length;
   const lists = terms.map((t) => index.postings(t));
@@ -86,22 +130,25 @@ function materialize(index: NewsIndex, terms: readonly string[]): Postings {
   const seqs = new Int32Array(drive.length);
   const freqs = new Uint32Array(drive.length);
   let n = 0;
-  outer: for (let j = 0; j < drive.length; j++) {
-    const d = drive[j] as number;
-    for (let i = 0; i < m; i++) {
-      const s = (lists[i] as Postings).seqs;
-      const c = i === rare ? j : gallop(s, d, cur[i] as number, s.length);
-      cur[i] = c;
-      if (c >= s.length) break outer;
-      if (s[c] !== d) continue outer;
+  if (m === 2)
+    n = pairs(lists[0] as Postings, lists[1] as Postings, pos[0] as Positions, pos[1] as Positions, seqs, freqs);
+  else
+    outer: for (let j = 0; j < drive.length; j++) {
+      const d = drive[j] as number;
+      for (let i = 0; i < m; i++) {
+        const s = (lists[i] as Postings).seqs;
+        const c = i === rare ? j : gallop(s, d, cur[i] as number, s.length);
+        cur[i] = c;
+        if (c >= s.length) break outer;
+        if (s[c] !== d) continue outer;
+      }
+      const f = instances(pos, cur, ptr, end);
+      if (f > 0) {
+        seqs[n] = d;
+        freqs[n] = f;
+        n++;
+      }
     }
-    const f = instances(pos, cur, ptr, end);
-    if (f > 0) {
-      seqs[n] = d;
-      freqs[n] = f;
-      n++;
-    }
-  }
   // block bounds exactly as news-index-build.ts writes them for a term
   const avgdl = index.tokens / index.docs;
   const nb = Math.ceil(n / NEWS_INDEX_BLOCK);
