@@ -357,7 +357,8 @@ export class NewsIndexBuilder {
         const cnt = docCount.a[p] as number;
         counts[at] = cnt;
         const o = occFill[t] as number;
-        pos.set(docPos.a.subarray(src, src + cnt), o);
+        const dp = docPos.a;
+        for (let x = 0; x < cnt; x++) pos[o + x] = dp[src + x] as number;
         occFill[t] = o + cnt;
         src += cnt;
       }
