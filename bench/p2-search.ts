@@ -10,8 +10,9 @@
  *   70% of articles and published_at + 2 h for 30%. Such worlds take the join path (exact
  *   published_at / visible_at test per match).
  * Worlds (and LanceDB tables) are cached under `.relive-cache/bench/p2-search/<key>`, keyed by every
- * parameter that shapes them (articles, seed, lag model, corpus and world format versions); a
- * cached world is never rebuilt, and its recorded build time is reported.
+ * parameter that shapes them (articles, seed, lag model, corpus and world format versions; LanceDB
+ * tables by the corpus only, so a new world format reuses them); a cached world is never rebuilt,
+ * and its recorded build time is reported.
  *
  * Queries (limit 10, random `now` in the year, half with from = now − U(1, 90) days), by
  * document-frequency band of their terms (≤0.1%, ≤1%, ≤10%, >10%), four kinds: single terms,
@@ -210,8 +211,11 @@ export class SyntheticNews {
 }
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
-/** bump when the synthetic corpus or the world format changes (cached worlds are keyed by it) */
-const CORPUS_FORMAT = "p2c2-w3";
+/** bump when the synthetic corpus changes (cached worlds and LanceDB tables are keyed by it) */
+const CORPUS_VERSION = "p2c2";
+/** bump when the world format changes (cached worlds are keyed by it; LanceDB tables are not) */
+const WORLD_FORMAT = "w4";
+const CORPUS_FORMAT = `${CORPUS_VERSION}-${WORLD_FORMAT}`;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const K = 10;
@@ -537,7 +541,11 @@ export async function run(opts: P2Options = {}) {
   const warmCounts: Record<Kind, number> = { single: 40, and2: 15, or3: 15, phrase2: 10 };
   const cacheDir =
     opts.cacheDir ?? join(ROOT, ".relive-cache", "bench", "p2-search", `${CORPUS_FORMAT}-n${n}-s${seed}`);
+  // LanceDB tables depend on the corpus only: a new world format reuses them
+  const lanceDir =
+    opts.cacheDir ?? join(ROOT, ".relive-cache", "bench", "p2-search", `${CORPUS_VERSION}-lancedb-n${n}-s${seed}`);
   mkdirSync(cacheDir, { recursive: true });
+  mkdirSync(lanceDir, { recursive: true });
   const lance = opts.lancedb === false ? null : await ensureLanceDb();
   const corpus = new SyntheticNews(n, seed);
   const load0 = loadavg().map((x) => Number(x.toFixed(2)));
@@ -550,7 +558,7 @@ export async function run(opts: P2Options = {}) {
       console.log(
         `${kind} world: ${w.cached ? "cached, built earlier in" : "built in"} ${w.info.build_seconds.toFixed(1)} s (news index: write ${((w.info.stages_ms.news_index ?? Number.NaN) / 1e3).toFixed(1)} s + feed ${((w.info.stages_ms.news_index_feed_overlapped ?? Number.NaN) / 1e3).toFixed(1)} s overlapped with the FTS worker, FTS ${(((w.info.stages_ms.fts_insert ?? 0) + (w.info.stages_ms.fts_optimize ?? 0)) / 1e3).toFixed(1)} s)`,
       );
-      const l = lance ? await cachedLance(lance, cacheDir, corpus, kind, seed) : null;
+      const l = lance ? await cachedLance(lance, lanceDir, corpus, kind, seed) : null;
       if (l) console.log(`${kind} LanceDB table: ${l.cached ? "cached" : "built"} ${JSON.stringify(l.info)}`);
       builds[kind] = { ...w.info, cached: w.cached, lancedb: l ? { ...l.info, cached: l.cached } : null };
       opened.push({ kind, store: WorldStore.open(w.dir), lance: l });

@@ -20,7 +20,13 @@ import { FtsTokenizer } from "./fts-tokens.js";
  *   with the global statistics, the triples with as-of statistics).
  * - `news_doclen(chunk, lens)`: the token count of every article (title + body) by seq, uint32 LE,
  *   in chunks of `NEWS_DOCLEN_CHUNK` seqs.
- * - world_meta `news_index_docs`, `news_index_tokens`, `news_index_block`.
+ * - `news_positions(term, counts, pos)`: the token positions of every posting (phrase queries):
+ *   `counts` = per posting of `news_postings.seqs` its occurrence count, `pos` = the postings'
+ *   positions one after the other, each ascending, as 2·p + 1 in the title (p its FTS5 position
+ *   there) and 2·(T + p) in the body (T the title's token count): consecutive FTS5 positions of one
+ *   column differ by 2, two columns never meet. Both uint16 LE when `news_index_pos_width` is 16
+ *   (every value fits), else uint32 LE.
+ * - world_meta `news_index_docs`, `news_index_tokens`, `news_index_block`, `news_index_pos_width`.
  */
 
 export const NEWS_INDEX_BLOCK = 64;
@@ -28,6 +34,7 @@ export const NEWS_DOCLEN_CHUNK = 65_536;
 export const META_NEWS_INDEX_DOCS = "news_index_docs";
 export const META_NEWS_INDEX_TOKENS = "news_index_tokens";
 export const META_NEWS_INDEX_BLOCK = "news_index_block";
+export const META_NEWS_INDEX_POS_WIDTH = "news_index_pos_width";
 
 export const NEWS_INDEX_DDL = `
 CREATE TABLE news_postings (
@@ -39,6 +46,7 @@ CREATE TABLE news_postings (
   bmax BLOB NOT NULL
 );
 CREATE TABLE news_doclen (chunk INTEGER PRIMARY KEY, lens BLOB NOT NULL);
+CREATE TABLE news_positions (term TEXT PRIMARY KEY, counts BLOB NOT NULL, pos BLOB NOT NULL);
 `;
 
 const READ_BATCH = 5000;
@@ -54,6 +62,15 @@ class U32 {
       this.a = b;
     }
     this.a[this.n++] = v;
+  }
+  /** makes room for `total` values */
+  reserve(total: number): void {
+    if (total <= this.a.length) return;
+    let size = this.a.length;
+    while (size < total) size *= 2;
+    const b = new Uint32Array(size);
+    b.set(this.a.subarray(0, this.n));
+    this.a = b;
   }
 }
 
@@ -124,7 +141,8 @@ class WordIds {
   }
 }
 
-const bytes = (a: Uint32Array | Int32Array | Float64Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const bytes = (a: Uint16Array | Uint32Array | Int32Array | Float64Array) =>
+  Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 /** What the FTS build feeds (a `NewsIndexBuilder` here, or `NewsIndexJob` on a worker thread). */
 export interface NewsIndexFeed {
@@ -151,6 +169,12 @@ export class NewsIndexBuilder implements NewsIndexFeed {
   private batchWids = new U32();
   private docTerm = new U32(); // per (doc, term): term id
   private docFreq = new U32(); // per (doc, term): weighted frequency
+  private docCount = new U32(); // per (doc, term): occurrences
+  private docPos = new U32(); // per (doc, term) in that order: its encoded positions, ascending
+  private occTerm = new U32(); // the current doc's token occurrences: term id
+  private occPos = new U32(); // ... and encoded position
+  private occAt = new Uint32Array(1024); // per term: its next slot in the current doc's positions
+  private maxPos = 0;
   private docStart = new U32(); // per doc: offset into docTerm
   private lens = new U32();
   private acc = new Uint32Array(1024); // per term: weighted frequency in the current doc
@@ -176,6 +200,12 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     this.batchWids = new U32();
     this.docTerm = new U32();
     this.docFreq = new U32();
+    this.docCount = new U32();
+    this.docPos = new U32();
+    this.occTerm = new U32();
+    this.occPos = new U32();
+    this.occAt = new Uint32Array(1024);
+    this.maxPos = 0;
     this.docStart = new U32();
     this.lens = new U32();
     this.acc = new Uint32Array(1024);
@@ -225,6 +255,11 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       if (seq[i] !== this.docs + 1) throw new Error(`news index: seq ${String(seq[i])} after ${this.docs}`);
       const acc = this.acc;
       const touched = this.touched;
+      const occTerm = this.occTerm;
+      const occPos = this.occPos;
+      const occAt = this.occAt;
+      occTerm.n = 0;
+      occPos.n = 0;
       let len = 0;
       for (let c = 0; c < 2; c++) {
         const weight = c === 0 ? 2 : 1;
@@ -234,16 +269,38 @@ export class NewsIndexBuilder implements NewsIndexFeed {
             const id = ids[k] as number;
             if (acc[id] === 0) touched.push(id);
             acc[id] = (acc[id] as number) + weight;
+            occAt[id] = (occAt[id] as number) + 1;
+            occTerm.push(id);
+            // FTS5 positions count tokens per column; len counts title then body tokens
+            occPos.push(2 * (len + k) + (c === 0 ? 1 : 0));
           }
           len += ids.length;
         }
       }
+      if (2 * len + 1 > this.maxPos) this.maxPos = 2 * len + 1;
       this.docStart.push(this.docTerm.n);
+      // positions grouped by term in touched order (occAt: count, then the term's next slot)
+      const base = this.docPos.n;
+      let at = base;
       for (const id of touched) {
         this.docTerm.push(id);
         this.docFreq.push(acc[id] as number);
+        this.docCount.push(occAt[id] as number);
+        const cnt = occAt[id] as number;
+        occAt[id] = at;
+        at += cnt;
         acc[id] = 0;
       }
+      const docPos = this.docPos;
+      docPos.reserve(at);
+      docPos.n = at;
+      for (let o = 0; o < occTerm.n; o++) {
+        const id = occTerm.a[o] as number;
+        const slot = occAt[id] as number;
+        docPos.a[slot] = occPos.a[o] as number;
+        occAt[id] = slot + 1;
+      }
+      for (const id of touched) occAt[id] = 0;
       touched.length = 0;
       this.lens.push(len);
       this.totalTokens += len;
@@ -262,6 +319,9 @@ export class NewsIndexBuilder implements NewsIndexFeed {
         const b = new Uint32Array(this.acc.length * 2);
         b.set(this.acc);
         this.acc = b;
+        const o = new Uint32Array(this.occAt.length * 2);
+        o.set(this.occAt);
+        this.occAt = o;
       }
     }
     return id;
@@ -284,6 +344,19 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     const fill = start.slice(0, terms.length);
     const seqs = new Int32Array(docTerm.n);
     const freqs = new Uint32Array(docTerm.n);
+    // the positions alike: per term its occurrences, in posting order
+    const { docCount, docPos } = this;
+    const wide = this.maxPos > 0xffff;
+    const occ = new Float64Array(terms.length + 1);
+    for (let p = 0; p < docTerm.n; p++) {
+      const t = docTerm.a[p] as number;
+      occ[t + 1] = (occ[t + 1] as number) + (docCount.a[p] as number);
+    }
+    for (let t = 0; t < terms.length; t++) occ[t + 1] = (occ[t + 1] as number) + (occ[t] as number);
+    const occFill = occ.slice(0, terms.length);
+    const counts = wide ? new Uint32Array(docTerm.n) : new Uint16Array(docTerm.n);
+    const pos = wide ? new Uint32Array(docPos.n) : new Uint16Array(docPos.n);
+    let src = 0;
     for (let d = 0; d < docs; d++) {
       for (let p = docStart.a[d] as number; p < (docStart.a[d + 1] as number); p++) {
         const t = docTerm.a[p] as number;
@@ -291,11 +364,19 @@ export class NewsIndexBuilder implements NewsIndexFeed {
         seqs[at] = d + 1;
         freqs[at] = docFreq.a[p] as number;
         fill[t] = at + 1;
+        const cnt = docCount.a[p] as number;
+        counts[at] = cnt;
+        const o = occFill[t] as number;
+        const dp = docPos.a;
+        for (let x = 0; x < cnt; x++) pos[o + x] = dp[src + x] as number;
+        occFill[t] = o + cnt;
+        src += cnt;
       }
     }
     const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks, bmax) VALUES (?, ?, ?, ?, ?, ?)");
     const avgdl = this.totalTokens / docs;
     const putLen = db.prepare("INSERT INTO news_doclen (chunk, lens) VALUES (?, ?)");
+    const putPos = db.prepare("INSERT INTO news_positions (term, counts, pos) VALUES (?, ?, ?)");
     const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
     db.transaction(() => {
       for (let t = 0; t < terms.length; t++) {
@@ -323,6 +404,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
           blocks[3 * k + 2] = minD;
         }
         put.run(terms[t], b - a, bytes(seqs.subarray(a, b)), bytes(freqs.subarray(a, b)), bytes(blocks), bytes(bmax));
+        putPos.run(terms[t], bytes(counts.subarray(a, b)), bytes(pos.subarray(occ[t] as number, occ[t + 1] as number)));
       }
       for (let c = 0; c * NEWS_DOCLEN_CHUNK < docs; c++) {
         putLen.run(c, bytes(lens.a.subarray(c * NEWS_DOCLEN_CHUNK, Math.min(docs, (c + 1) * NEWS_DOCLEN_CHUNK))));
@@ -330,6 +412,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       meta.run(META_NEWS_INDEX_DOCS, String(docs));
       meta.run(META_NEWS_INDEX_TOKENS, String(this.totalTokens));
       meta.run(META_NEWS_INDEX_BLOCK, String(NEWS_INDEX_BLOCK));
+      meta.run(META_NEWS_INDEX_POS_WIDTH, wide ? "32" : "16");
     })();
     const n = terms.length;
     this.reset();

@@ -3,6 +3,7 @@ import { FtsTokenizer } from "./fts-tokens.js";
 import {
   META_NEWS_INDEX_BLOCK,
   META_NEWS_INDEX_DOCS,
+  META_NEWS_INDEX_POS_WIDTH,
   META_NEWS_INDEX_TOKENS,
   NEWS_DOCLEN_CHUNK,
 } from "./news-index-build.js";
@@ -24,18 +25,41 @@ export interface Postings {
   readonly bmax: Float64Array;
 }
 
-const EMPTY: Postings = {
+/**
+ * One term's token positions (`news-index-build.ts`: 2·p + 1 in the title, 2·(T + p) in the body):
+ * those of posting j are pos[offs[j], offs[j + 1]), ascending.
+ */
+export interface Positions {
+  readonly offs: Uint32Array;
+  readonly pos: Uint16Array | Uint32Array;
+}
+
+export const EMPTY_POSTINGS: Postings = {
   seqs: new Int32Array(0),
   freqs: new Uint32Array(0),
   blocks: new Uint32Array(0),
   bmax: new Float64Array(0),
 };
 
-/** Decoded postings kept in memory, at most this many bytes (least recently used dropped first). */
-const CACHE_BYTES = 128 * 1024 * 1024;
+/**
+ * Decoded postings (and, apart, positions) kept in memory, at most this many bytes each (least
+ * recently used dropped first): a 1M-article world's broad terms fit, so their blobs are not read
+ * back from SQLite per query (6-27 ms for the broadest terms' postings at 1M, measured).
+ */
+const CACHE_BYTES = 256 * 1024 * 1024;
 
-function view<T extends Int32Array | Uint32Array | Float64Array>(ctor: new (b: ArrayBuffer) => T, b: Buffer): T {
-  // copy: SQLite's buffer is not guaranteed 4-byte aligned, and the cache outlives the statement
+interface TypedCtor<T> {
+  new (b: ArrayBuffer): T;
+  new (b: ArrayBuffer, offset: number, length: number): T;
+  readonly BYTES_PER_ELEMENT: number;
+}
+
+function view<T extends Int32Array | Uint16Array | Uint32Array | Float64Array>(ctor: TypedCtor<T>, b: Buffer): T {
+  // better-sqlite3 hands each blob over as a Buffer of its own (the cache may keep it): a view
+  // when aligned, else a copy
+  if (b.byteOffset % ctor.BYTES_PER_ELEMENT === 0 && b.buffer instanceof ArrayBuffer) {
+    return new ctor(b.buffer, b.byteOffset, b.byteLength / ctor.BYTES_PER_ELEMENT);
+  }
   const ab = new ArrayBuffer(b.byteLength);
   new Uint8Array(ab).set(b);
   return new ctor(ab);
@@ -67,6 +91,10 @@ export class NewsIndex {
   private readonly cache = new Map<string, Postings>();
   private cacheBytes = 0;
   private tokenizer: FtsTokenizer | null = null;
+  private readonly getPos: Database.Statement | null;
+  private readonly posWide: boolean;
+  private readonly posCache = new Map<string, Positions>();
+  private posCacheBytes = 0;
 
   private constructor(db: Database.Database, meta: Map<string, string>) {
     this.docs = Number(meta.get(META_NEWS_INDEX_DOCS));
@@ -80,6 +108,10 @@ export class NewsIndex {
       this.docLen.set(view(Uint32Array, r.lens), r.chunk * NEWS_DOCLEN_CHUNK);
     }
     this.get = db.prepare("SELECT seqs, freqs, blocks, bmax FROM news_postings WHERE term = ?");
+    // worlds built before positions were indexed rank phrases by FTS5
+    const width = meta.get(META_NEWS_INDEX_POS_WIDTH);
+    this.getPos = width === undefined ? null : db.prepare("SELECT counts, pos FROM news_positions WHERE term = ?");
+    this.posWide = width === "32";
     // FTS5 takes the natural log from the C library; JS Math.log differs from it in the last bit for
     // about 2% of arguments, so bm25's IDF is computed by SQLite's ln() (the same libm call)
     this.ln = db.prepare("SELECT ln(?) AS v");
@@ -100,7 +132,7 @@ export class NewsIndex {
       return hit;
     }
     const r = this.get.get(term) as { seqs: Buffer; freqs: Buffer; blocks: Buffer; bmax: Buffer } | undefined;
-    if (r === undefined) return EMPTY;
+    if (r === undefined) return EMPTY_POSTINGS;
     const p: Postings = {
       seqs: view(Int32Array, r.seqs),
       freqs: view(Uint32Array, r.freqs),
@@ -118,6 +150,36 @@ export class NewsIndex {
     return p;
   }
 
+  /** Whether the index holds token positions (phrase queries). */
+  get hasPositions(): boolean {
+    return this.getPos !== null;
+  }
+
+  /** The positions of an FTS5 term's postings (`hasPositions` must hold; empty when the corpus lacks the term). */
+  positions(term: string): Positions {
+    if (this.getPos === null) throw new Error("news index: this world's index holds no positions");
+    const hit = this.posCache.get(term);
+    if (hit !== undefined) {
+      this.posCache.delete(term);
+      this.posCache.set(term, hit);
+      return hit;
+    }
+    const r = this.getPos.get(term) as { counts: Buffer; pos: Buffer } | undefined;
+    if (r === undefined) return { offs: new Uint32Array(1), pos: new Uint16Array(0) };
+    const counts = this.posWide ? view(Uint32Array, r.counts) : view(Uint16Array, r.counts);
+    const offs = new Uint32Array(counts.length + 1);
+    for (let j = 0; j < counts.length; j++) offs[j + 1] = (offs[j] as number) + (counts[j] as number);
+    const p: Positions = { offs, pos: this.posWide ? view(Uint32Array, r.pos) : view(Uint16Array, r.pos) };
+    this.posCache.set(term, p);
+    this.posCacheBytes += p.offs.byteLength + p.pos.byteLength;
+    for (const [k, v] of this.posCache) {
+      if (this.posCacheBytes <= CACHE_BYTES || k === term) break;
+      this.posCache.delete(k);
+      this.posCacheBytes -= v.offs.byteLength + v.pos.byteLength;
+    }
+    return p;
+  }
+
   /** Total tokens of the articles with seq <= `hi` (prefix sums built on first use). */
   tokensUpTo(hi: number): number {
     if (this.cumLen === null) {
@@ -128,17 +190,19 @@ export class NewsIndex {
     return this.cumLen[Math.max(0, Math.min(hi, this.docs))] as number;
   }
 
-  /** The one FTS5 term of a query word, or null when FTS5 makes none or several of it (a phrase). */
-  queryTerm(word: string): string | null {
+  /** The FTS5 terms of a query phrase (its content words, one for a single word), in order. */
+  queryTerms(words: readonly string[]): string[] {
     this.tokenizer ??= new FtsTokenizer({ maxCache: 100_000 });
-    const t = this.tokenizer.tokens(word);
-    return t.length === 1 ? (t[0] as string) : null;
+    const out: string[] = [];
+    for (const w of words) for (const t of this.tokenizer.tokens(w)) out.push(t);
+    return out;
   }
 
   close(): void {
     this.tokenizer?.close();
     this.tokenizer = null;
     this.cache.clear();
+    this.posCache.clear();
   }
 
   /** SQLite's ln(x): the natural log FTS5's bm25 uses. */

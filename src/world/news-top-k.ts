@@ -1,5 +1,6 @@
 import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+import { phrasePostings } from "./news-phrase.js";
 
 /**
  * As-of BM25 top-k over the relive-owned news index, with the same ranking as
@@ -33,9 +34,12 @@ const EXHAUSTIVE_POSTINGS = 2048;
 
 export type TopKOp = "AND" | "OR";
 
+/** One bm25 phrase of a query: an FTS5 term, or two or more of them (a phrase: the index must hold positions). */
+export type TopKPhrase = string | readonly string[];
+
 export interface TopKRequest {
-  /** one FTS5 term per query phrase, in query order (repeats allowed) */
-  terms: readonly string[];
+  /** the query's phrases in query order (repeats allowed) */
+  terms: readonly TopKPhrase[];
   op: TopKOp;
   /** inclusive seq range */
   lo: number;
@@ -126,7 +130,13 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const lo = Math.max(1, req.lo);
   const hi = Math.min(index.docs, req.hi);
   if (m === 0 || req.k < 1 || lo > hi) return [];
-  const lists: Postings[] = req.terms.map((t) => index.postings(t));
+  const lists: Postings[] = req.terms.map((t) =>
+    typeof t === "string"
+      ? index.postings(t)
+      : t.length === 1
+        ? index.postings(t[0] as string)
+        : phrasePostings(index, t),
+  );
   // corpus statistics
   let rows: number;
   let tokens: number;
@@ -176,8 +186,105 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const heap = new TopHeap(req.k);
   const docLen = index.docLen;
   const accept = req.accept;
+  const blk = index.block;
 
-  /** Scores every match with seq in [s0, s1]; cur[] are the per-term start positions (advanced). */
+  // MaxScore (OR): per term an upper bound of its score over the range (its blocks' bounds there),
+  // terms by ascending bound, prefix sums of the bounds
+  const U = new Float64Array(m);
+  const order: number[] = [];
+  const prefix = new Float64Array(m + 1);
+  if (req.op === "OR" && m > 1) {
+    for (let i = 0; i < m; i++) {
+      if ((b[i] as number) <= (a[i] as number)) continue;
+      const p = lists[i] as Postings;
+      let u = 0;
+      for (let k = Math.floor((a[i] as number) / blk); k <= Math.floor(((b[i] as number) - 1) / blk); k++) {
+        const v = globalStats
+          ? (p.bmax[k] as number)
+          : tf(p.blocks[3 * k + 1] as number, p.blocks[3 * k + 2] as number, avgdl);
+        if (v > u) u = v;
+      }
+      U[i] = (idf[i] as number) * u * BOUND_SLACK;
+    }
+    for (let i = 0; i < m; i++) order.push(i);
+    order.sort((x, y) => (U[x] as number) - (U[y] as number) || x - y);
+    for (let k = 0; k < m; k++) prefix[k + 1] = (prefix[k] as number) + (U[order[k] as number] as number);
+    for (let k = 1; k <= m; k++) prefix[k] = (prefix[k] as number) * BOUND_SLACK;
+  }
+  const contrib = new Float64Array(m);
+  const has = new Uint8Array(m);
+
+  /**
+   * OR over [s0, s1] by MaxScore: once k results are held, the terms whose bounds sum below the
+   * k-th score (non-essential) cannot make a result alone, so only seqs of the other terms are
+   * candidates, and a candidate is dropped as soon as its partial score plus the bounds of the
+   * terms not yet looked at falls below the k-th score. A kept candidate's score is summed in
+   * query order over every term it holds, as FTS5 does.
+   */
+  const evaluateOr = (s1: number): void => {
+    let e = 0; // order[0, e) are non-essential
+    for (;;) {
+      if (heap.full) {
+        const theta = heap.worst;
+        while (e < m && (prefix[e + 1] as number) < theta) e++;
+      }
+      if (e === m) return;
+      let d = Number.POSITIVE_INFINITY;
+      for (let k = e; k < m; k++) {
+        const i = order[k] as number;
+        const j = cur[i] as number;
+        if (j < (b[i] as number)) {
+          const q = (lists[i] as Postings).seqs[j] as number;
+          if (q < d) d = q;
+        }
+      }
+      if (d > s1) return;
+      const dl = docLen[d - 1] as number;
+      let partial = 0;
+      for (let k = e; k < m; k++) {
+        const i = order[k] as number;
+        const j = cur[i] as number;
+        const p = lists[i] as Postings;
+        if (j < (b[i] as number) && p.seqs[j] === d) {
+          has[i] = 1;
+          const c = (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
+          contrib[i] = c;
+          partial += c;
+          cur[i] = j + 1;
+        } else has[i] = 0;
+      }
+      if (accept !== undefined && !accept(d)) continue;
+      let alive = true;
+      for (let k = e - 1; k >= 0; k--) {
+        const i = order[k] as number;
+        has[i] = 0;
+        if (heap.full && partial + (prefix[k + 1] as number) < heap.worst) {
+          alive = false;
+          break;
+        }
+        const p = lists[i] as Postings;
+        const s = p.seqs;
+        let j = cur[i] as number;
+        const end = b[i] as number;
+        if (j < end && (s[j] as number) < d) {
+          j = lowerBound(s, d, j, end);
+          cur[i] = j;
+        }
+        if (j < end && s[j] === d) {
+          has[i] = 1;
+          const c = (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
+          contrib[i] = c;
+          partial += c;
+        }
+      }
+      if (!alive) continue;
+      let score = 0.0;
+      for (let i = 0; i < m; i++) if (has[i] === 1) score += contrib[i] as number;
+      heap.offer(score, d);
+    }
+  };
+
+  /** Scores every match with seq in [s0, s1] (OR: by MaxScore); cur[] are the per-term start positions (advanced). */
   const cur = new Int32Array(m);
   const evaluate = (s0: number, s1: number): void => {
     for (let i = 0; i < m; i++) {
@@ -198,6 +305,10 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
       }
       return;
     }
+    if (req.op === "OR") {
+      evaluateOr(s1);
+      return;
+    }
     for (;;) {
       let d = Number.POSITIVE_INFINITY;
       let present = 0;
@@ -213,7 +324,7 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
         const j = cur[i] as number;
         if (j < (b[i] as number) && (lists[i] as Postings).seqs[j] === d) present++;
       }
-      if ((req.op === "OR" || present === m) && (accept === undefined || accept(d))) {
+      if (present === m && (accept === undefined || accept(d))) {
         const dl = docLen[d - 1] as number;
         let score = 0.0;
         for (let i = 0; i < m; i++) {
@@ -261,7 +372,6 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   }
 
   // block-max bounds on a grid of G intervals of width W over [lo, hi]
-  const blk = index.block;
   const G = Math.max(1, Math.ceil(((b[dense] as number) - (a[dense] as number)) / blk));
   const W = Math.ceil((hi - lo + 1) / G);
   const ub = new Float64Array(G);

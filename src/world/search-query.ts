@@ -24,32 +24,34 @@ export interface CompiledQuery {
   fallback: string | null;
   terms: string[];
   /**
-   * The primary query when it is a flat list of single words joined only by AND (explicit or
-   * implicit) or only by OR — the shapes the relive-owned index ranks itself (`news-top-k.ts`);
-   * null for phrases, NOT, parentheses, mixed operators, or when `primary` is null. The fallback
-   * is always the flat OR of `terms`.
+   * The primary query when it is a flat list of words or quoted phrases joined only by AND
+   * (explicit or implicit) or only by OR — the shapes the relive-owned index ranks itself
+   * (`news-top-k.ts`); null for NOT, parentheses, mixed operators, or when `primary` is null. The
+   * fallback is always the flat OR of `terms`.
    */
   flat: FlatQuery | null;
 }
 
-/** Single words (in query order, repeats kept: each is a bm25 phrase) joined by one operator. */
+/**
+ * Phrases (in query order, repeats kept: each is a bm25 phrase; a phrase is its content words, one
+ * for a single word) joined by one operator.
+ */
 export interface FlatQuery {
   op: "AND" | "OR";
-  words: string[];
+  phrases: string[][];
 }
 
 function flatOf(toks: Tok[]): FlatQuery | null {
-  const words: string[] = [];
+  const phrases: string[][] = [];
   let op: "AND" | "OR" | null = null;
   let expectWord = true;
   for (const tok of toks) {
     if (tok.t === "phrase") {
-      if (tok.words.length !== 1) return null;
       if (!expectWord) {
         if (op === "OR") return null; // implicit AND after an OR
         op = "AND";
       }
-      words.push(tok.words[0] as string);
+      phrases.push(tok.words);
       expectWord = false;
     } else if (tok.t === "op") {
       if (expectWord || tok.op === "NOT") return null;
@@ -58,8 +60,8 @@ function flatOf(toks: Tok[]): FlatQuery | null {
       expectWord = true;
     } else return null;
   }
-  if (expectWord || words.length === 0) return null;
-  return { op: op ?? "AND", words };
+  if (expectWord || phrases.length === 0) return null;
+  return { op: op ?? "AND", phrases };
 }
 
 type Tok = { t: "phrase"; words: string[] } | { t: "op"; op: "AND" | "OR" | "NOT" } | { t: "lp" } | { t: "rp" };

@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { type AsOfView, NotVisibleError } from "./as-of-view.js";
 import { hybridSearch } from "./hybrid-search.js";
 import type { NewsIndex } from "./news-index.js";
-import { topK } from "./news-top-k.js";
+import { type TopKPhrase, topK } from "./news-top-k.js";
 import type { NewsVectors } from "./news-vectors.js";
 import {
   type CompiledQuery,
@@ -261,7 +261,6 @@ export class SqliteAsOfView implements AsOfView {
     const from = opts.from === undefined ? null : checkTime("from", opts.from);
     const compiled = compileSearchQuery(q);
     const exact = this.b.newsLagPubOverVis === 0 && this.b.newsLagVisOverPub === 0;
-    const stmt = this.b.stmt(this.searchSql(exact, from !== null));
     const params: Record<string, number | string> = {
       now,
       limit,
@@ -281,6 +280,7 @@ export class SqliteAsOfView implements AsOfView {
         `search query ${JSON.stringify(q)}: strict search ranks single words joined by AND or by OR (at most ${INDEX_MAX_K} results deep); quoted phrases, NOT and parentheses need the default search statistics`,
       );
     }
+    const stmt = this.b.stmt(this.searchSql(exact, from !== null));
     const run = (expr: string) => stmt.all({ ...params, q: expr }) as { seq: number; score: number }[];
     let ranked: { seq: number; score: number }[] | null = null;
     if (compiled.primary !== null) {
@@ -322,14 +322,15 @@ export class SqliteAsOfView implements AsOfView {
       compiled.primary !== null
         ? compiled.flat
         : compiled.fallback !== null
-          ? { op: "OR", words: compiled.terms }
+          ? { op: "OR", phrases: compiled.terms.map((t) => [t]) }
           : null;
     if (flat === null) return null;
-    const terms: string[] = [];
-    for (const w of flat.words) {
-      const t = index.queryTerm(w);
-      if (t === null) return null;
-      terms.push(t);
+    const terms: TopKPhrase[] = [];
+    for (const words of flat.phrases) {
+      const t = index.queryTerms(words);
+      // FTS5 phrases of two or more terms: by the index's positions; strict statistics rank words only
+      if (t.length === 0 || (t.length > 1 && (!index.hasPositions || this.stats === "strict"))) return null;
+      terms.push(t.length === 1 ? (t[0] as string) : t);
     }
     const exact = this.b.newsLagPubOverVis === 0 && this.b.newsLagVisOverPub === 0;
     const hiVis = exact ? to : to + this.b.newsLagVisOverPub;

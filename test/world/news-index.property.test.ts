@@ -12,6 +12,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AsOfView } from "../../src/world/as-of-view.js";
+import { phrasePostings } from "../../src/world/news-phrase.js";
 import { SqliteAsOfView } from "../../src/world/sqlite-as-of-view.js";
 import type { NewsRow } from "../../src/world/types.js";
 import { WorldStore } from "../../src/world/world-store.js";
@@ -86,6 +87,23 @@ function ftsOnly(store: WorldStore, clock: () => number): AsOfView {
   );
 }
 
+/** The store's view through its index, failing on any FTS5 MATCH statement: the index ranks alone. */
+function indexOnly(store: WorldStore, clock: () => number): AsOfView {
+  return new SqliteAsOfView(
+    {
+      stmt: (sql) => {
+        if (/news_fts MATCH/.test(sql)) throw new Error(`FTS5 ranked a query the index should: ${sql}`);
+        return store.stmt(sql);
+      },
+      newsLagPubOverVis: store.newsLagPubOverVis,
+      newsLagVisOverPub: store.newsLagVisOverPub,
+      newsIndex: () => store.newsIndex(),
+      newsPublished: () => store.newsPublished(),
+    },
+    clock,
+  );
+}
+
 type Q = { q: string; now: number; opts: { from?: number; to?: number; offset: number; limit: number } };
 
 /** The search result as JSON, or the error's name and message: both must be identical. */
@@ -97,9 +115,15 @@ function outcome(v: AsOfView, c: Q): string {
   }
 }
 
-function randomQuery(r: ReturnType<typeof prng>): Q {
+/** A word, or (with `phrases`) sometimes a quoted phrase of 2-3 words (stopwords inside included). */
+function item(r: ReturnType<typeof prng>, phrases: boolean): string {
+  if (!phrases || r.next() < 0.6) return r.pick(QUERY_WORDS);
+  return `"${Array.from({ length: r.int(2, 3) }, () => r.pick(QUERY_WORDS)).join(" ")}"`;
+}
+
+function randomQuery(r: ReturnType<typeof prng>, phrases = false): Q {
   const n = r.int(1, 3);
-  const words = Array.from({ length: n }, () => r.pick(QUERY_WORDS));
+  const words = Array.from({ length: n }, () => item(r, phrases));
   const shape = r.int(0, 9);
   let q: string;
   if (shape < 4) q = words.join(" ");
@@ -148,15 +172,15 @@ describe("news index: identical ranking to FTS5 bm25", () => {
     }
   });
 
-  it("random flat queries, cutoffs and pages: byte-identical to the FTS5 path", () => {
+  it("random flat queries with phrases, cutoffs and pages: byte-identical to the FTS5 path", () => {
     for (const { name, store } of stores) {
       let now = 0;
       const indexed = store.at(() => now);
       const fts = ftsOnly(store, () => now);
       const r = prng(name === "exact" ? 11 : 12);
       let nonEmpty = 0;
-      for (let i = 0; i < 400; i++) {
-        const c = randomQuery(r);
+      for (let i = 0; i < 600; i++) {
+        const c = randomQuery(r, true);
         now = c.now;
         const want = outcome(fts, c);
         if (want.startsWith('{"hits":[{')) nonEmpty++;
@@ -166,12 +190,57 @@ describe("news index: identical ranking to FTS5 bm25", () => {
     }
   });
 
+  it("phrase postings: FTS5's phrase matches over the whole corpus, ranked by the index alone", () => {
+    const phrases = [
+      ["bank", "oil"],
+      ["run", "run"],
+      ["run", "run", "run"],
+      ["rate", "bank", "grain"],
+      ["oil", "absent"],
+      ["2025", "x9"],
+    ];
+    for (const { name, store } of stores) {
+      const index = store.newsIndex();
+      if (index === null) throw new Error("no index");
+      expect(index.hasPositions).toBe(true);
+      const match = store.db.prepare("SELECT rowid AS seq FROM news_fts WHERE news_fts MATCH ? ORDER BY rowid");
+      let matched = 0;
+      for (const words of phrases) {
+        const want = (match.all(`"${words.join(" ")}"`) as { seq: number }[]).map((r) => r.seq);
+        const got = [...phrasePostings(index, index.queryTerms(words)).seqs];
+        expect(got, `${name} ${words.join(" ")}`).toEqual(want);
+        matched += want.length;
+      }
+      expect(matched).toBeGreaterThan(500);
+      let now = 0;
+      const only = indexOnly(store, () => now);
+      const fts = ftsOnly(store, () => now);
+      for (const q of ['"bank oil"', '"run rate" OR storm', '"running rates" bank']) {
+        for (now = 1000; now <= 21_000; now += 5000) {
+          expect(JSON.stringify(only.news.search(q, { limit: 20 })), `${name} ${q} ${now}`).toBe(
+            JSON.stringify(fts.news.search(q, { limit: 20 })),
+          );
+        }
+      }
+    }
+  });
+
   it("broad single words at every cutoff: the block-max path with many tied scores", () => {
     for (const { name, store } of stores) {
       let now = 0;
       const indexed = store.at(() => now);
       const fts = ftsOnly(store, () => now);
-      for (const q of ["run", "rate", "bank OR oil", "bank oil", "run OR run"]) {
+      for (const q of [
+        "run",
+        "rate",
+        "bank OR oil",
+        "bank oil",
+        "run OR run",
+        '"bank oil"',
+        '"run run"',
+        '"rate bank" OR "oil storm" OR grain',
+        '"running rates" "bank"',
+      ]) {
         for (now = 500; now <= 21_000; now += 2050) {
           for (const limit of [1, 10, 100]) {
             const want = fts.news.search(q, { limit });

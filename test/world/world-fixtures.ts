@@ -243,6 +243,7 @@ export function randomWorld(seed: number, lagged: boolean): WorldRows {
 export function newsIndexDump(db: import("better-sqlite3").Database): {
   postings: unknown[];
   doclen: unknown[];
+  positions: unknown[];
   meta: unknown[];
 } {
   return {
@@ -251,6 +252,7 @@ export function newsIndexDump(db: import("better-sqlite3").Database): {
       .raw()
       .all(),
     doclen: db.prepare("SELECT chunk, hex(lens) FROM news_doclen ORDER BY chunk").raw().all(),
+    positions: db.prepare("SELECT term, hex(counts), hex(pos) FROM news_positions ORDER BY term").raw().all(),
     meta: db.prepare("SELECT key, value FROM world_meta WHERE key LIKE 'news_index%' ORDER BY key").raw().all(),
   };
 }
