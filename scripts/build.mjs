@@ -40,8 +40,25 @@ await build({
   sourcemap: "linked",
   logLevel: "warning",
 });
+/**
+ * The bundle keeps relive's own dynamic imports lazy: bundled, esbuild would hoist the npm imports
+ * of a dynamically imported module (the WARC importer's readability, linkedom, warcio) to the
+ * bundle's top, loaded at every job process start. They stay imports of the 1:1 dist/ files,
+ * written `../<folder>/<file>.js` (one folder below dist/, as every bundle is).
+ */
+const lazyLocalImports = {
+  name: "lazy-local-imports",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\//, namespace: "file" }, (args) => {
+      if (args.kind !== "dynamic-import") return undefined;
+      const target = relative(src, join(args.resolveDir, args.path)).replace(/\.ts$/, ".js");
+      return { path: `../${target.split("\\").join("/")}`, external: true };
+    });
+  },
+};
 await build({
   entryPoints: { "grid-child": join(src, "run", "grid", "job-child-main.ts") },
+  plugins: [lazyLocalImports],
   outdir: join(out, "bundles"),
   format: "esm",
   platform: "node",
