@@ -1,9 +1,7 @@
 import { existsSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
+import { startModuleWorker } from "./module-worker.js";
 import { NewsIndexBuilder, type NewsIndexFeed } from "./news-index-build.js";
 import {
   type IndexWorkerData,
@@ -36,32 +34,6 @@ import {
 export const PARALLEL_INDEX_MIN_ROWS = 20_000;
 /** Batches posted and not yet added by the worker before `addBatch` waits (bounds memory). */
 const MAX_IN_FLIGHT = 8;
-
-const COMPILED = import.meta.url.endsWith(".js");
-/** `../world/` so the path also resolves from the one-file bundles in dist/bundles/ */
-const WORKER_MODULE = new URL(
-  COMPILED ? "../world/news-index-worker.js" : "../world/news-index-worker.ts",
-  import.meta.url,
-).href;
-/** sources: the bootstrap registers the TypeScript loader (tsx) in the worker before importing the worker module */
-const TSX = COMPILED
-  ? null
-  : pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/esm/api")), "index.mjs")).href;
-
-const BOOT = `
-const { workerData } = require("node:worker_threads");
-(workerData.tsx
-  ? import(workerData.tsx).then((api) => api.tsImport(workerData.module, workerData.module))
-  : import(workerData.module)
-)
-  .then((m) => m.runNewsIndexWorker(workerData.data))
-  .catch((e) => {
-    const s = new Int32Array(workerData.data.shared);
-    workerData.data.port.postMessage({ error: "cannot start the worker: " + ((e && e.message) || String(e)) });
-    Atomics.store(s, ${IW_FAILED}, 1);
-    Atomics.notify(s, ${IW_DONE});
-  });
-`;
 
 interface Batch {
   seq: readonly number[];
@@ -173,13 +145,12 @@ export class NewsIndexJob implements NewsIndexFeed {
     const shared = new Int32Array(new SharedArrayBuffer(IW_CELLS * 4));
     const { port1, port2 } = new MessageChannel();
     const data: IndexWorkerData = { shared: shared.buffer as SharedArrayBuffer, port: port2 };
-    const worker = new Worker(BOOT, {
-      eval: true,
-      // plain CommonJS bootstrap: the parent's flags (e.g. --input-type=module) must not reach it
-      execArgv: [],
-      workerData: { module: WORKER_MODULE, tsx: TSX, data },
-      transferList: [port2],
-    });
+    const worker = startModuleWorker(
+      "news-index-worker",
+      "runNewsIndexWorker",
+      data,
+      `Atomics.store(s, ${IW_FAILED}, 1); Atomics.notify(s, ${IW_DONE});`,
+    );
     return { worker, port: port1, shared, sent: 0, writeRequested: false };
   }
 

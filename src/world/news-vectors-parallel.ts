@@ -1,11 +1,9 @@
-import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
-import { dirname, join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import type { Embedder } from "./embedder.js";
 import { isRegisteredEmbedder } from "./embedder.js";
+import { startModuleWorker } from "./module-worker.js";
 import { checkEmbedderDim, NEWS_VEC_BLOCK, NEWS_VEC_DDL, writeNewsVecBlock, writeNewsVecMeta } from "./news-vectors.js";
 import {
   NEWS_VEC_CHUNK,
@@ -43,33 +41,6 @@ export function defaultVectorWorkers(): number {
   return Math.max(1, Math.min(4, availableParallelism() - 1));
 }
 
-const COMPILED = import.meta.url.endsWith(".js");
-/** `../world/` so the path also resolves from the one-file bundles in dist/bundles/ */
-const WORKER_MODULE = new URL(
-  COMPILED ? "../world/news-vectors-worker.js" : "../world/news-vectors-worker.ts",
-  import.meta.url,
-).href;
-/** sources: the bootstrap registers the TypeScript loader (tsx) in the worker before importing the worker module */
-const TSX = COMPILED
-  ? null
-  : pathToFileURL(join(dirname(createRequire(import.meta.url).resolve("tsx/esm/api")), "index.mjs")).href;
-
-const BOOT = `
-const { workerData } = require("node:worker_threads");
-(workerData.tsx
-  ? import(workerData.tsx).then((api) => api.tsImport(workerData.module, workerData.module))
-  : import(workerData.module)
-)
-  .then((m) => m.runNewsVectorsWorker(workerData.data))
-  .catch((e) => {
-    const s = new Int32Array(workerData.data.shared);
-    workerData.data.port.postMessage({ error: "cannot start the worker: " + ((e && e.message) || String(e)) });
-    Atomics.store(s, ${VW_FAILED}, 1);
-    Atomics.add(s, ${VW_POSTED}, 1);
-    Atomics.notify(s, ${VW_POSTED});
-  });
-`;
-
 export class NewsVectorsJob {
   private readonly shared: Int32Array;
   private readonly workers: Worker[] = [];
@@ -96,12 +67,12 @@ export class NewsVectorsJob {
       };
       this.ports.push(port1);
       this.workers.push(
-        new Worker(BOOT, {
-          eval: true,
-          execArgv: [],
-          workerData: { module: WORKER_MODULE, tsx: TSX, data },
-          transferList: [port2],
-        }),
+        startModuleWorker(
+          "news-vectors-worker",
+          "runNewsVectorsWorker",
+          data,
+          `Atomics.store(s, ${VW_FAILED}, 1); Atomics.add(s, ${VW_POSTED}, 1); Atomics.notify(s, ${VW_POSTED});`,
+        ),
       );
     }
   }
