@@ -89,9 +89,13 @@ if (cells.length !== 2 || scores[0] !== 0 || scores[1] !== 1)
   fail(`grid run: want count_acc 0 and 1 from two cells, got ${JSON.stringify(cells)}`);
 step("CLI: relive data recipes lists the shipped recipes from the installed package");
 const shipped = JSON.parse(sh(join(app, "node_modules", ".bin", "relive"), ["data", "recipes", "--json"], app, { env }));
-const episodes = shipped.map((r) => r.episode).sort();
-if (JSON.stringify(episodes) !== JSON.stringify(["forecastbench-2026-01-04", "forecastbench-2026-01-18", "svb-2023", "tesla-2022"]))
+const episodes = shipped.flatMap((r) => (r.episode ? [r.episode] : [])).sort();
+const wantEpisodes = ["forecastbench-2026-01-04", "forecastbench-2026-01-18", "polymarket-wom-2026-01", "svb-2023", "tesla-2022"];
+if (JSON.stringify(episodes) !== JSON.stringify(wantEpisodes))
   fail(`relive data recipes: episodes ${JSON.stringify(episodes)}`);
+const worldOnly = shipped.filter((r) => !r.episode).map((r) => r.world).sort();
+if (JSON.stringify(worldOnly) !== JSON.stringify(["polymarket-betting-on-war", "reddit-arcticshift-sample", "warc-ccmain-sample"]))
+  fail(`relive data recipes: world-only recipes ${JSON.stringify(worldOnly)}`);
 if (!shipped.every((r) => r.file.includes(join("node_modules", "relive", "recipes"))))
   fail(`relive data recipes: not the package's recipes/: ${shipped.map((r) => r.file).join(", ")}`);
 step("ok: the packed relive runs a task defined outside it through the CLI (flag, project config, grid) and the library, and ships its recipes");
