@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LedgerWriter } from "../../src/ledger/ledger-writer.js";
 import { Redactor } from "../../src/ledger/redactor.js";
@@ -48,5 +49,47 @@ describe("secrets never reach a log", () => {
 
   it("refuses names that could not round-trip", () => {
     expect(() => new Redactor().add("Pass Word", "x")).toThrow(/secret name/);
+  });
+});
+
+/** the plain definition: every secret in insertion order, scanned for in the whole line */
+function redactByScan(secrets: readonly [string, string][], line: string): string {
+  let out = line;
+  for (const [name, value] of secrets) {
+    const esc = JSON.stringify(value).slice(1, -1);
+    const placeholder = `[redacted:${name}]`;
+    out = value.length >= 8 ? out.split(esc).join(placeholder) : out.split(`"${esc}"`).join(`"${placeholder}"`);
+  }
+  return out;
+}
+
+describe("redaction by set lookup equals the plain scan", () => {
+  // a small alphabet with quotes and backslashes, so secrets overlap, nest and sit inside or across JSON strings
+  const text = fc.string({ unit: fc.constantFrom("1", "2", "a", '"', "\\", " ", "x"), maxLength: 10 });
+  it("for any secrets and any line (JSON or not)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom("code", "pw", "otp-1"),
+            text.filter((v) => v.length > 0),
+          ),
+          { maxLength: 8 },
+        ),
+        fc.array(fc.oneof(text, fc.constant("")), { maxLength: 6 }),
+        fc.boolean(),
+        (secrets, parts, asJson) => {
+          const r = new Redactor();
+          const kept: [string, string][] = [];
+          for (const [name, value] of secrets) {
+            if (!kept.some(([, v]) => v === value)) kept.push([name, value]);
+            r.add(name, value);
+          }
+          const line = asJson ? JSON.stringify({ parts, also: parts.join("") }) : parts.join('"');
+          expect(r.redact(line)).toBe(redactByScan(kept, line));
+        },
+      ),
+      { numRuns: 3000, seed: 20261202 },
+    );
   });
 });
