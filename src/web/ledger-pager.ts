@@ -116,6 +116,7 @@ async function forward(
   budgetBytes: number,
 ): Promise<Forward> {
   const rows: LedgerRow[] = [];
+  if (limit <= 0) return { rows, end: line, partial: false }; // `before: 0`: nothing precedes line 0
   let scannedBytes = 0;
   let partial = false;
   await scanForward(fh, offset, endBytes, (buf, s, e, off) => {

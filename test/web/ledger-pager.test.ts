@@ -211,6 +211,16 @@ describe("ledger pages", () => {
     );
   });
 
+  it("the page before line 0 is empty, with or without a filter", async () => {
+    for (const types of [[], ["outcome"]]) {
+      const p = await readLedgerPage(indexes, path, { before: 0, limit: 1, types } as Parameters<
+        typeof readLedgerPage
+      >[2]);
+      expect(p.rows).toEqual([]);
+      expect(p.prev).toBeNull();
+    }
+  });
+
   it("matches a whole-file read for random pages and filters (property)", async () => {
     await fc.assert(
       fc.asyncProperty(
