@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import pc from "picocolors";
-import { EventMapping, importEventsJsonl, readEventMapping } from "../ingest/events-jsonl.js";
+import { EventMapping } from "../ingest/event-mapping.js";
+import { importEventsJsonl, readEventMapping } from "../ingest/events-jsonl.js";
 import { ImportRefusedError, type ImportReport, topReasons } from "../ingest/import-report.js";
 import { importKlines } from "../ingest/klines-world.js";
 import type { RejectedRow } from "../ingest/kraken-ohlcvt.js";

@@ -1,11 +1,11 @@
 import { createHash, createHmac } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
 import { canonicalJson } from "../common/canonical-json.js";
 import { DAY_MS, parseUtcInstant, startOfUtcDay } from "../common/time.js";
 import type { EventRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import { EventMapping } from "./event-mapping.js";
 import { type ImportReport, refuseIfEmpty } from "./import-report.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 import { readLines } from "./news-jsonl.js";
@@ -17,19 +17,6 @@ const BATCH = 2000;
 export const EPOCH_SECONDS_BELOW = 100_000_000_000;
 /** The HMAC key of content-derived ids (fixed, so the same row always gets the same id). */
 const ID_KEY = "relive/events-jsonl/id/v1";
-
-/** Which source fields hold an event's time, kind and (optionally) id; every other field is its payload. */
-export const EventMapping = z
-  .object({
-    time_field: z.string().min(1),
-    kind_field: z.string().min(1),
-    id_field: z.string().min(1).optional(),
-  })
-  .strict()
-  .refine((m) => m.time_field !== m.kind_field && m.id_field !== m.time_field && m.id_field !== m.kind_field, {
-    message: "time_field, kind_field and id_field must be different fields",
-  });
-export type EventMapping = z.infer<typeof EventMapping>;
 
 /** Reads a mapping file (YAML or JSON: `{time_field, kind_field, id_field?}`); errors name the file and field. */
 export function readEventMapping(file: string): EventMapping {

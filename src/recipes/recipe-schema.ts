@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { parseDurationMs, parseUtcInstant } from "../common/time.js";
 import type { CANDLE_FORMATS } from "../ingest/candle-world.js";
+import { DISTINCT_EVENT_FIELDS, distinctEventFields, EventMappingFields } from "../ingest/event-mapping.js";
 import { BreakpointParams } from "../ingest/polymarket-truth.js";
 
 /**
@@ -124,17 +125,11 @@ export const RecipeSource = z.discriminatedUnion("importer", [
       importer: z.literal("events"),
       /** JSONL event logs, one JSON object a line */
       files: Files,
-      /** `--time-field`: ISO-8601 (a missing zone is UTC) or epoch s/ms */
-      time_field: z.string().min(1),
-      /** `--kind-field` */
-      kind_field: z.string().min(1),
-      /** `--id-field` (default: an opaque keyed hash of the row's content) */
-      id_field: z.string().min(1).optional(),
+      /** `--time-field`, `--kind-field`, `--id-field` */
+      ...EventMappingFields.shape,
     })
     .strict()
-    .refine((m) => m.time_field !== m.kind_field && m.id_field !== m.time_field && m.id_field !== m.kind_field, {
-      message: "time_field, kind_field and id_field must be different fields",
-    }),
+    .refine(distinctEventFields, { message: DISTINCT_EVENT_FIELDS }),
 ]);
 export type RecipeSource = z.output<typeof RecipeSource>;
 export type RecipeImporter = RecipeSource["importer"];
