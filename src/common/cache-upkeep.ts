@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync, readdirSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 
 /** Bytes under a path (files and directories, symlinks not followed); 0 when it does not exist. */
@@ -21,5 +21,15 @@ export function pidAlive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Records a cache hit: the file's mtime is the entry's last use (the LRU order of `relive data gc`); wall-clock bookkeeping only. */
+export function markLastUse(file: string): void {
+  const now = new Date();
+  try {
+    utimesSync(file, now, now);
+  } catch {
+    // a read-only cache still serves the entry; only the LRU order is lost
   }
 }

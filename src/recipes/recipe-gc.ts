@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathBytes, pidAlive } from "../common/cache-upkeep.js";
 import { RECIPE_BUILD_JSON } from "../world/labels-export.js";
@@ -28,16 +28,6 @@ export interface RecipeGcReport {
   /** world dirs kept, most recently used first */
   kept: string[];
   freed_bytes: number;
-}
-
-/** Records a cache hit: world.json's mtime is the recipe world's last use (the eviction order). */
-export function markRecipeWorldUsed(dir: string): void {
-  const now = new Date();
-  try {
-    utimesSync(join(dir, WORLD_JSON), now, now);
-  } catch {
-    // a read-only cache still serves the world; only the LRU order is lost
-  }
 }
 
 function buildRecord(dir: string): RecipeBuildRecord | null {

@@ -1,12 +1,13 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { markLastUse } from "../common/cache-upkeep.js";
 import { defaultRawDir, ensureRecipeWorld } from "../recipes/recipe-build.js";
 import { findRecipe } from "../recipes/recipe-catalog.js";
 import { loadRecipe, RecipeError } from "../recipes/recipe-file.js";
-import { markRecipeWorldUsed } from "../recipes/recipe-gc.js";
 import { ensureSynthWorld } from "../synth/synth-world.js";
 import type { Episode } from "../tasks/task.js";
 import { formatQuestionLint, readQuestionLint } from "../world/question-lint.js";
+import { WORLD_JSON } from "../world/world-builder.js";
 
 export { defaultRawDir } from "../recipes/recipe-build.js";
 
@@ -37,7 +38,7 @@ export function ensureRealWorld(ref: string, loc: WorldLocation, log?: (msg: str
     );
   const w = ensureRecipeWorld(r, { cacheDir: loc.cacheDir, ...(loc.rawDir ? { dataDir: loc.rawDir } : {}) }, log);
   if (w.built) printLint(w.dir, log);
-  else markRecipeWorldUsed(w.dir);
+  else markLastUse(join(w.dir, WORLD_JSON));
   return w.dir;
 }
 
@@ -71,7 +72,7 @@ export function resolveWorldDir(
         log,
       );
       if (w.built) printLint(w.dir, log);
-      else markRecipeWorldUsed(w.dir);
+      else markLastUse(join(w.dir, WORLD_JSON));
       return w.dir;
     }
     case "real":

@@ -1,6 +1,6 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { pathBytes, pidAlive } from "../common/cache-upkeep.js";
+import { markLastUse, pathBytes, pidAlive } from "../common/cache-upkeep.js";
 import { STREAM_KINDS, type StreamKind, type StreamRows } from "../world/row-schemas.js";
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON, WorldBuilder } from "../world/world-builder.js";
@@ -59,7 +59,7 @@ export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?:
   const opts = SynthOptionsSchema.parse(o);
   const dir = synthWorldDir(cacheDir, opts);
   if (readValidManifest(dir, opts)) {
-    markUsed(dir);
+    markLastUse(join(dir, WORLD_JSON));
     return dir;
   }
   for (const t of removeStaleSynthTemps(cacheDir)) onProgress?.(`removed ${t.path} (left by killed build ${t.pid})`);
@@ -169,16 +169,6 @@ export function removeStaleSynthTemps(cacheDir: string): { path: string; pid: nu
     out.push({ path, pid, bytes });
   }
   return out;
-}
-
-/** Records a cache hit: world.json's mtime is the world's last use (what `gcSynthWorlds` orders by). */
-function markUsed(dir: string): void {
-  const now = new Date();
-  try {
-    utimesSync(join(dir, WORLD_JSON), now, now);
-  } catch {
-    // a read-only cache still serves the world; only the LRU order is lost
-  }
 }
 
 export interface SynthGcReport {

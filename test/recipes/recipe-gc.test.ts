@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, statSync, utimesSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gcRecipeWorlds, markRecipeWorldUsed } from "../../src/recipes/recipe-gc.js";
+import { markLastUse } from "../../src/common/cache-upkeep.js";
+import { gcRecipeWorlds } from "../../src/recipes/recipe-gc.js";
 import { ensureRealWorld } from "../../src/run/world-resolver.js";
 import { RAW_DIR } from "../run/helpers.js";
 
@@ -75,7 +76,7 @@ describe("recipe-world cache gc", () => {
     const a = fakeWorld(cache, "a", D("2026-01-01"), 100);
     const b = fakeWorld(cache, "b", D("2026-01-03"), 300);
     const c = fakeWorld(cache, "c", D("2026-01-02"), 500);
-    markRecipeWorldUsed(a); // a is now the most recent
+    markLastUse(join(a, "world.json")); // a is now the most recent
     expect(statSync(join(a, "world.json")).mtimeMs).toBeGreaterThan(D("2026-01-03"));
     const r = gcRecipeWorlds(cache, 1);
     expect(r.kept).toEqual([a]);
