@@ -92,7 +92,7 @@ export class BackgroundFsync {
     const failed = Atomics.load(this.state, FAILED);
     if (failed !== 0)
       throw new Error(
-        `${this.path}: a background fsync failed (errno ${failed}); the ledger may not be durable on disk. Check the disk and resume the run.`,
+        `${this.path}: a background fsync failed (errno ${failed}); the file may not be durable on disk. Check the disk and resume the run.`,
       );
   }
 }

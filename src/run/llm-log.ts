@@ -1,4 +1,5 @@
-import { closeSync, existsSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, truncateSync, writeSync } from "node:fs";
+import { BackgroundFsync } from "../ledger/background-fsync.js";
 import type { Redactor } from "../ledger/redactor.js";
 import { CassetteEntrySchema, requestHash } from "../models/cassette.js";
 import {
@@ -100,6 +101,7 @@ export class LoggedModel implements Model {
   private readonly logged = new Map<string, LlmLogEntry>();
   private readonly attempts = new Map<string, number>();
   private fd: number | null = null;
+  private background: BackgroundFsync | null = null;
 
   constructor(
     private readonly inner: Model,
@@ -160,11 +162,26 @@ export class LoggedModel implements Model {
     this.fd ??= openSync(this.path, "a");
     const line = JSON.stringify(entry);
     writeSync(this.fd, `${this.redactor ? this.redactor.redact(line) : line}\n`);
+    // a paid reply is durable soon after it is written (beside the run, like the ledger's settlement
+    // fsyncs), so a machine crash does not leave ledgered calls whose replies a resume cannot find
+    this.background ??= new BackgroundFsync(this.path);
+    this.background.request();
     return response;
   }
 
+  /** fsyncs started and completed after live replies so far */
+  get syncs(): { requested: number; completed: number } {
+    return this.background?.counts ?? { requested: 0, completed: 0 };
+  }
+
+  /** fsyncs what was written, so a closed llm.jsonl is wholly on disk (as a closed ledger is) */
   close(): void {
-    if (this.fd !== null) closeSync(this.fd);
+    if (this.fd !== null) {
+      fsyncSync(this.fd);
+      closeSync(this.fd);
+    }
     this.fd = null;
+    this.background?.close();
+    this.background = null;
   }
 }
