@@ -321,6 +321,10 @@ const CASES: Case[] = [
     expect: {
       error: /^InternalError: out of memory \(memory cap 64 MB\): the sandbox.s memory is exhausted$/,
     },
+    // like the uncaught case above: where the out-of-memory error lands among the pending async
+    // frames decides whether JS_FreeRuntime finds objects left on its GC list (seen once in CI,
+    // never locally); either way the program ended with this error and its instance was dropped
+    releaseMayFail: true,
   },
   {
     name: "generator recursion",
