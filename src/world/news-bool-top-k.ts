@@ -1,0 +1,250 @@
+import { bm25Tf as tf } from "./bm25.js";
+import { type Bm25StatsKind, bm25Stats } from "./news-bm25-stats.js";
+import { fts5Replay, gallop } from "./news-fts5-replay.js";
+import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+import { phrasePostings } from "./news-phrase.js";
+import { type Ranked, TopHeap, type TopKPhrase } from "./news-top-k.js";
+import type { BoolNode } from "./search-query.js";
+
+/**
+ * As-of BM25 top-k of any boolean query (AND, OR, NOT, parentheses over words and phrases) over
+ * the relive-owned news index, ranked exactly like `bm25(news_fts, 2.0, 1.0)` ORDER BY score, seq
+ * (`news-top-k.ts` ranks the flat shapes faster; this covers the rest, e.g. the task policies'
+ * `(a OR b …) AND (cue OR "cue phrase" …)`). FTS5's bm25 sums idf·tf over every phrase of the
+ * query in query order, a phrase it does not count in the row adding +0, so summing the counted
+ * ones in the same order gives the same double; ties go by seq.
+ *
+ * Which phrases FTS5 counts in a row: those whose cursors sit on it with a non-empty position list.
+ * Without NOT that is the plain reading — under AND every child, under OR the matching children —
+ * unless an AND below the root can be positioned on a row without matching, which needs a phrase
+ * of two or more terms below it (its terms present, not adjacent): FTS5 then empties position
+ * lists of cursors parked ahead. With NOT, the right side's cursors lag and are counted where they
+ * happen to sit (in `a NOT b OR c`, b counts in rows with b and c). Those queries (`needsReplay`)
+ * are ranked by replaying FTS5's cursor machine (`news-fts5-replay.ts`); all others, such as the
+ * policies' AND of ORs, by the plain reading, which can skip: its
+ * candidates are the postings in range of a covering set of phrases (an OR needs all its
+ * children's, an AND only its cheapest child's, a NOT its left side's), each tested against the
+ * tree with per-phrase forward cursors (galloping). The seq range and the per-seq `accept`
+ * (lagged worlds) are applied before a row can enter the top k, as in `topK`.
+ */
+
+export interface BoolTopKRequest {
+  /** the query's phrases in query order (repeats allowed); the tree's leaves index them */
+  phrases: readonly TopKPhrase[];
+  root: BoolNode;
+  /** inclusive seq range */
+  lo: number;
+  hi: number;
+  /** results wanted (offset + limit) */
+  k: number;
+  /** extra per-seq visibility test (lagged worlds), applied before ranking */
+  accept?: (seq: number) => boolean;
+  stats: Bm25StatsKind;
+}
+
+const isLong = (t: TopKPhrase) => typeof t !== "string" && t.length > 1;
+
+/**
+ * Whether FTS5's lazy cursors can make its counts differ from the plain reading: the query has a
+ * NOT (its right side's cursors lag, and one parked on a row the root reaches through another
+ * branch is counted there), or an AND other than the root has a phrase of two or more terms below it.
+ */
+export function needsReplay(root: BoolNode, phrases: readonly TopKPhrase[]): boolean {
+  const hasLong = (n: BoolNode): boolean => {
+    switch (n.t) {
+      case "phrase":
+        return isLong(phrases[n.i] as TopKPhrase);
+      case "and":
+      case "or":
+        return n.kids.some(hasLong);
+      case "not":
+        return hasLong(n.left) || hasLong(n.right);
+      default: {
+        const never: never = n;
+        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+      }
+    }
+  };
+  const below = (n: BoolNode, isRoot: boolean): boolean => {
+    switch (n.t) {
+      case "phrase":
+        return false;
+      case "and":
+        return (!isRoot && hasLong(n)) || n.kids.some((c) => below(c, false));
+      case "or":
+        return n.kids.some((c) => below(c, false));
+      case "not":
+        return true;
+      default: {
+        const never: never = n;
+        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+      }
+    }
+  };
+  return below(root, true);
+}
+
+/**
+ * The plain reading over [lo, hi]: `visit(seq, at)` per matching row, ascending, at[i] phrase i's
+ * posting index there or -1 when not counted (see the file comment).
+ */
+function plainMatches(
+  lists: readonly Postings[],
+  root: BoolNode,
+  lo: number,
+  hi: number,
+  visit: (seq: number, at: Int32Array) => void,
+): void {
+  const m = lists.length;
+  // postings in range: [a_i, b_i); cur_i the forward cursor
+  const a = new Int32Array(m);
+  const b = new Int32Array(m);
+  for (let i = 0; i < m; i++) {
+    const s = (lists[i] as Postings).seqs;
+    a[i] = lowerBound(s, lo);
+    b[i] = lowerBound(s, hi + 1, a[i] as number);
+  }
+  const cur = Int32Array.from(a);
+  // per phrase: the row it was last tested on (0: none, seqs start at 1), and the answer
+  const seen = new Int32Array(m);
+  const hit = new Uint8Array(m);
+  const at = new Int32Array(m);
+  const has = (i: number, d: number): boolean => {
+    if (seen[i] === d) return hit[i] === 1;
+    seen[i] = d;
+    const s = (lists[i] as Postings).seqs;
+    const j = gallop(s, d, cur[i] as number, b[i] as number);
+    cur[i] = j;
+    const v = j < (b[i] as number) && s[j] === d;
+    hit[i] = v ? 1 : 0;
+    return v;
+  };
+  const matches = (n: BoolNode, d: number): boolean => {
+    switch (n.t) {
+      case "phrase":
+        return has(n.i, d);
+      case "and":
+        for (const c of n.kids) if (!matches(c, d)) return false;
+        return true;
+      case "or":
+        for (const c of n.kids) if (matches(c, d)) return true;
+        return false;
+      case "not":
+        return matches(n.left, d) && !matches(n.right, d);
+      default: {
+        const never: never = n;
+        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+      }
+    }
+  };
+  /** the phrases counted in matching row d below n (n matches there; the tree has no NOT) */
+  const count = (n: BoolNode, d: number): void => {
+    switch (n.t) {
+      case "phrase":
+        at[n.i] = cur[n.i] as number;
+        return;
+      case "and":
+        for (const c of n.kids) count(c, d);
+        return;
+      case "or":
+        for (const c of n.kids) if (matches(c, d)) count(c, d);
+        return;
+      case "not":
+        count(n.left, d);
+        return;
+      default: {
+        const never: never = n;
+        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+      }
+    }
+  };
+  // a covering set of phrases (every match is a posting of one of them), cheapest by postings in range
+  const cover = (n: BoolNode): { cost: number; leaves: number[] } => {
+    switch (n.t) {
+      case "phrase":
+        return { cost: (b[n.i] as number) - (a[n.i] as number), leaves: [n.i] };
+      case "and": {
+        let best: { cost: number; leaves: number[] } | null = null;
+        for (const c of n.kids) {
+          const x = cover(c);
+          if (best === null || x.cost < best.cost) best = x;
+        }
+        return best as { cost: number; leaves: number[] };
+      }
+      case "or": {
+        let cost = 0;
+        const leaves: number[] = [];
+        for (const c of n.kids) {
+          const x = cover(c);
+          cost += x.cost;
+          leaves.push(...x.leaves);
+        }
+        return { cost, leaves };
+      }
+      case "not":
+        return cover(n.left);
+      default: {
+        const never: never = n;
+        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+      }
+    }
+  };
+  const drivers = [...new Set(cover(root).leaves)].filter((i) => (b[i] as number) > (a[i] as number));
+  const dpos = Int32Array.from(drivers, (i) => a[i] as number);
+  for (;;) {
+    // next candidate: the smallest seq at the drivers' positions
+    let d = Number.POSITIVE_INFINITY;
+    for (let x = 0; x < drivers.length; x++) {
+      const i = drivers[x] as number;
+      const j = dpos[x] as number;
+      if (j < (b[i] as number)) {
+        const q = (lists[i] as Postings).seqs[j] as number;
+        if (q < d) d = q;
+      }
+    }
+    if (d === Number.POSITIVE_INFINITY) return;
+    for (let x = 0; x < drivers.length; x++) {
+      const i = drivers[x] as number;
+      const j = dpos[x] as number;
+      if (j < (b[i] as number) && (lists[i] as Postings).seqs[j] === d) dpos[x] = j + 1;
+    }
+    if (!matches(root, d)) continue;
+    at.fill(-1);
+    count(root, d);
+    visit(d, at);
+  }
+}
+
+/** The top `k` matches of a boolean query (bm25 score ascending = best first, then seq), as FTS5 ranks them. */
+export function boolTopK(index: NewsIndex, req: BoolTopKRequest): Ranked[] {
+  const m = req.phrases.length;
+  const lo = Math.max(1, req.lo);
+  const hi = Math.min(index.docs, req.hi);
+  if (m === 0 || req.k < 1 || lo > hi) return [];
+  const lists: Postings[] = req.phrases.map((t) =>
+    typeof t === "string"
+      ? index.postings(t)
+      : t.length === 1
+        ? index.postings(t[0] as string)
+        : phrasePostings(index, t),
+  );
+  const { rows, avgdl, idf } = bm25Stats(index, lists, req.stats);
+  if (rows === 0) return [];
+  const heap = new TopHeap(req.k);
+  const docLen = index.docLen;
+  const accept = req.accept;
+  const visit = (d: number, at: Int32Array): void => {
+    if (accept !== undefined && !accept(d)) return;
+    const dl = docLen[d - 1] as number;
+    let score = 0.0;
+    for (let i = 0; i < m; i++) {
+      const j = at[i] as number;
+      if (j < 0) continue;
+      score += (idf[i] as number) * tf((lists[i] as Postings).freqs[j] as number, dl, avgdl);
+    }
+    heap.offer(score, d);
+  };
+  if (needsReplay(req.root, req.phrases)) fts5Replay(index, req.phrases, lists, req.root, lo, hi, visit);
+  else plainMatches(lists, req.root, lo, hi, visit);
+  return heap.sorted();
+}
