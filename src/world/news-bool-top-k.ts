@@ -119,45 +119,57 @@ function plainMatches(
     hit[i] = v ? 1 : 0;
     return v;
   };
-  const matches = (n: BoolNode, d: number): boolean => {
+  // the tree compiled to closures: whether it matches row d, and (when it does) which phrases count there
+  type Compiled = { matches: (d: number) => boolean; count: (d: number) => void };
+  const compile = (n: BoolNode): Compiled => {
     switch (n.t) {
-      case "phrase":
-        return has(n.i, d);
-      case "and":
-        for (const c of n.kids) if (!matches(c, d)) return false;
-        return true;
-      case "or":
-        for (const c of n.kids) if (matches(c, d)) return true;
-        return false;
+      case "phrase": {
+        const i = n.i;
+        return {
+          matches: (d) => has(i, d),
+          count: () => {
+            at[i] = cur[i] as number;
+          },
+        };
+      }
+      case "and": {
+        const kids = n.kids.map(compile);
+        const ms = kids.map((k) => k.matches);
+        const cs = kids.map((k) => k.count);
+        return {
+          matches: (d) => {
+            for (let x = 0; x < ms.length; x++) if (!(ms[x] as (d: number) => boolean)(d)) return false;
+            return true;
+          },
+          count: (d) => {
+            for (let x = 0; x < cs.length; x++) (cs[x] as (d: number) => void)(d);
+          },
+        };
+      }
+      case "or": {
+        const kids = n.kids.map(compile);
+        const ms = kids.map((k) => k.matches);
+        const cs = kids.map((k) => k.count);
+        return {
+          matches: (d) => {
+            for (let x = 0; x < ms.length; x++) if ((ms[x] as (d: number) => boolean)(d)) return true;
+            return false;
+          },
+          count: (d) => {
+            for (let x = 0; x < ms.length; x++)
+              if ((ms[x] as (d: number) => boolean)(d)) (cs[x] as (d: number) => void)(d);
+          },
+        };
+      }
       case "not":
-        return matches(n.left, d) && !matches(n.right, d);
+        throw new RangeError("plain reading: a NOT needs the FTS5 replay (needsReplay)");
       default: {
         const never: never = n;
         throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
       }
     }
   };
-  /** the phrases counted in matching row d below n (n matches there; the tree has no NOT) */
-  const count = (n: BoolNode, d: number): void => {
-    switch (n.t) {
-      case "phrase":
-        at[n.i] = cur[n.i] as number;
-        return;
-      case "and":
-        for (const c of n.kids) count(c, d);
-        return;
-      case "or":
-        for (const c of n.kids) if (matches(c, d)) count(c, d);
-        return;
-      case "not":
-        count(n.left, d);
-        return;
-      default: {
-        const never: never = n;
-        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
-      }
-    }
-  };
+  const tree = compile(root);
   // a covering set of phrases (every match is a posting of one of them), cheapest by postings in range
   const cover = (n: BoolNode): { cost: number; leaves: number[] } => {
     switch (n.t) {
@@ -190,27 +202,146 @@ function plainMatches(
     }
   };
   const drivers = [...new Set(cover(root).leaves)].filter((i) => (b[i] as number) > (a[i] as number));
+  let candidates = 0;
+  let total = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const i of drivers) candidates += (b[i] as number) - (a[i] as number);
+  for (let i = 0; i < m; i++) {
+    const c = (b[i] as number) - (a[i] as number);
+    total += c;
+    if (c > 0) {
+      const s = (lists[i] as Postings).seqs;
+      first = Math.min(first, s[a[i] as number] as number);
+      last = Math.max(last, s[(b[i] as number) - 1] as number);
+    }
+  }
+  if (total === 0) return;
+  // with few postings beside the candidates' own, marking every posting in range beats probing per candidate
+  const span = last - first + 1;
+  if (m <= MASK_MAX_PHRASES && total <= 4 * candidates * Math.max(1, m - drivers.length) && span <= 16 * total) {
+    maskMatches(lists, root, a, b, first, span, visit);
+    return;
+  }
+  const nd = drivers.length;
+  const dSeqs = drivers.map((i) => (lists[i] as Postings).seqs);
+  const dEnd = Int32Array.from(drivers, (i) => b[i] as number);
   const dpos = Int32Array.from(drivers, (i) => a[i] as number);
   for (;;) {
     // next candidate: the smallest seq at the drivers' positions
-    let d = Number.POSITIVE_INFINITY;
-    for (let x = 0; x < drivers.length; x++) {
-      const i = drivers[x] as number;
+    let d = 0x7fffffff;
+    for (let x = 0; x < nd; x++) {
       const j = dpos[x] as number;
-      if (j < (b[i] as number)) {
-        const q = (lists[i] as Postings).seqs[j] as number;
+      if (j < (dEnd[x] as number)) {
+        const q = (dSeqs[x] as Int32Array)[j] as number;
         if (q < d) d = q;
       }
     }
-    if (d === Number.POSITIVE_INFINITY) return;
-    for (let x = 0; x < drivers.length; x++) {
-      const i = drivers[x] as number;
+    if (d === 0x7fffffff) return;
+    for (let x = 0; x < nd; x++) {
       const j = dpos[x] as number;
-      if (j < (b[i] as number) && (lists[i] as Postings).seqs[j] === d) dpos[x] = j + 1;
+      if (j < (dEnd[x] as number) && (dSeqs[x] as Int32Array)[j] === d) dpos[x] = j + 1;
     }
-    if (!matches(root, d)) continue;
+    if (!tree.matches(d)) continue;
     at.fill(-1);
-    count(root, d);
+    tree.count(d);
+    visit(d, at);
+  }
+}
+
+/** at most this many phrases take the bit-mask evaluation (one bit each in a 32-bit word) */
+const MASK_MAX_PHRASES = 31;
+
+/**
+ * The plain reading by bit masks: every posting in range sets its phrase's bit in its row's word,
+ * then the rows with a bit set are tested in seq order on their word alone (same matches and
+ * counts as the per-candidate probes).
+ */
+function maskMatches(
+  lists: readonly Postings[],
+  root: BoolNode,
+  a: Int32Array,
+  b: Int32Array,
+  first: number,
+  span: number,
+  visit: (seq: number, at: Int32Array) => void,
+): void {
+  const m = lists.length;
+  const mask = new Uint32Array(span);
+  for (let i = 0; i < m; i++) {
+    const s = (lists[i] as Postings).seqs;
+    const bit = 1 << i;
+    for (let j = a[i] as number; j < (b[i] as number); j++) {
+      const o = (s[j] as number) - first;
+      mask[o] = (mask[o] as number) | bit;
+    }
+  }
+  type Compiled = { matches: (w: number) => boolean; count: (w: number) => number };
+  const compile = (n: BoolNode): Compiled => {
+    switch (n.t) {
+      case "phrase": {
+        const bit = 1 << n.i;
+        return { matches: (w) => (w & bit) !== 0, count: () => bit };
+      }
+      case "and": {
+        const kids = n.kids.map(compile);
+        const ms = kids.map((k) => k.matches);
+        const cs = kids.map((k) => k.count);
+        return {
+          matches: (w) => {
+            for (let x = 0; x < ms.length; x++) if (!(ms[x] as (w: number) => boolean)(w)) return false;
+            return true;
+          },
+          count: (w) => {
+            let c = 0;
+            for (let x = 0; x < cs.length; x++) c |= (cs[x] as (w: number) => number)(w);
+            return c;
+          },
+        };
+      }
+      case "or": {
+        const kids = n.kids.map(compile);
+        const ms = kids.map((k) => k.matches);
+        const cs = kids.map((k) => k.count);
+        return {
+          matches: (w) => {
+            for (let x = 0; x < ms.length; x++) if ((ms[x] as (w: number) => boolean)(w)) return true;
+            return false;
+          },
+          count: (w) => {
+            let c = 0;
+            for (let x = 0; x < ms.length; x++)
+              if ((ms[x] as (w: number) => boolean)(w)) c |= (cs[x] as (w: number) => number)(w);
+            return c;
+          },
+        };
+      }
+      case "not":
+        throw new RangeError("plain reading: a NOT needs the FTS5 replay (needsReplay)");
+      default: {
+        const never: never = n;
+        throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+      }
+    }
+  };
+  const tree = compile(root);
+  const cur = Int32Array.from(a);
+  const at = new Int32Array(m);
+  for (let o = 0; o < span; o++) {
+    const w = mask[o] as number;
+    if (w === 0 || !tree.matches(w)) continue;
+    const counted = tree.count(w);
+    const d = first + o;
+    for (let i = 0; i < m; i++) {
+      if ((counted & (1 << i)) === 0) {
+        at[i] = -1;
+        continue;
+      }
+      const s = (lists[i] as Postings).seqs;
+      const j = gallop(s, d, cur[i] as number, b[i] as number);
+      cur[i] = j;
+      at[i] = j;
+    }
     visit(d, at);
   }
 }
