@@ -94,6 +94,7 @@ function plainMatches(
   lo: number,
   hi: number,
   visit: (seq: number, at: Int32Array) => void,
+  direct?: DirectScore,
 ): void {
   const m = lists.length;
   // postings in range: [a_i, b_i); cur_i the forward cursor
@@ -220,7 +221,7 @@ function plainMatches(
   // with few postings beside the candidates' own, marking every posting in range beats probing per candidate
   const span = last - first + 1;
   if (m <= MASK_MAX_PHRASES && total <= 4 * candidates * Math.max(1, m - drivers.length) && span <= 16 * total) {
-    maskMatches(lists, root, a, b, first, span, visit);
+    maskMatches(lists, root, a, b, first, span, visit, direct);
     return;
   }
   const nd = drivers.length;
@@ -249,6 +250,32 @@ function plainMatches(
   }
 }
 
+/** Scoring while marking: idf·tf of each posting summed per row (bm25's terms, in phrase order), and a scored row. */
+interface DirectScore {
+  idf: readonly number[];
+  docLen: Uint32Array;
+  avgdl: number;
+  offer(d: number, score: number): void;
+}
+
+/** Whether every phrase present in a matching row counts there (no NOT, and every OR's operands are phrases). */
+export function countsAllPresent(n: BoolNode): boolean {
+  switch (n.t) {
+    case "phrase":
+      return true;
+    case "and":
+      return n.kids.every(countsAllPresent);
+    case "or":
+      return n.kids.every((c) => c.t === "phrase");
+    case "not":
+      return false;
+    default: {
+      const never: never = n;
+      throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+    }
+  }
+}
+
 /** at most this many phrases take the bit-mask evaluation (one bit each in a 32-bit word) */
 const MASK_MAX_PHRASES = 31;
 
@@ -265,15 +292,32 @@ function maskMatches(
   first: number,
   span: number,
   visit: (seq: number, at: Int32Array) => void,
+  direct?: DirectScore,
 ): void {
   const m = lists.length;
   const mask = new Uint32Array(span);
+  // every phrase present counts (`countsAllPresent`): each row's score summed while marking, in phrase order
+  const sums = direct === undefined ? null : new Float64Array(span);
   for (let i = 0; i < m; i++) {
     const s = (lists[i] as Postings).seqs;
     const bit = 1 << i;
-    for (let j = a[i] as number; j < (b[i] as number); j++) {
-      const o = (s[j] as number) - first;
+    const end = b[i] as number;
+    if (sums === null || direct === undefined) {
+      for (let j = a[i] as number; j < end; j++) {
+        const o = (s[j] as number) - first;
+        mask[o] = (mask[o] as number) | bit;
+      }
+      continue;
+    }
+    const freqs = (lists[i] as Postings).freqs;
+    const w = direct.idf[i] as number;
+    const docLen = direct.docLen;
+    const avgdl = direct.avgdl;
+    for (let j = a[i] as number; j < end; j++) {
+      const d = s[j] as number;
+      const o = d - first;
       mask[o] = (mask[o] as number) | bit;
+      sums[o] = (sums[o] as number) + w * tf(freqs[j] as number, docLen[d - 1] as number, avgdl);
     }
   }
   type Compiled = { matches: (w: number) => boolean; count: (w: number) => number };
@@ -325,6 +369,13 @@ function maskMatches(
     }
   };
   const tree = compile(root);
+  if (sums !== null) {
+    for (let o = 0; o < span; o++) {
+      const w = mask[o] as number;
+      if (w !== 0 && tree.matches(w)) (direct as DirectScore).offer(first + o, sums[o] as number);
+    }
+    return;
+  }
   const cur = Int32Array.from(a);
   const at = new Int32Array(m);
   for (let o = 0; o < span; o++) {
@@ -376,6 +427,18 @@ export function boolTopK(index: NewsIndex, req: BoolTopKRequest): Ranked[] {
     heap.offer(score, d);
   };
   if (needsReplay(req.root, req.phrases)) fts5Replay(index, req.phrases, lists, req.root, lo, hi, visit);
-  else plainMatches(lists, req.root, lo, hi, visit);
+  else {
+    const direct: DirectScore | undefined = countsAllPresent(req.root)
+      ? {
+          idf,
+          docLen,
+          avgdl,
+          offer: (d, score) => {
+            if (accept === undefined || accept(d)) heap.offer(score, d);
+          },
+        }
+      : undefined;
+    plainMatches(lists, req.root, lo, hi, visit, direct);
+  }
   return heap.sorted();
 }
