@@ -294,10 +294,38 @@ function maskMatches(
   visit: (seq: number, at: Int32Array) => void,
   direct?: DirectScore,
 ): void {
-  const m = lists.length;
-  const mask = new Uint32Array(span);
+  if (scratchMask.length < span) {
+    scratchMask = new Uint32Array(Math.max(span, 2 * scratchMask.length));
+    scratchSums = new Float64Array(scratchMask.length);
+  }
+  const mask = scratchMask;
   // every phrase present counts (`countsAllPresent`): each row's score summed while marking, in phrase order
-  const sums = direct === undefined ? null : new Float64Array(span);
+  const sums = direct === undefined ? null : scratchSums;
+  try {
+    maskFill(lists, root, a, b, first, span, visit, direct, mask, sums);
+  } finally {
+    mask.fill(0, 0, span);
+    sums?.fill(0, 0, span);
+  }
+}
+
+/** reused (zero outside a call) by `maskMatches`: one word and one score per row of the range */
+let scratchMask = new Uint32Array(0);
+let scratchSums = new Float64Array(0);
+
+function maskFill(
+  lists: readonly Postings[],
+  root: BoolNode,
+  a: Int32Array,
+  b: Int32Array,
+  first: number,
+  span: number,
+  visit: (seq: number, at: Int32Array) => void,
+  direct: DirectScore | undefined,
+  mask: Uint32Array,
+  sums: Float64Array | null,
+): void {
+  const m = lists.length;
   for (let i = 0; i < m; i++) {
     const s = (lists[i] as Postings).seqs;
     const bit = 1 << i;

@@ -227,8 +227,24 @@ function emit(toks: Tok[]): string | null {
   return parts.join(" ");
 }
 
-/** Compiles a user query; throws SearchQueryError for an empty or over-long query. */
+/** compiled queries by text (a policy sends the same few queries at every wake); cleared when full */
+const COMPILED_CACHE_MAX = 1024;
+const compiledCache = new Map<string, CompiledQuery>();
+
+/**
+ * Compiles a user query (the result is shared between calls with the same text: do not mutate it);
+ * throws SearchQueryError for an empty or over-long query.
+ */
 export function compileSearchQuery(q: string): CompiledQuery {
+  const hit = compiledCache.get(q);
+  if (hit !== undefined) return hit;
+  const c = compile(q);
+  if (compiledCache.size >= COMPILED_CACHE_MAX) compiledCache.clear();
+  compiledCache.set(q, c);
+  return c;
+}
+
+function compile(q: string): CompiledQuery {
   if (q.trim() === "") throw new SearchQueryError("empty search query: give one or more words");
   if (q.length > MAX_QUERY_CHARS) {
     throw new SearchQueryError(`search query too long: ${q.length} characters (at most ${MAX_QUERY_CHARS})`);
