@@ -276,6 +276,24 @@ export function countsAllPresent(n: BoolNode): boolean {
   }
 }
 
+/** The operands' bit sets of a `countsAllPresent` tree: it matches a row's word when the word meets each. */
+function requirements(n: BoolNode): number[] {
+  switch (n.t) {
+    case "phrase":
+      return [1 << n.i];
+    case "or":
+      return [n.kids.reduce((x, c) => x | (c.t === "phrase" ? 1 << c.i : 0), 0)];
+    case "and":
+      return n.kids.flatMap(requirements);
+    case "not":
+      throw new RangeError("requirements: a NOT is not an AND of ORs of phrases");
+    default: {
+      const never: never = n;
+      throw new RangeError(`unknown query node ${JSON.stringify(never)}`);
+    }
+  }
+}
+
 /** at most this many phrases take the bit-mask evaluation (one bit each in a 32-bit word) */
 const MASK_MAX_PHRASES = 31;
 
@@ -398,9 +416,14 @@ function maskFill(
   };
   const tree = compile(root);
   if (sums !== null) {
-    for (let o = 0; o < span; o++) {
+    // an AND of phrases and ORs of phrases matches when its word meets each operand's bits
+    const need = Int32Array.from(requirements(root));
+    const nr = need.length;
+    scan: for (let o = 0; o < span; o++) {
       const w = mask[o] as number;
-      if (w !== 0 && tree.matches(w)) (direct as DirectScore).offer(first + o, sums[o] as number);
+      if (w === 0) continue;
+      for (let x = 0; x < nr; x++) if ((w & (need[x] as number)) === 0) continue scan;
+      (direct as DirectScore).offer(first + o, sums[o] as number);
     }
     return;
   }
