@@ -58,7 +58,7 @@ export interface Ranked {
 }
 
 /** A bounded heap of the best k (score desc, seq asc); the root is the worst kept. */
-class TopHeap {
+export class TopHeap {
   readonly s: Float64Array;
   readonly q: Int32Array;
   n = 0;

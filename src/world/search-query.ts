@@ -30,7 +30,36 @@ export interface CompiledQuery {
    * fallback is always the flat OR of `terms`.
    */
   flat: FlatQuery | null;
+  /**
+   * The primary query as FTS5's own grammar parses it (`BoolQuery`), for the index to rank any
+   * boolean shape; null when `primary` is null or FTS5 rejects it (see `primaryRejected`).
+   */
+  tree: BoolQuery | null;
+  /**
+   * true when `primary` is non-null but FTS5's grammar rejects it — a parenthesized group
+   * juxtaposed with a phrase or another group (`(a) b`, `a (b)`: FTS5 ANDs only juxtaposed
+   * phrases) — so the FTS5 statement fails on it and the sanitized retry (`fallback`) is what ranks.
+   */
+  primaryRejected: boolean;
 }
+
+/**
+ * A boolean query tree over phrases (`phrases[i]`: a phrase's content words, in query order,
+ * repeats kept — FTS5 numbers its bm25 phrases so), shaped as FTS5 builds it: NOT binds tighter
+ * than AND, AND tighter than OR, all left-associative, juxtaposed phrases are ANDed tighter than
+ * all, and an AND (OR) operand that is itself an AND (OR) is merged into it (`a AND (b AND c)` is
+ * one AND of three) — the shape matters to FTS5's lazy cursors (`news-fts5-replay.ts`).
+ */
+export interface BoolQuery {
+  phrases: string[][];
+  root: BoolNode;
+}
+
+export type BoolNode =
+  | { t: "phrase"; i: number }
+  | { t: "and"; kids: BoolNode[] }
+  | { t: "or"; kids: BoolNode[] }
+  | { t: "not"; left: BoolNode; right: BoolNode };
 
 /**
  * Phrases (in query order, repeats kept: each is a bm25 phrase; a phrase is its content words, one
@@ -62,6 +91,56 @@ function flatOf(toks: Tok[]): FlatQuery | null {
   }
   if (expectWord || phrases.length === 0) return null;
   return { op: op ?? "AND", phrases };
+}
+
+/**
+ * FTS5's parse of a token stream `emit` accepted (fts5parse.y: `expr ::= expr AND|OR|NOT expr |
+ * LP expr RP | exprlist`, `exprlist ::= phrase+`, precedence OR < AND < NOT); null when FTS5's
+ * grammar rejects it: a group next to a phrase or another group without an operator.
+ */
+function treeOf(toks: Tok[]): BoolQuery | null {
+  const phrases: string[][] = [];
+  let pos = 0;
+  let bad = false;
+  const binary = (op: "AND" | "OR" | "NOT", next: () => BoolNode): BoolNode => {
+    let left = next();
+    for (;;) {
+      const tok = toks[pos];
+      if (bad || tok?.t !== "op" || tok.op !== op) return left;
+      pos++;
+      const right = next();
+      if (op === "NOT") left = { t: "not", left, right };
+      else {
+        // FTS5 merges an operand of the same operator into the node (fts5ExprAddChildren), parentheses or not
+        const t = op === "AND" ? "and" : "or";
+        const kids = (x: BoolNode) => (x.t === t ? x.kids : [x]);
+        left = { t, kids: [...kids(left), ...kids(right)] };
+      }
+    }
+  };
+  const atom = (): BoolNode => {
+    const tok = toks[pos];
+    if (tok?.t === "lp") {
+      pos++;
+      const inner = or();
+      pos++; // the ")" (emit checked the balance)
+      const after = toks[pos];
+      if (after?.t === "phrase" || after?.t === "lp") bad = true;
+      return inner;
+    }
+    const run: BoolNode[] = [];
+    for (let t = toks[pos]; t?.t === "phrase"; t = toks[++pos]) {
+      run.push({ t: "phrase", i: phrases.length });
+      phrases.push(t.words);
+    }
+    if (toks[pos]?.t === "lp") bad = true;
+    return run.length === 1 ? (run[0] as BoolNode) : { t: "and", kids: run };
+  };
+  const not = (): BoolNode => binary("NOT", atom);
+  const and = (): BoolNode => binary("AND", not);
+  const or = (): BoolNode => binary("OR", and);
+  const root = or();
+  return bad ? null : { phrases, root };
 }
 
 type Tok = { t: "phrase"; words: string[] } | { t: "op"; op: "AND" | "OR" | "NOT" } | { t: "lp" } | { t: "rp" };
@@ -148,8 +227,24 @@ function emit(toks: Tok[]): string | null {
   return parts.join(" ");
 }
 
-/** Compiles a user query; throws SearchQueryError for an empty or over-long query. */
+/** compiled queries by text (a policy sends the same few queries at every wake); cleared when full */
+const COMPILED_CACHE_MAX = 1024;
+const compiledCache = new Map<string, CompiledQuery>();
+
+/**
+ * Compiles a user query (the result is shared between calls with the same text: do not mutate it);
+ * throws SearchQueryError for an empty or over-long query.
+ */
 export function compileSearchQuery(q: string): CompiledQuery {
+  const hit = compiledCache.get(q);
+  if (hit !== undefined) return hit;
+  const c = compile(q);
+  if (compiledCache.size >= COMPILED_CACHE_MAX) compiledCache.clear();
+  compiledCache.set(q, c);
+  return c;
+}
+
+function compile(q: string): CompiledQuery {
   if (q.trim() === "") throw new SearchQueryError("empty search query: give one or more words");
   if (q.length > MAX_QUERY_CHARS) {
     throw new SearchQueryError(`search query too long: ${q.length} characters (at most ${MAX_QUERY_CHARS})`);
@@ -158,7 +253,15 @@ export function compileSearchQuery(q: string): CompiledQuery {
   const primary = toks ? emit(toks) : null;
   const terms = [...new Set(contentTokens(q))];
   const fallback = terms.length > 0 ? terms.map((t) => quote([t])).join(" OR ") : null;
-  return { primary, fallback, terms, flat: primary !== null && toks ? flatOf(toks) : null };
+  const tree = primary !== null && toks ? treeOf(toks) : null;
+  return {
+    primary,
+    fallback,
+    terms,
+    flat: primary !== null && toks ? flatOf(toks) : null,
+    tree,
+    primaryRejected: primary !== null && tree === null,
+  };
 }
 
 /** The error thrown when neither the query nor its sanitized retry is usable. */

@@ -1,10 +1,12 @@
 import type Database from "better-sqlite3";
 import { type AsOfView, NotVisibleError } from "./as-of-view.js";
 import { hybridSearch } from "./hybrid-search.js";
+import { boolTopK } from "./news-bool-top-k.js";
 import type { NewsIndex } from "./news-index.js";
 import { type TopKPhrase, topK } from "./news-top-k.js";
 import type { NewsVectors } from "./news-vectors.js";
 import {
+  type BoolQuery,
   type CompiledQuery,
   compileSearchQuery,
   type FlatQuery,
@@ -303,10 +305,12 @@ export class SqliteAsOfView implements AsOfView {
   }
 
   /**
-   * Ranks a flat query (words joined by AND, or by OR; or the sanitized OR retry) with the relive
-   * index, exactly as the FTS5 statement of `searchSql` would (same bounds, same bm25 order, same
-   * ties) but without scoring every match; null when the index cannot take the query (no index,
-   * a word FTS5 splits into a phrase, a page deeper than INDEX_MAX_K) and FTS5 must rank it.
+   * Ranks a query with the relive index, exactly as the FTS5 statement of `searchSql` would (same
+   * bounds, same bm25 order, same ties): flat queries (words or phrases joined by AND, or by OR;
+   * the sanitized OR retry, also when FTS5's grammar rejects the primary query) by `topK` without
+   * scoring every match, any other boolean shape (default statistics) by `boolTopK`; null when the
+   * index cannot take the query (no index, a phrase FTS5 tokenizes to nothing, a phrase on a world
+   * without positions, a page deeper than INDEX_MAX_K) and FTS5 must rank it.
    */
   private rankWithIndex(
     compiled: CompiledQuery,
@@ -318,15 +322,19 @@ export class SqliteAsOfView implements AsOfView {
   ): { seq: number; score: number }[] | null {
     const index = this.b.newsIndex?.() ?? null;
     if (index === null || offset + limit > INDEX_MAX_K) return null;
-    const flat: FlatQuery | null =
-      compiled.primary !== null
-        ? compiled.flat
-        : compiled.fallback !== null
-          ? { op: "OR", phrases: compiled.terms.map((t) => [t]) }
-          : null;
-    if (flat === null) return null;
+    const global = this.stats === "global";
+    // what the FTS5 statement ranks: the primary query, else (absent, or rejected by FTS5's grammar) the retry
+    const retry = compiled.primary === null || (global && compiled.primaryRejected);
+    const flat: FlatQuery | null = !retry
+      ? compiled.flat
+      : compiled.fallback !== null
+        ? { op: "OR", phrases: compiled.terms.map((t) => [t]) }
+        : null;
+    // any other boolean shape: by the tree (default statistics only)
+    const tree = flat === null && !retry && global ? compiled.tree : null;
+    if (flat === null && tree === null) return null;
     const terms: TopKPhrase[] = [];
-    for (const words of flat.phrases) {
+    for (const words of flat?.phrases ?? tree?.phrases ?? []) {
       const t = index.queryTerms(words);
       // FTS5 phrases of two or more terms: by the index's positions; strict statistics rank words only
       if (t.length === 0 || (t.length > 1 && (!index.hasPositions || this.stats === "strict"))) return null;
@@ -354,15 +362,17 @@ export class SqliteAsOfView implements AsOfView {
       const lo = from ?? Number.NEGATIVE_INFINITY;
       accept = (seq) => seq <= hiNow && (pub[seq - 1] as number) <= to && (pub[seq - 1] as number) >= lo;
     }
-    const ranked = topK(index, {
-      terms,
-      op: flat.op,
+    const common = {
       lo: bounds.lo,
       hi: bounds.hi,
       k: offset + limit,
       ...(accept === undefined ? {} : { accept }),
-      stats: this.stats === "strict" ? { kind: "asOf", asOf: bounds.hiNow } : { kind: "global" },
-    });
+      stats: global ? { kind: "global" as const } : { kind: "asOf" as const, asOf: bounds.hiNow },
+    };
+    const ranked =
+      flat !== null
+        ? topK(index, { terms, op: flat.op, ...common })
+        : boolTopK(index, { phrases: terms, root: (tree as BoolQuery).root, ...common });
     return ranked.slice(offset);
   }
 
