@@ -27,6 +27,10 @@ import { TopHeap } from "./news-top-heap.js";
  * decreasing bound; the search stops once k results are held and every unevaluated interval's
  * bound is below the k-th score, so most postings of a broad term are never scored. Ranges with few
  * postings (and AND queries with a rare term, driven by that term's postings) are evaluated in full.
+ *
+ * A query of one multi-term phrase is ranked by `news-phrase-top-k.ts` (its term factor, no
+ * idf, no phrase postings) unless two of its factors are close enough for an idf to round them
+ * together; then, and for phrases among other phrases, by the phrase postings of `news-phrase.ts`.
  */
 
 /** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
