@@ -3,7 +3,8 @@ import { type Bm25StatsKind, bm25Stats } from "./news-bm25-stats.js";
 import { fts5Replay, gallop } from "./news-fts5-replay.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
 import { phrasePostings } from "./news-phrase.js";
-import { type Ranked, TopHeap, type TopKPhrase } from "./news-top-k.js";
+import { TopHeap } from "./news-top-heap.js";
+import type { Ranked, TopKPhrase } from "./news-top-k.js";
 import type { BoolNode } from "./search-query.js";
 
 /**

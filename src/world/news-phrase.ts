@@ -21,7 +21,7 @@ const caches = new WeakMap<NewsIndex, { map: Map<string, Postings>; bytes: numbe
 const sizeOf = (p: Postings) => p.seqs.byteLength + p.freqs.byteLength + p.blocks.byteLength + p.bmax.byteLength;
 
 /** First index in `a[lo, hi)` with a[i] >= x, searched from `lo` outwards (cheap for short hops). */
-function gallop(a: Int32Array, x: number, lo: number, hi: number): number {
+export function gallop(a: Int32Array, x: number, lo: number, hi: number): number {
   if (lo >= hi || (a[lo] as number) >= x) return lo;
   let step = 1;
   let l = lo; // a[l] < x
@@ -42,8 +42,11 @@ function gallop(a: Int32Array, x: number, lo: number, hi: number): number {
   return lw;
 }
 
-/** The weighted phrase instance count in one article: positions of term i at cursors' postings. */
-function instances(pos: readonly Positions[], at: Int32Array, ptr: Int32Array, end: Int32Array): number {
+/**
+ * The weighted phrase instance count in one article: term i's positions are those of its posting
+ * at[i] (`ptr`, `end`: scratch of the same length).
+ */
+export function instances(pos: readonly Positions[], at: Int32Array, ptr: Int32Array, end: Int32Array): number {
   const m = pos.length;
   const p0 = pos[0] as Positions;
   const j0 = at[0] as number;
@@ -70,14 +73,26 @@ function instances(pos: readonly Positions[], at: Int32Array, ptr: Int32Array, e
   return f;
 }
 
+/** The weighted instance count of a two-term phrase in one article: positions of posting i of `pa`, j of `pb`. */
+export function pairInstances(pa: Positions, i: number, pb: Positions, j: number): number {
+  const va = pa.pos;
+  const vb = pb.pos;
+  let f = 0;
+  let q = pb.offs[j] as number;
+  const qe = pb.offs[j + 1] as number;
+  const pe = pa.offs[i + 1] as number;
+  for (let p = pa.offs[i] as number; p < pe && q < qe; p++) {
+    const want = (va[p] as number) + 2;
+    while (q < qe && (vb[q] as number) < want) q++;
+    if (q < qe && vb[q] === want) f += (want & 1) === 1 ? 2 : 1;
+  }
+  return f;
+}
+
 /** Two-term phrases (the common case), specialized: one merge of the two lists, one of each article's positions. */
 function pairs(a: Postings, b: Postings, pa: Positions, pb: Positions, seqs: Int32Array, freqs: Uint32Array): number {
   const sa = a.seqs;
   const sb = b.seqs;
-  const oa = pa.offs;
-  const ob = pb.offs;
-  const va = pa.pos;
-  const vb = pb.pos;
   const na = sa.length;
   const nb = sb.length;
   let i = 0;
@@ -94,15 +109,7 @@ function pairs(a: Postings, b: Postings, pa: Positions, pb: Positions, seqs: Int
       j = nb - j > 8 && (sb[j + 8] as number) < x ? gallop(sb, x, j + 8, nb) : j + 1;
       continue;
     }
-    let f = 0;
-    let q = ob[j] as number;
-    const qe = ob[j + 1] as number;
-    const pe = oa[i + 1] as number;
-    for (let p = oa[i] as number; p < pe && q < qe; p++) {
-      const want = (va[p] as number) + 2;
-      while (q < qe && (vb[q] as number) < want) q++;
-      if (q < qe && vb[q] === want) f += (want & 1) === 1 ? 2 : 1;
-    }
+    const f = pairInstances(pa, i, pb, j);
     if (f > 0) {
       seqs[n] = x;
       freqs[n] = f;

@@ -1,6 +1,8 @@
 import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
 import { phrasePostings } from "./news-phrase.js";
+import { phraseTopK } from "./news-phrase-top-k.js";
+import { TopHeap } from "./news-top-heap.js";
 
 /**
  * As-of BM25 top-k over the relive-owned news index, with the same ranking as
@@ -25,6 +27,10 @@ import { phrasePostings } from "./news-phrase.js";
  * decreasing bound; the search stops once k results are held and every unevaluated interval's
  * bound is below the k-th score, so most postings of a broad term are never scored. Ranges with few
  * postings (and AND queries with a rare term, driven by that term's postings) are evaluated in full.
+ *
+ * A query of one multi-term phrase is ranked by `news-phrase-top-k.ts` (its term factor, no
+ * idf, no phrase postings) unless two of its factors are close enough for an idf to round them
+ * together; then, and for phrases among other phrases, by the phrase postings of `news-phrase.ts`.
  */
 
 /** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
@@ -54,74 +60,12 @@ export interface TopKRequest {
 
 export interface Ranked {
   seq: number;
+  /**
+   * bm25(news_fts, 2.0, 1.0). For a query of one multi-term phrase it is computed on first read:
+   * its idf needs the phrase's document frequency over the corpus, which the ranking does not
+   * (`news-phrase-top-k.ts`).
+   */
   score: number;
-}
-
-/** A bounded heap of the best k (score desc, seq asc); the root is the worst kept. */
-export class TopHeap {
-  readonly s: Float64Array;
-  readonly q: Int32Array;
-  n = 0;
-  constructor(readonly k: number) {
-    this.s = new Float64Array(k);
-    this.q = new Int32Array(k);
-  }
-  /** true when (s1, q1) ranks below (s2, q2) */
-  private worse(i: number, j: number): boolean {
-    const a = this.s[i] as number;
-    const b = this.s[j] as number;
-    return a < b || (a === b && (this.q[i] as number) > (this.q[j] as number));
-  }
-  private swap(i: number, j: number): void {
-    const s = this.s[i] as number;
-    this.s[i] = this.s[j] as number;
-    this.s[j] = s;
-    const q = this.q[i] as number;
-    this.q[i] = this.q[j] as number;
-    this.q[j] = q;
-  }
-  get full(): boolean {
-    return this.n === this.k;
-  }
-  /** the k-th best score (only when full) */
-  get worst(): number {
-    return this.s[0] as number;
-  }
-  offer(score: number, seq: number): void {
-    if (this.n < this.k) {
-      let i = this.n++;
-      this.s[i] = score;
-      this.q[i] = seq;
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        if (!this.worse(i, p)) break;
-        this.swap(i, p);
-        i = p;
-      }
-      return;
-    }
-    const w = this.s[0] as number;
-    if (score < w || (score === w && seq > (this.q[0] as number))) return;
-    this.s[0] = score;
-    this.q[0] = seq;
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < this.n && this.worse(l, m)) m = l;
-      if (r < this.n && this.worse(r, m)) m = r;
-      if (m === i) break;
-      this.swap(i, m);
-      i = m;
-    }
-  }
-  sorted(): Ranked[] {
-    const out: Ranked[] = [];
-    for (let i = 0; i < this.n; i++) out.push({ seq: this.q[i] as number, score: -(this.s[i] as number) });
-    out.sort((a, b) => a.score - b.score || a.seq - b.seq);
-    return out;
-  }
 }
 
 /** The top `k` matches (bm25 score ascending = best first, then seq), as FTS5 ranks them. */
@@ -130,28 +74,21 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const lo = Math.max(1, req.lo);
   const hi = Math.min(index.docs, req.hi);
   if (m === 0 || req.k < 1 || lo > hi) return [];
-  const lists: Postings[] = req.terms.map((t) =>
-    typeof t === "string"
-      ? index.postings(t)
-      : t.length === 1
-        ? index.postings(t[0] as string)
-        : phrasePostings(index, t),
-  );
-  // corpus statistics
+  // corpus statistics: rows, tokens, and a phrase's document frequency from its postings
   let rows: number;
   let tokens: number;
-  const nHit: number[] = [];
+  let docFreq: (p: Postings) => number;
   switch (req.stats.kind) {
     case "global":
       rows = index.docs;
       tokens = index.tokens;
-      for (const p of lists) nHit.push(p.seqs.length);
+      docFreq = (p) => p.seqs.length;
       break;
     case "asOf": {
       const at = Math.max(0, Math.min(index.docs, req.stats.asOf));
       rows = at;
       tokens = index.tokensUpTo(at);
-      for (const p of lists) nHit.push(lowerBound(p.seqs, at + 1));
+      docFreq = (p) => lowerBound(p.seqs, at + 1);
       break;
     }
     default: {
@@ -161,11 +98,43 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   }
   if (rows === 0) return [];
   const avgdl = tokens / rows;
-  const globalStats = req.stats.kind === "global";
-  const idf = nHit.map((n) => {
+  const idfOf = (n: number) => {
     const v = index.lnOf((rows - n + 0.5) / (n + 0.5));
     return v <= 0.0 ? 1e-6 : v;
-  });
+  };
+  const lone = req.terms[0] as TopKPhrase;
+  if (m === 1 && typeof lone !== "string" && lone.length > 1) {
+    const hits = phraseTopK(index, {
+      terms: lone,
+      lo,
+      hi,
+      k: req.k,
+      avgdl,
+      ...(req.accept === undefined ? {} : { accept: req.accept }),
+    });
+    if (hits !== null) {
+      // the ranking needed no idf; the score (0 + idf·w, as in evaluate) computes it on first read
+      let idf: number | undefined;
+      const phraseIdf = () => {
+        idf ??= idfOf(docFreq(phrasePostings(index, lone)));
+        return idf;
+      };
+      return hits.map((h) => {
+        const r = { seq: h.seq } as Ranked;
+        Object.defineProperty(r, "score", { enumerable: true, get: () => -(0.0 + phraseIdf() * h.w) });
+        return r;
+      });
+    }
+  }
+  const lists: Postings[] = req.terms.map((t) =>
+    typeof t === "string"
+      ? index.postings(t)
+      : t.length === 1
+        ? index.postings(t[0] as string)
+        : phrasePostings(index, t),
+  );
+  const globalStats = req.stats.kind === "global";
+  const idf = lists.map((p) => idfOf(docFreq(p)));
   // postings in range: [a_i, b_i)
   const a = new Int32Array(m);
   const b = new Int32Array(m);

@@ -15,8 +15,10 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AsOfView } from "../../src/world/as-of-view.js";
+import { bm25Tf } from "../../src/world/bm25.js";
 import { needsReplay } from "../../src/world/news-bool-top-k.js";
 import { phrasePostings } from "../../src/world/news-phrase.js";
+import { phraseTopK, SCALE_GAP, scaleSafe } from "../../src/world/news-phrase-top-k.js";
 import { compileSearchQuery } from "../../src/world/search-query.js";
 import { SqliteAsOfView } from "../../src/world/sqlite-as-of-view.js";
 import type { NewsRow } from "../../src/world/types.js";
@@ -293,6 +295,73 @@ describe("news index: identical ranking to FTS5 bm25", () => {
         }
       }
     }
+  });
+
+  it("lone phrases (ranked by the term factor, no phrase postings): byte-identical to FTS5, k filled", () => {
+    const phrases = [
+      '"run run"',
+      '"bank oil"',
+      '"run rate"',
+      '"the run of the bank"',
+      '"oil run"',
+      '"rate bank grain"',
+    ];
+    for (const { name, store } of stores) {
+      const index = store.newsIndex();
+      if (index === null) throw new Error("no index");
+      let now = 0;
+      const only = indexOnly(store, () => now);
+      const fts = ftsOnly(store, () => now);
+      const r = prng(name === "exact" ? 13 : 14);
+      for (let i = 0; i < 300; i++) {
+        const q = r.pick(phrases);
+        now = r.int(0, 22_000);
+        const opts: Q["opts"] = { offset: r.next() < 0.8 ? 0 : r.int(1, 30), limit: r.pick([1, 5, 10, 25, 100]) };
+        if (r.next() < 0.4) opts.from = now - r.int(0, 8000);
+        if (r.next() < 0.3) opts.to = now - r.int(0, 5000);
+        expect(outcome(only, { q, now, opts }), `${name} ${q} ${now} ${JSON.stringify(opts)}`).toBe(
+          outcome(fts, { q, now, opts }),
+        );
+      }
+      // the path is really taken (not its exact fallback), over the whole corpus too (intervals)
+      const avgdl = index.tokens / index.docs;
+      for (const words of [
+        ["run", "run"],
+        ["bank", "oil"],
+        ["run", "rate", "bank"],
+      ]) {
+        const terms = index.queryTerms(words);
+        for (const k of [1, 10, 100]) {
+          const got = phraseTopK(index, { terms, lo: 1, hi: index.docs, k, avgdl });
+          expect(got, `${name} ${words.join(" ")} ${k}`).not.toBeNull();
+          // the reference: every phrase match by its term factor (the phrase postings' counts)
+          const p = phrasePostings(index, terms);
+          const want = Array.from(p.seqs, (seq, j) => ({
+            seq,
+            w: bm25Tf(p.freqs[j] as number, index.docLen[seq - 1] as number, avgdl),
+          }))
+            .sort((x, y) => y.w - x.w || x.seq - y.seq)
+            .slice(0, k);
+          expect(got).toEqual(want);
+        }
+      }
+    }
+  });
+
+  it("scaleSafe: rejects factors an idf could round to one score, accepts separated ones", () => {
+    // two adjacent doubles and a multiplier that maps them to one double: the order by w (then
+    // seq) differs from the order by c·w (then seq) that FTS5 sees
+    const x = 1.7;
+    const y = x - 2 ** -52;
+    let c = 0;
+    for (let i = 1; i < 100_000 && c === 0; i++)
+      if ((1 + i / 100_000) * x === (1 + i / 100_000) * y) c = 1 + i / 100_000;
+    expect(c).toBeGreaterThan(0);
+    expect(scaleSafe([x, y], [], false)).toBe(false);
+    expect(scaleSafe([3, x], [y], true)).toBe(false); // dropped just below the k-th
+    expect(scaleSafe([3, x, x], [x], true)).toBe(true); // equal factors tie by seq in both orders
+    expect(scaleSafe([3, x], [x * (1 - 4 * SCALE_GAP)], true)).toBe(true);
+    expect(scaleSafe([x, x * (1 - 4 * SCALE_GAP)], [], false)).toBe(true);
   });
 
   it("broad single words at every cutoff: the block-max path with many tied scores", () => {
