@@ -52,7 +52,8 @@ function oraclePayload(o: Outcome): Record<string, unknown> {
 
 export const popularityTask = defineTask<PopularityParams>({
   id: "popularity",
-  version: "1",
+  // 2: `recommendations()` lists the pending recommendations (not every accepted one) and the totals (README)
+  version: "2",
   scorer_version: POPULARITY_SCORER_VERSION,
   title: "Popularity prediction",
   axes: { time_sensitivity: "high", reasoning: "medium", recurrence: "recurring" },

@@ -20,14 +20,43 @@ export const RECOMMENDATIONS_TOOL = "recommendations";
  */
 export class RecommendationBook {
   /** in acceptance order, so their times never decrease (the run's clock never goes back) */
-  readonly accepted: Recommendation[] = [];
+  private readonly list: Recommendation[] = [];
+  /** max(0, created_utc − t) over the book: a post may be visible (and recommended) before its creation instant */
+  private lead = 0;
+
+  get accepted(): readonly Recommendation[] {
+    return this.list;
+  }
+
+  /** records an accepted recommendation (its time is the run's clock: never before the previous one) */
+  accept(r: Recommendation): void {
+    const last = this.list[this.list.length - 1];
+    if (last && r.t < last.t)
+      throw new Error(`recommendation book: ${r.t} is before the previous acceptance ${last.t}`);
+    this.list.push(r);
+    this.lead = Math.max(this.lead, r.created_utc - r.t);
+  }
 
   /** `inCapWindow(accepted, now, p)`, found from the newest end: only the window's entries are read */
   inCapWindow(now: number, p: Pick<PopularityParams, "cap_window_hours">): Recommendation[] {
-    const from = now - capWindowMs(p);
-    let i = this.accepted.length;
-    while (i > 0 && this.accepted[i - 1]!.t > from) i--;
-    return this.accepted.slice(i).filter((r) => r.t <= now);
+    return this.since(now - capWindowMs(p), now);
+  }
+
+  /**
+   * The accepted recommendations whose post is not yet revealed at `now` (now < created + horizon),
+   * in acceptance order. A pending one has t ≥ created − lead > now − horizon − lead, so only that
+   * tail of the book is read (about `cap` per cap window), not the whole book.
+   */
+  pending(now: number, p: Pick<PopularityParams, "horizon_hours">): Recommendation[] {
+    const H = horizonMs(p);
+    return this.since(now - H - this.lead, now).filter((r) => now < r.created_utc + H);
+  }
+
+  /** accepted in (from, now], found from the newest end */
+  private since(from: number, now: number): Recommendation[] {
+    let i = this.list.length;
+    while (i > 0 && this.list[i - 1]!.t > from) i--;
+    return this.list.slice(i).filter((r) => r.t <= now);
   }
 }
 
@@ -73,7 +102,7 @@ function capStatus(book: RecommendationBook, now: number, p: PopularityParams) {
   };
 }
 
-/** `recommend(root_id)` (commit, free) and `recommendations()` (free status of the agent's own recommendations). */
+/** `recommend(root_id)` (commit, free) and `recommendations()` (free status of the agent's pending recommendations and the cap). */
 export function recommendTools(o: {
   view: AsOfView;
   params: PopularityParams;
@@ -103,7 +132,7 @@ export function recommendTools(o: {
       }
       const verdict = judgeRecommendation(post, now, sim_start, book.accepted, p);
       if (!verdict.ok) return reject(rejectionText(verdict, post, sim_start, p));
-      book.accepted.push({ id: post.id, t: now, created_utc: post.created_utc });
+      book.accept({ id: post.id, t: now, created_utc: post.created_utc });
       return ok({
         accepted: true,
         root_id: post.id,
@@ -115,44 +144,30 @@ export function recommendTools(o: {
     },
   });
 
-  type Shown = Readonly<{
-    root_id: string;
-    recommended_at: string;
-    delay_hours: number;
-    reveals_at: string;
-    revealed: boolean;
-  }>;
-  const shown: { revealsAt: number; pending: Shown; revealed: Shown }[] = [];
   const status = defineTool({
     name: RECOMMENDATIONS_TOOL,
     description:
-      "Free: your accepted recommendations (post id, when, delay after posting, when the post reveals) and the rolling " +
-      `cap (${p.cap} per ${p.cap_window_hours} h: used, remaining, when the next slot frees), plus the run start (only ` +
-      "posts created at or after it can be recommended).",
+      "Free: your pending recommendations (accepted, post not yet revealed: post id, when, delay after posting, when " +
+      `the post reveals), how many you have made in all and how many have revealed, the rolling cap (${p.cap} per ` +
+      `${p.cap_window_hours} h: used, remaining, when the next slot frees), plus the run start (only posts created at ` +
+      "or after it can be recommended).",
     args: z.object({}).strict(),
     kind: "meta",
     run(_a, ctx) {
       const now = ctx.now();
-      // the book only grows: each accepted recommendation's two possible entries are formatted once
-      // (frozen, shared between calls), so a call costs no date formatting per recommendation
-      for (let i = shown.length; i < book.accepted.length; i++) {
-        const r = book.accepted[i]!;
-        const revealsAt = r.created_utc + horizonMs(p);
-        const entry = (revealed: boolean) =>
-          Object.freeze({
-            root_id: r.id,
-            recommended_at: isoInstant(r.t),
-            delay_hours: hours(r.t - r.created_utc),
-            reveals_at: isoInstant(revealsAt),
-            revealed,
-          });
-        shown.push({ revealsAt, pending: entry(false), revealed: entry(true) });
-      }
+      const pending = book.pending(now, p);
       return ok({
         now: isoInstant(now),
         run_start: isoInstant(sim_start),
         cap: capStatus(book, now, p),
-        recommended: shown.map((e) => (now >= e.revealsAt ? e.revealed : e.pending)),
+        accepted_total: book.accepted.length,
+        revealed_total: book.accepted.length - pending.length,
+        pending: pending.map((r) => ({
+          root_id: r.id,
+          recommended_at: isoInstant(r.t),
+          delay_hours: hours(r.t - r.created_utc),
+          reveals_at: isoInstant(r.created_utc + horizonMs(p)),
+        })),
       });
     },
   });
