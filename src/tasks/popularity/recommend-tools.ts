@@ -3,62 +3,11 @@ import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
 import type { PopularityParams } from "./params.js";
-import {
-  capWindowMs,
-  horizonMs,
-  judgeRecommendation,
-  type Recommendation,
-  type RuleVerdict,
-} from "./recommend-rule.js";
+import { capWindowMs, horizonMs, judgeRecommendation, type RuleVerdict } from "./recommend-rule.js";
+import type { RecommendationBook } from "./recommendation-book.js";
 
 export const RECOMMEND_TOOL = "recommend";
 export const RECOMMENDATIONS_TOOL = "recommendations";
-
-/**
- * The run's accepted recommendations: tool state, rebuilt by re-running the episode on resume
- * (DESIGN invariant 3). `self` feedback reads it too (the agent's own commitments, no hidden data).
- */
-export class RecommendationBook {
-  /** in acceptance order, so their times never decrease (the run's clock never goes back) */
-  private readonly list: Recommendation[] = [];
-  /** max(0, created_utc − t) over the book: a post may be visible (and recommended) before its creation instant */
-  private lead = 0;
-
-  get accepted(): readonly Recommendation[] {
-    return this.list;
-  }
-
-  /** records an accepted recommendation (its time is the run's clock: never before the previous one) */
-  accept(r: Recommendation): void {
-    const last = this.list[this.list.length - 1];
-    if (last && r.t < last.t)
-      throw new Error(`recommendation book: ${r.t} is before the previous acceptance ${last.t}`);
-    this.list.push(r);
-    this.lead = Math.max(this.lead, r.created_utc - r.t);
-  }
-
-  /** `inCapWindow(accepted, now, p)`, found from the newest end: only the window's entries are read */
-  inCapWindow(now: number, p: Pick<PopularityParams, "cap_window_hours">): Recommendation[] {
-    return this.since(now - capWindowMs(p), now);
-  }
-
-  /**
-   * The accepted recommendations whose post is not yet revealed at `now` (now < created + horizon),
-   * in acceptance order. A pending one has t ≥ created − lead > now − horizon − lead, so only that
-   * tail of the book is read (about `cap` per cap window), not the whole book.
-   */
-  pending(now: number, p: Pick<PopularityParams, "horizon_hours">): Recommendation[] {
-    const H = horizonMs(p);
-    return this.since(now - H - this.lead, now).filter((r) => now < r.created_utc + H);
-  }
-
-  /** accepted in (from, now], found from the newest end */
-  private since(from: number, now: number): Recommendation[] {
-    let i = this.list.length;
-    while (i > 0 && this.list[i - 1]!.t > from) i--;
-    return this.list.slice(i).filter((r) => r.t <= now);
-  }
-}
 
 export const RecommendArgs = z
   .object({ root_id: z.string().min(1).max(200).describe("id of a root post created after the run started") })
@@ -130,7 +79,7 @@ export function recommendTools(o: {
         if (err instanceof NotVisibleError) return reject(`recommend rejected: ${err.message}`);
         throw err;
       }
-      const verdict = judgeRecommendation(post, now, sim_start, book.accepted, p);
+      const verdict = judgeRecommendation(post, now, sim_start, book, p);
       if (!verdict.ok) return reject(rejectionText(verdict, post, sim_start, p));
       book.accept({ id: post.id, t: now, created_utc: post.created_utc });
       return ok({

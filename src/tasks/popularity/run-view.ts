@@ -3,7 +3,7 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import type { Observation, StateSection } from "../task.js";
 import type { PopularityParams } from "./params.js";
 import { capWindowMs, horizonMs } from "./recommend-rule.js";
-import type { RecommendationBook } from "./recommend-tools.js";
+import type { RecommendationBook } from "./recommendation-book.js";
 
 /**
  * The decision-critical state at `now`: the rolling cap (the accepted recommendations counting

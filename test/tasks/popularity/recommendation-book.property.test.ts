@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HOUR_MS } from "../../../src/common/time.js";
 import { inCapWindow } from "../../../src/tasks/popularity/recommend-rule.js";
-import { RecommendationBook } from "../../../src/tasks/popularity/recommend-tools.js";
+import { RecommendationBook } from "../../../src/tasks/popularity/recommendation-book.js";
 
 const P = { horizon_hours: 24, cap: 10, cap_window_hours: 24 };
 const H = 24 * HOUR_MS;
