@@ -4,7 +4,8 @@ import { defineTask, type Episode, type Outcome } from "../task.js";
 import { popularityExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
 import { PopularityParams } from "./params.js";
-import { RecommendationBook, recommendTools } from "./recommend-tools.js";
+import { recommendTools } from "./recommend-tools.js";
+import { RecommendationBook } from "./recommendation-book.js";
 import { popularityPolicies } from "./reference-policies.js";
 import { postObservations, recommendationState } from "./run-view.js";
 import { POPULARITY_SCORER_VERSION, PopularityScorer } from "./scorer.js";
@@ -52,7 +53,8 @@ function oraclePayload(o: Outcome): Record<string, unknown> {
 
 export const popularityTask = defineTask<PopularityParams>({
   id: "popularity",
-  version: "1",
+  // 2: `recommendations()` lists the pending recommendations (not every accepted one) and the totals (README)
+  version: "2",
   scorer_version: POPULARITY_SCORER_VERSION,
   title: "Popularity prediction",
   axes: { time_sensitivity: "high", reasoning: "medium", recurrence: "recurring" },

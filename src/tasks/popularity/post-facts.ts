@@ -21,7 +21,11 @@ const cache = new WeakMap<Database.Database, Map<number, PostFacts>>();
 export class PostFacts {
   private readonly posts: PostFact[];
   private readonly byId: Map<string, PostFact>;
-  private readonly commentTimesStmt: Database.Statement<[string, number], { c: number; v: number }>;
+  private readonly db: Database.Database;
+  /** the feedback aggregate by number of count bounds (prepared once each) */
+  private readonly feedbackStmts = new Map<number, Database.Statement>();
+  /** feedback answers by (id, bounds): a pure function of the untouched world, shared by the run's scorers */
+  private readonly feedbackMemo = new Map<string, Readonly<{ counts: readonly number[]; visibleAt: number }>>();
 
   private constructor(db: Database.Database, horizonMs: number) {
     this.posts = db
@@ -33,9 +37,7 @@ export class PostFacts {
       )
       .all({ h: horizonMs }) as PostFact[];
     this.byId = new Map(this.posts.map((p) => [p.id, p]));
-    this.commentTimesStmt = db.prepare(
-      "SELECT created_utc AS c, visible_at AS v FROM reddit_comment WHERE root = ? AND created_utc < ?",
-    );
+    this.db = db;
   }
 
   static of(db: Database.Database, horizonMs: number): PostFacts {
@@ -72,18 +74,34 @@ export class PostFacts {
    * A post's feedback in one read of its comments created before `through`: for every `t` of
    * `before` (each ≤ `through`), how many comments of its tree were created strictly before `t`; and
    * when the comments created before `through` are all visible (the post's own visibility when there
-   * is none): the earliest instant their counts are public.
+   * is none): the earliest instant their counts are public. Counted by SQLite in one aggregate row
+   * (no comment row crosses into JS) and remembered: the run's scorer and its anytime curve's
+   * scorer settle the same posts.
    */
   feedback(id: string, before: readonly number[], through: number): { counts: number[]; visibleAt: number } {
     for (const t of before)
       if (t > through) throw new RangeError(`feedback: count bound ${t} is after the visibility bound ${through}`);
-    const counts = before.map(() => 0);
-    let v: number | null = null;
-    for (const r of this.commentTimesStmt.iterate(id, through)) {
-      if (v === null || r.v > v) v = r.v;
-      for (let i = 0; i < before.length; i++) if (r.c < before[i]!) counts[i]!++;
+    const key = JSON.stringify([id, through, before]);
+    let fb = this.feedbackMemo.get(key);
+    if (!fb) {
+      const row = this.feedbackStmt(before.length).get(...before, id, through) as Record<string, number | null>;
+      fb = Object.freeze({
+        counts: Object.freeze(before.map((_, i) => row[`n${i}`] ?? 0)),
+        visibleAt: Math.max(this.byId.get(id)?.visible_at ?? 0, row.v ?? 0),
+      });
+      this.feedbackMemo.set(key, fb);
     }
-    return { counts, visibleAt: Math.max(this.byId.get(id)?.visible_at ?? 0, v ?? 0) };
+    return { counts: [...fb.counts], visibleAt: fb.visibleAt };
+  }
+
+  private feedbackStmt(bounds: number): Database.Statement {
+    let st = this.feedbackStmts.get(bounds);
+    if (!st) {
+      const sums = Array.from({ length: bounds }, (_, i) => `sum(created_utc < ?) AS n${i}, `).join("");
+      st = this.db.prepare(`SELECT ${sums}max(visible_at) AS v FROM reddit_comment WHERE root = ? AND created_utc < ?`);
+      this.feedbackStmts.set(bounds, st);
+    }
+    return st;
   }
 
   private lowerBound(t: number): number {

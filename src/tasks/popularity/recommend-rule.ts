@@ -27,6 +27,13 @@ export function inCapWindow(prior: readonly Recommendation[], now: number, p: Ru
   return prior.filter((r) => r.t > from && r.t <= now);
 }
 
+/** The accepted recommendations the rules consult: by id, and those in the cap window at `now`. */
+export interface PriorRecommendations {
+  get(id: string): Recommendation | undefined;
+  /** equal to `inCapWindow(all accepted, now, p)` */
+  inCapWindow(now: number, p: Pick<PopularityParams, "cap_window_hours">): readonly Recommendation[];
+}
+
 /**
  * The recommendation rules for a post already known to be visible at `now` (the caller checks
  * visibility): created at or after the run start, not yet revealed (now < created + horizon), not
@@ -38,14 +45,14 @@ export function judgeRecommendation(
   post: { id: string; created_utc: number },
   now: number,
   sim_start: number,
-  prior: readonly Recommendation[],
+  prior: PriorRecommendations,
   p: RuleParams,
 ): RuleVerdict {
   if (post.created_utc < sim_start) return { ok: false, reason: "before_run_start" };
   if (now >= post.created_utc + horizonMs(p)) return { ok: false, reason: "revealed" };
-  const dup = prior.find((r) => r.id === post.id);
+  const dup = prior.get(post.id);
   if (dup) return { ok: false, reason: "already_recommended", at: dup.t };
-  const window = inCapWindow(prior, now, p);
+  const window = prior.inCapWindow(now, p);
   if (window.length >= p.cap) {
     const oldest = Math.min(...window.map((r) => r.t));
     return { ok: false, reason: "cap_reached", next_slot_at: oldest + capWindowMs(p) };

@@ -3,33 +3,11 @@ import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import { type AsOfView, NotVisibleError } from "../../world/as-of-view.js";
 import type { PopularityParams } from "./params.js";
-import {
-  capWindowMs,
-  horizonMs,
-  judgeRecommendation,
-  type Recommendation,
-  type RuleVerdict,
-} from "./recommend-rule.js";
+import { capWindowMs, horizonMs, judgeRecommendation, type RuleVerdict } from "./recommend-rule.js";
+import type { RecommendationBook } from "./recommendation-book.js";
 
 export const RECOMMEND_TOOL = "recommend";
 export const RECOMMENDATIONS_TOOL = "recommendations";
-
-/**
- * The run's accepted recommendations: tool state, rebuilt by re-running the episode on resume
- * (DESIGN invariant 3). `self` feedback reads it too (the agent's own commitments, no hidden data).
- */
-export class RecommendationBook {
-  /** in acceptance order, so their times never decrease (the run's clock never goes back) */
-  readonly accepted: Recommendation[] = [];
-
-  /** `inCapWindow(accepted, now, p)`, found from the newest end: only the window's entries are read */
-  inCapWindow(now: number, p: Pick<PopularityParams, "cap_window_hours">): Recommendation[] {
-    const from = now - capWindowMs(p);
-    let i = this.accepted.length;
-    while (i > 0 && this.accepted[i - 1]!.t > from) i--;
-    return this.accepted.slice(i).filter((r) => r.t <= now);
-  }
-}
 
 export const RecommendArgs = z
   .object({ root_id: z.string().min(1).max(200).describe("id of a root post created after the run started") })
@@ -73,7 +51,7 @@ function capStatus(book: RecommendationBook, now: number, p: PopularityParams) {
   };
 }
 
-/** `recommend(root_id)` (commit, free) and `recommendations()` (free status of the agent's own recommendations). */
+/** `recommend(root_id)` (commit, free) and `recommendations()` (free status of the agent's pending recommendations and the cap). */
 export function recommendTools(o: {
   view: AsOfView;
   params: PopularityParams;
@@ -101,9 +79,9 @@ export function recommendTools(o: {
         if (err instanceof NotVisibleError) return reject(`recommend rejected: ${err.message}`);
         throw err;
       }
-      const verdict = judgeRecommendation(post, now, sim_start, book.accepted, p);
+      const verdict = judgeRecommendation(post, now, sim_start, book, p);
       if (!verdict.ok) return reject(rejectionText(verdict, post, sim_start, p));
-      book.accepted.push({ id: post.id, t: now, created_utc: post.created_utc });
+      book.accept({ id: post.id, t: now, created_utc: post.created_utc });
       return ok({
         accepted: true,
         root_id: post.id,
@@ -115,44 +93,30 @@ export function recommendTools(o: {
     },
   });
 
-  type Shown = Readonly<{
-    root_id: string;
-    recommended_at: string;
-    delay_hours: number;
-    reveals_at: string;
-    revealed: boolean;
-  }>;
-  const shown: { revealsAt: number; pending: Shown; revealed: Shown }[] = [];
   const status = defineTool({
     name: RECOMMENDATIONS_TOOL,
     description:
-      "Free: your accepted recommendations (post id, when, delay after posting, when the post reveals) and the rolling " +
-      `cap (${p.cap} per ${p.cap_window_hours} h: used, remaining, when the next slot frees), plus the run start (only ` +
-      "posts created at or after it can be recommended).",
+      "Free: your pending recommendations (accepted, post not yet revealed: post id, when, delay after posting, when " +
+      `the post reveals), how many you have made in all and how many have revealed, the rolling cap (${p.cap} per ` +
+      `${p.cap_window_hours} h: used, remaining, when the next slot frees), plus the run start (only posts created at ` +
+      "or after it can be recommended).",
     args: z.object({}).strict(),
     kind: "meta",
     run(_a, ctx) {
       const now = ctx.now();
-      // the book only grows: each accepted recommendation's two possible entries are formatted once
-      // (frozen, shared between calls), so a call costs no date formatting per recommendation
-      for (let i = shown.length; i < book.accepted.length; i++) {
-        const r = book.accepted[i]!;
-        const revealsAt = r.created_utc + horizonMs(p);
-        const entry = (revealed: boolean) =>
-          Object.freeze({
-            root_id: r.id,
-            recommended_at: isoInstant(r.t),
-            delay_hours: hours(r.t - r.created_utc),
-            reveals_at: isoInstant(revealsAt),
-            revealed,
-          });
-        shown.push({ revealsAt, pending: entry(false), revealed: entry(true) });
-      }
+      const pending = book.pending(now, p);
       return ok({
         now: isoInstant(now),
         run_start: isoInstant(sim_start),
         cap: capStatus(book, now, p),
-        recommended: shown.map((e) => (now >= e.revealsAt ? e.revealed : e.pending)),
+        accepted_total: book.accepted.length,
+        revealed_total: book.accepted.length - pending.length,
+        pending: pending.map((r) => ({
+          root_id: r.id,
+          recommended_at: isoInstant(r.t),
+          delay_hours: hours(r.t - r.created_utc),
+          reveals_at: isoInstant(r.created_utc + horizonMs(p)),
+        })),
       });
     },
   });

@@ -12,7 +12,7 @@ import { RECOMMEND_TOOL, RECOMMENDATIONS_TOOL } from "./recommend-tools.js";
 const Status = z.object({
   run_start: z.string(),
   cap: z.object({ remaining: z.number().int().nonnegative() }),
-  recommended: z.array(z.object({ root_id: z.string() })),
+  pending: z.array(z.object({ root_id: z.string() })),
 });
 type Status = z.infer<typeof Status>;
 
@@ -76,7 +76,7 @@ export function* velocitySteps(now: number, v: Readonly<VelocitySettings> = VELO
     args: { since: Math.max(runStart, now - v.lookbackHours * HOUR_MS), sort: "comments", order: "desc" },
   };
   if (!page.ok) return;
-  const done = new Set(s.recommended.map((r) => r.root_id));
+  const done = new Set(s.pending.map((r) => r.root_id));
   const picks = PostsPage.parse(page.value)
     .posts.filter((p) => !done.has(p.id) && p.created_utc < now && p.num_comments >= v.minComments)
     .map((p) => ({ id: p.id, v: p.num_comments / ((now - p.created_utc) / HOUR_MS) }))
@@ -156,7 +156,7 @@ export const oraclePolicy: ReferencePolicy = {
         if (fresh.length === 0) return;
         const s = await status(api);
         const runStart = parseIsoInstant(s.run_start);
-        const done = new Set(s.recommended.map((r) => r.root_id));
+        const done = new Set(s.pending.map((r) => r.root_id));
         let left = s.cap.remaining;
         for (const x of fresh) {
           if (left === 0) break;

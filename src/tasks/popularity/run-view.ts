@@ -2,8 +2,8 @@ import { isoInstant } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { Observation, StateSection } from "../task.js";
 import type { PopularityParams } from "./params.js";
-import { capWindowMs, horizonMs, inCapWindow } from "./recommend-rule.js";
-import type { RecommendationBook } from "./recommend-tools.js";
+import { capWindowMs, horizonMs } from "./recommend-rule.js";
+import type { RecommendationBook } from "./recommendation-book.js";
 
 /**
  * The decision-critical state at `now`: the rolling cap (the accepted recommendations counting
@@ -11,7 +11,7 @@ import type { RecommendationBook } from "./recommend-tools.js";
  * post not yet revealed). Only the agent's own commitments: nothing about outcomes.
  */
 export function recommendationState(book: RecommendationBook, now: number, p: PopularityParams): StateSection[] {
-  const window = inCapWindow(book.accepted, now, p);
+  const window = book.inCapWindow(now, p);
   const cap: StateSection = {
     title: `recommendation cap (rolling ${p.cap_window_hours} h)`,
     open: 0,
@@ -23,8 +23,8 @@ export function recommendationState(book: RecommendationBook, now: number, p: Po
   const H = horizonMs(p);
   const pending: StateSection = {
     title: "pending recommendations (post not yet revealed)",
-    lines: book.accepted
-      .filter((r) => now < r.created_utc + H)
+    lines: book
+      .pending(now, p)
       .map(
         (r) =>
           `${r.id} created ${isoInstant(r.created_utc)}, recommended ${isoInstant(r.t)}, reveals ${isoInstant(r.created_utc + H)}`,

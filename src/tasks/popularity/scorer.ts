@@ -5,6 +5,7 @@ import { PopularityParams } from "./params.js";
 import { type PostFact, PostFacts } from "./post-facts.js";
 import { horizonMs, judgeRecommendation, type Recommendation } from "./recommend-rule.js";
 import { RECOMMEND_TOOL, RecommendArgs } from "./recommend-tools.js";
+import { RecommendationBook } from "./recommendation-book.js";
 
 export const POPULARITY_SCORER_VERSION = "popularity-scorer/1";
 
@@ -35,6 +36,26 @@ export function recallDenominator(tailCreated: readonly number[], cap: number): 
   return Math.round(sum);
 }
 
+/**
+ * `recallDenominator` of every prefix of `tailCreated` (ascending): entry k is that of the first k
+ * (a day's count only grows along the prefix, so each post adds 1 while its day is under the cap).
+ */
+export function prefixDenominators(tailCreated: readonly number[], cap: number): number[] {
+  const perDay = new Map<number, number>();
+  const out = [0];
+  let sum = 0;
+  for (let i = 0; i < tailCreated.length; i++) {
+    const t = tailCreated[i]!;
+    if (i > 0 && t < tailCreated[i - 1]!) throw new RangeError("prefixDenominators: creation instants must ascend");
+    const d = utcDayNumber(t);
+    const n = (perDay.get(d) ?? 0) + 1;
+    perDay.set(d, n);
+    if (n <= cap) sum++;
+    out.push(sum);
+  }
+  return out;
+}
+
 interface Unit {
   post: PostFact;
   reveal: number;
@@ -59,13 +80,17 @@ export class PopularityScorer extends ScorerBase {
   private readonly sim_end: number;
   /** in-scope tail posts by reveal order */
   private readonly tails: PostFact[];
-  private readonly recs: Recommendation[] = [];
-  private readonly recById = new Map<string, Recommendation>();
+  /** denominators[k] = recallDenominator of the first k tail posts (ascending by creation) */
+  private readonly denominators: number[];
+  /** the accepted recommendations, re-checked (not the tool's book: the scorer trusts nothing) */
+  private readonly recs = new RecommendationBook();
   /** recommended in-scope posts below the tail threshold, not yet settled */
   private pendingFalse: Unit[] = [];
   /** the next in-scope tail post to settle */
   private tailIdx = 0;
   private readonly settled: Outcome[] = [];
+  /** running tallies of `settled` (in settlement order), so a report does not re-read every outcome */
+  private readonly tally = { hits: 0, falseAlarms: 0, misses: 0, credits: 0, delaysSorted: [] as number[] };
   private ignored = 0;
   private rejectedCalls = 0;
 
@@ -79,6 +104,10 @@ export class PopularityScorer extends ScorerBase {
     this.tails = this.facts
       .createdIn(ctx.sim_start, ctx.sim_end - this.H)
       .filter((x) => x.cascade >= this.p.tail_threshold);
+    this.denominators = prefixDenominators(
+      this.tails.map((x) => x.created_utc),
+      this.p.cap,
+    );
   }
 
   protected override onToolCall(e: ToolCallEvent): void {
@@ -89,7 +118,9 @@ export class PopularityScorer extends ScorerBase {
     if (e.tool !== RECOMMEND_TOOL) return;
     const a = RecommendArgs.safeParse(e.args);
     const post = a.success ? this.facts.get(a.data.root_id) : undefined;
-    if (!post || post.visible_at > e.t || post.created_utc > e.t) {
+    // a commitment before the last accepted one (a ledger whose clock went back) is not re-checkable in order
+    const last = this.recs.lastAt();
+    if (!post || post.visible_at > e.t || post.created_utc > e.t || (last !== null && e.t < last)) {
       this.ignored++;
       return;
     }
@@ -99,8 +130,7 @@ export class PopularityScorer extends ScorerBase {
       return;
     }
     const rec = { id: post.id, t: e.t, created_utc: post.created_utc };
-    this.recs.push(rec);
-    this.recById.set(post.id, rec);
+    this.recs.accept(rec);
     const reveal = post.created_utc + this.H;
     if (post.cascade < this.p.tail_threshold && reveal <= this.sim_end) this.pendingFalse.push({ post, reveal, rec });
   }
@@ -111,7 +141,7 @@ export class PopularityScorer extends ScorerBase {
       const post = this.tails[this.tailIdx]!;
       const reveal = post.created_utc + this.H;
       if (reveal > t) break;
-      due.push({ post, reveal, rec: this.recById.get(post.id) ?? null });
+      due.push({ post, reveal, rec: this.recs.get(post.id) ?? null });
       this.tailIdx++;
     }
     if (this.pendingFalse.length > 0) {
@@ -120,12 +150,13 @@ export class PopularityScorer extends ScorerBase {
     }
     due.sort((a, b) => a.reveal - b.reveal || (a.post.id < b.post.id ? -1 : a.post.id > b.post.id ? 1 : 0));
     const out = due.map((u) => this.outcome(u));
+    for (const o of out) this.count(o);
     this.settled.push(...out);
     return out;
   }
 
   report(): ScoreReport {
-    return this.reportOver(this.tails, this.sim_end);
+    return this.reportOver(this.tails.length, this.denominators[this.tails.length]!, this.sim_end);
   }
 
   /**
@@ -137,7 +168,14 @@ export class PopularityScorer extends ScorerBase {
       const tails = this.facts
         .createdIn(this.sim_start, end - this.H)
         .filter((x) => x.cascade >= this.p.tail_threshold);
-      return this.reportOver(tails, end);
+      return this.reportOver(
+        tails.length,
+        recallDenominator(
+          tails.map((x) => x.created_utc),
+          this.p.cap,
+        ),
+        end,
+      );
     }
     // the window's tail posts (ascending by creation) created by end − H: a prefix of `tails`
     const last = end - this.H;
@@ -148,26 +186,50 @@ export class PopularityScorer extends ScorerBase {
       if (this.tails[mid]!.created_utc <= last) lo = mid + 1;
       else hi = mid;
     }
-    return this.reportOver(this.tails.slice(0, lo), end);
+    return this.reportOver(lo, this.denominators[lo]!, end);
   }
 
-  private reportOver(tails: readonly PostFact[], end: number): ScoreReport {
-    const settledRecs = this.settled.filter((o) => o.status !== "miss");
-    const hits = this.settled.filter((o) => o.status === "hit");
-    const misses = this.settled.filter((o) => o.status === "miss");
-    const credits = hits.reduce((s, o) => s + (o.credit ?? 0), 0);
-    const denom = recallDenominator(
-      tails.map((x) => x.created_utc),
-      this.p.cap,
-    );
-    const precision = settledRecs.length === 0 ? 0 : hits.length / settledRecs.length;
+  private count(o: Outcome): void {
+    const t = this.tally;
+    switch (o.status as PopularityStatus) {
+      case "hit": {
+        t.hits++;
+        t.credits += o.credit ?? 0;
+        const d = (o.detail as { delay_hours: number }).delay_hours;
+        let lo = 0;
+        let hi = t.delaysSorted.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >>> 1;
+          if (t.delaysSorted[mid]! <= d) lo = mid + 1;
+          else hi = mid;
+        }
+        t.delaysSorted.splice(lo, 0, d);
+        return;
+      }
+      case "false_alarm":
+        t.falseAlarms++;
+        return;
+      case "miss":
+        t.misses++;
+        return;
+      default: {
+        const never: never = o.status as never;
+        throw new Error(`unhandled popularity status ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  /** the report over the first `tailCount` tail posts (recall denominator `denom`) at `end` */
+  private reportOver(tailCount: number, denom: number, end: number): ScoreReport {
+    const { hits: hitCount, falseAlarms, misses, credits, delaysSorted: delays } = this.tally;
+    const settledRecs = hitCount + falseAlarms;
+    const precision = settledRecs === 0 ? 0 : hitCount / settledRecs;
     const notScorable: NotScorable[] = this.recs
-      .filter((r) => r.created_utc + this.H > end)
+      .revealingAfter(end, this.p)
       .map((r) => ({ key: `post:${r.id}`, reason: "settles after window" }));
     const recall = denom === 0 ? null : credits / denom;
     if (denom === 0)
       notScorable.push({ key: "tw_f1", reason: "no tail post was created in the scored part of the window" });
-    const delays = hits.map((o) => (o.detail as { delay_hours: number }).delay_hours).sort((a, b) => a - b);
     const median =
       delays.length === 0
         ? null
@@ -181,13 +243,13 @@ export class PopularityScorer extends ScorerBase {
         tw_f1: value,
         precision,
         recall,
-        cov_recall: denom === 0 ? null : hits.length / denom,
-        cov_f1: denom === 0 ? null : f1(precision, hits.length / denom),
-        hits: hits.length,
-        false_alarms: settledRecs.length - hits.length,
-        misses: misses.length,
-        recommendations_settled: settledRecs.length,
-        tail_posts: tails.length,
+        cov_recall: denom === 0 ? null : hitCount / denom,
+        cov_f1: denom === 0 ? null : f1(precision, hitCount / denom),
+        hits: hitCount,
+        false_alarms: falseAlarms,
+        misses,
+        recommendations_settled: settledRecs,
+        tail_posts: tailCount,
         recall_denominator: denom,
         credit_sum: credits,
         mean_delay_hours: delays.length === 0 ? null : delays.reduce((s, d) => s + d, 0) / delays.length,

@@ -85,42 +85,50 @@ describe("popularity tools: recommend and recommendations", () => {
       ok: true,
       value: { delay_hours: 0.333333 },
     });
+    // q0..q9 (created 03-02 00:00 + i min) revealed by 03-03 00:09: only `late` is pending
     const after = await h.call("recommendations", {});
-    expect(after.ok && (after.value as { recommended: unknown[] }).recommended).toHaveLength(11);
-    expect(after.ok && (after.value as { run_start: string }).run_start).toBe("2026-03-01T00:00:00.000Z");
+    expect(after.ok && after.value).toMatchObject({
+      run_start: "2026-03-01T00:00:00.000Z",
+      accepted_total: 11,
+      revealed_total: 10,
+      pending: [{ root_id: "late" }],
+    });
     h.close();
   });
 
-  it("recommendations() lists every accepted recommendation; each turns revealed at its post's reveal", async () => {
+  it("recommendations() lists the pending recommendations (each leaves at its post's reveal) and counts them all", async () => {
     const h = toolsAt(popularityTask, world, { sim_start: START, sim_end: END });
     const listed = async () => {
       const r = await h.call("recommendations", {});
-      return r.ok && (r.value as { recommended: unknown[] }).recommended;
+      if (!r.ok) throw new Error(r.error);
+      const v = r.value as { pending: unknown[]; accepted_total: number; revealed_total: number };
+      return { pending: v.pending, accepted_total: v.accepted_total, revealed_total: v.revealed_total };
     };
-    const a1 = (revealed: boolean) => ({
+    const a1 = {
       root_id: "a1",
       recommended_at: "2026-03-01T01:30:00.000Z",
       delay_hours: 0.5,
       reveals_at: "2026-03-02T01:00:00.000Z",
-      revealed,
-    });
-    const a4 = (revealed: boolean) => ({
+    };
+    const a4 = {
       root_id: "a4",
       recommended_at: "2026-03-01T10:00:00.000Z",
       delay_hours: 6,
       reveals_at: "2026-03-02T04:00:00.000Z",
-      revealed,
-    });
+    };
     h.at(T("2026-03-01T01:30:00Z"));
+    expect(await listed()).toEqual({ pending: [], accepted_total: 0, revealed_total: 0 });
     expect((await h.call("recommend", { root_id: "a1" })).ok).toBe(true);
-    expect(await listed()).toEqual([a1(false)]);
+    expect(await listed()).toEqual({ pending: [a1], accepted_total: 1, revealed_total: 0 });
     h.at(T("2026-03-01T10:00:00Z"));
     expect((await h.call("recommend", { root_id: "a4" })).ok).toBe(true);
-    expect(await listed()).toEqual([a1(false), a4(false)]);
+    expect(await listed()).toEqual({ pending: [a1, a4], accepted_total: 2, revealed_total: 0 });
+    h.at(T("2026-03-02T00:59:59.999Z"));
+    expect(await listed()).toEqual({ pending: [a1, a4], accepted_total: 2, revealed_total: 0 });
     h.at(T("2026-03-02T01:00:00Z"));
-    expect(await listed()).toEqual([a1(true), a4(false)]);
+    expect(await listed()).toEqual({ pending: [a4], accepted_total: 2, revealed_total: 1 });
     h.at(T("2026-03-02T04:00:00Z"));
-    expect(await listed()).toEqual([a1(true), a4(true)]);
+    expect(await listed()).toEqual({ pending: [], accepted_total: 2, revealed_total: 2 });
     h.close();
   });
 
