@@ -133,13 +133,13 @@ export class WorldCandles {
 
   /**
    * The distinct series of the world with the instant each first becomes visible (its earliest
-   * candle's visible_at), sorted: an as-of setup keeps the series with visible_at ≤ t.
+   * candle's visible_at), sorted: an as-of setup keeps the series with visible_at ≤ t. Read from
+   * the derived `candle_series` table (world/schema.ts: one row per series, visible_at = the
+   * min over its candles) instead of grouping every candle (~7 ms per run on a 3-day world).
    */
   series(): SeriesVisibility[] {
     return this.db
-      .prepare(
-        "SELECT venue, symbol, interval_ms, MIN(visible_at) AS visible_at FROM candle GROUP BY venue, symbol, interval_ms ORDER BY venue, symbol, interval_ms",
-      )
+      .prepare("SELECT venue, symbol, interval_ms, visible_at FROM candle_series ORDER BY venue, symbol, interval_ms")
       .all() as SeriesVisibility[];
   }
 

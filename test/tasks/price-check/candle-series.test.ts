@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createRng } from "../../../src/common/random.js";
 import { DAY_MS, MINUTE_MS } from "../../../src/common/time.js";
 import { type Bar, WorldCandles } from "../../../src/tasks/price-check/candle-series.js";
+import { buildCandleWorld } from "./fixtures.js";
 
 /**
  * WorldCandles answers `latest` and `visibleThrough` from a day-chunk cache: they must equal the
@@ -74,5 +75,33 @@ describe("WorldCandles chunk cache", () => {
     const candles = new WorldCandles(db);
     expect(candles.latest("zz", "X", STEP, T0 + DAY_MS, 5)).toEqual([]);
     expect(candles.visibleThrough("zz", "X", STEP, T0, T0 + STEP)).toBeNull();
+  });
+});
+
+describe("WorldCandles.series", () => {
+  it("equals the first visible_at of each series over every candle of a built world, in key order", () => {
+    const built = buildCandleWorld({
+      venues: ["kraken", "binance"],
+      symbols: ["SOL-USD", "BTC-USD"],
+      intervalMs: 5 * MINUTE_MS,
+      from: T0,
+      to: T0 + DAY_MS,
+      close: () => 100,
+      // series becoming visible at different times (a series list read from one venue's start would differ)
+      seriesFrom: (venue, symbol) =>
+        T0 + (venue === "kraken" ? 3 : 0) * 60 * MINUTE_MS + (symbol === "BTC-USD" ? 1 : 0) * 35 * MINUTE_MS,
+    });
+    try {
+      const db = built.world.db;
+      const fromCandles = db
+        .prepare(
+          "SELECT venue, symbol, interval_ms, MIN(visible_at) AS visible_at FROM candle GROUP BY venue, symbol, interval_ms ORDER BY venue, symbol, interval_ms",
+        )
+        .all();
+      expect(new Set(fromCandles.map((r) => (r as { visible_at: number }).visible_at)).size).toBe(4);
+      expect(new WorldCandles(db).series()).toEqual(fromCandles);
+    } finally {
+      built.cleanup();
+    }
   });
 });
