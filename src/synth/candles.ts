@@ -17,6 +17,15 @@ export const CANDLE_PARAMS = {
   /** loading on the common crypto factor (rest is idiosyncratic) */
   factorLoading: { "BTC-USD": 0.85, "ETH-USD": 0.8, "SOL-USD": 0.7 } as Record<string, number>,
   meanReversionHalfLifeDays: 6,
+  /**
+   * Volatility regimes (README "Calibration"): a daily two-state chain; a calm day turns stressed
+   * with `stressEnterPerDay`, a stressed day calms with `stressExitPerDay`; a stress spell scales
+   * every symbol's volatility by a multiplier drawn in [stressVolMin, stressVolMax] when it begins
+   */
+  stressEnterPerDay: 0.05,
+  stressExitPerDay: 0.4,
+  stressVolMin: 1.8,
+  stressVolMax: 2.6,
   /** venue-specific noise around the true price, in bps (sd), and a persistent basis (bps) */
   venueNoiseBps: { kraken: 2, binance: 1.5, coinbase: 2.5 } as Record<string, number>,
   venueBasisBps: { kraken: 1, binance: -1, coinbase: 2 } as Record<string, number>,
@@ -30,6 +39,36 @@ export const CANDLE_PARAMS = {
 function roundTick(x: number, tick: number): number {
   const d = tick >= 1 ? 0 : Math.round(-Math.log10(tick));
   return Number((Math.round(x / tick) * tick).toFixed(d));
+}
+
+/**
+ * The volatility multiplier of each candle (1 on calm days): the regime chain steps once per UTC
+ * day, two draws a day from `rng`; a day whose first candle is not yet visible at the cut
+ * (index ≥ iSwitch) takes its draws from the future stream, the world's still consumed.
+ */
+function stressMultipliers(rng: Rng, t0: number, n: number, iSwitch: number, future: FutureStream): Float64Array {
+  const P = CANDLE_PARAMS;
+  const iv = P.intervalMs;
+  const fr = future === null ? null : future.rng.split("regime");
+  const out = new Float64Array(n);
+  let stressed = false;
+  let mult = 1;
+  let day = -1;
+  for (let i = 0; i < n; i++) {
+    const d = Math.floor((t0 + i * iv) / DAY);
+    if (d !== day) {
+      day = d;
+      let [u, v] = [rng.next(), rng.next()];
+      if (fr !== null && i >= iSwitch) [u, v] = [fr.next(), fr.next()];
+      if (stressed) stressed = u >= P.stressExitPerDay;
+      else if (u < P.stressEnterPerDay) {
+        stressed = true;
+        mult = P.stressVolMin + v * (P.stressVolMax - P.stressVolMin);
+      }
+    }
+    out[i] = stressed ? mult : 1;
+  }
+  return out;
 }
 
 /**
@@ -55,6 +94,7 @@ export function generateCandles(rng: Rng, from: number, to: number, future: Futu
     return i >= iSwitch ? other.normal() : x;
   };
   const kappa = Math.log(2) / (P.meanReversionHalfLifeDays * perDay * sub);
+  const volMult = stressMultipliers(rng.split("regime"), t0, n, iSwitch, future);
   // true paths: per symbol, per candle: open, close, high, low (true prices)
   const truth = new Map<string, { c: Float64Array; h: Float64Array; l: Float64Array }>();
   const symRngs = CANDLE_SYMBOLS.map((s) => rng.split(`symbol-${s}`));
@@ -69,7 +109,7 @@ export function generateCandles(rng: Rng, from: number, to: number, future: Futu
       const f = draw(factorRng, futFactor, i);
       for (let j = 0; j < CANDLE_SYMBOLS.length; j++) {
         const sym = CANDLE_SYMBOLS[j] as string;
-        const sigma = (P.dailyVol[sym] as number) / Math.sqrt(perDay * sub);
+        const sigma = ((P.dailyVol[sym] as number) * (volMult[i] as number)) / Math.sqrt(perDay * sub);
         const b = P.factorLoading[sym] as number;
         const eps = b * f + Math.sqrt(1 - b * b) * draw(symRngs[j] as Rng, futSyms[j] as Rng, i);
         const anchor = Math.log(P.levels[sym] as number);

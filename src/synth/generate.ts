@@ -19,16 +19,18 @@ import { slugify } from "./vocab.js";
 /**
  * Bump whenever the generated rows change for some (seed, window): cached worlds are keyed by it.
  * v6: breakout-news distractors (the calibration of issue 12 §6; src/synth/README.md "Distractors").
+ * v7: candle volatility regimes (stress spells; the risk-portfolio calibration, README "Volatility regimes").
  */
-export const GENERATOR_VERSION = "v6";
+export const GENERATOR_VERSION = "v7";
 
 /**
  * Bump whenever what `future` re-draws changes (the ordinary world stays as it is): different-futures
  * worlds are cached under it (synth-world.ts). 2: filings and the holdings blotter are re-drawn too;
  * 3: questions opening by the cut are asked about the filings of the seed's own stream; 4: markets
- * (prices, moves, events, spikes, their news and chatter) are re-drawn too.
+ * (prices, moves, events, spikes, their news and chatter) are re-drawn too; 5: the candles' daily
+ * volatility regime is re-drawn too (days starting after the cut).
  */
-export const FUTURE_VERSION = 4;
+export const FUTURE_VERSION = 5;
 
 /** History generated before `start` (reddit study week + candidate day, news, prices, candles). */
 export const HISTORY_MS = 8 * DAY;

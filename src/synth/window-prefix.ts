@@ -30,7 +30,7 @@ export const SYNTH_KINDS: readonly SynthKind[] = [
 export type PrefixStability = { stable: true } | { stable: false; why: string };
 
 /**
- * The generator's declaration, kind by kind (GENERATOR_VERSION v5). Declaring a kind stable that
+ * The generator's declaration, kind by kind (GENERATOR_VERSION v7; unchanged since v5). Declaring a kind stable that
  * is not fails the property test; so does declaring one unstable that was equal in every pair
  * (the declaration must stay exact). A cached world is reused only when every kind is stable.
  */

@@ -17,7 +17,10 @@ import { BROKER_CACHE, bookIds, brokerWorldDir } from "./world.js";
 const { be, mc } = bookIds();
 
 const missing = chromiumMissing();
-/** 03-04 00:00–12:00: margin call mc(1) (00:25), fills at 04:20 and 04:40 (both sells: buy stops) */
+/**
+ * 03-04 00:00–12:00: margin call mc(1) (00:00), fills be(58) at 04:20 and be(60) at 04:40 (both sells: buy stops).
+ * Generator v6 had mc(1) at 00:25 and the first fill as be(56).
+ */
 const WINDOW = { sim_start: "2026-03-04T00:00:00Z", sim_end: "2026-03-04T12:00:00Z" };
 
 describe("broker-ops through the browser (Chromium)", () => {
@@ -39,7 +42,7 @@ describe("broker-ops through the browser (Chromium)", () => {
       });
       expect(r.results.outcomes.map((o) => [o.key, o.status])).toEqual([
         [`funding:${mc(1)}`, "met"],
-        [`stop:${be(56)}`, "met"],
+        [`stop:${be(58)}`, "met"],
         [`stop:${be(60)}`, "met"],
       ]);
       expect(r.results.outcomes[1]!.detail).toMatchObject({ fill_side: "sell", stop: { side: "buy", qty: 0.25 } });

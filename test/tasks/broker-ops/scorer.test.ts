@@ -53,17 +53,25 @@ const browserStop = (t: number, body: string, status = 201, path = "/orders/stop
   });
 
 describe("broker-ops duty roster (synth-5d, seed 1)", () => {
-  it("20 fill duties and 4 margin-call duties settle inside the window; the 22:05 fill of 03-05 settles after it", () => {
+  it("22 fill duties and 4 margin-call duties, all settling inside the window; a shorter window leaves the last two after it", () => {
+    // generator v7 (candle volatility regimes, src/tasks/risk-portfolio/README.md "Calibration"): v6 had 21 fills,
+    // the last one (03-05 22:05) settling after the window; v7's last fill is be(96), BTC buy 03-05 17:45 (deadline 19:45)
     const roster = dutyRoster(world, P, START, END);
-    expect(roster.filter((d) => d.kind === "stop")).toHaveLength(21);
+    expect(roster.filter((d) => d.kind === "stop")).toHaveLength(22);
     expect(roster.filter((d) => d.kind === "funding").map((d) => d.key)).toEqual([
       `funding:${mc(1)}`,
       `funding:${mc(2)}`,
       `funding:${mc(3)}`,
       `funding:${mc(4)}`,
     ]);
-    const late = roster.filter((d) => d.deadline > END);
-    expect(late.map((d) => d.key)).toEqual([`stop:${be(96)}`]);
+    expect(roster.filter((d) => d.deadline > END)).toEqual([]);
+    // ending the window at 03-05 19:00: be(96)'s deadline (19:45) and mc(4)'s (16:05 + 4 h = 20:05) fall after it
+    const end = T("2026-03-05T19:00:00Z");
+    expect(
+      dutyRoster(world, P, START, end)
+        .filter((d) => d.deadline > end)
+        .map((d) => d.key),
+    ).toEqual([`stop:${be(96)}`, `funding:${mc(4)}`]);
     expect(roster[0]).toMatchObject({
       key: `stop:${be(5)}`,
       t: T("2026-03-01T01:20:00Z"),
@@ -94,7 +102,7 @@ describe("broker-ops scorer: hand-worked ledger", () => {
       // be(9) BTC sell 11:15 → a buy stop above the mark through the browser form: met; a refused post is ignored
       browserStop(t2 - HOUR_MS, `symbol=BTC&side=buy&qty=0.25&trigger_price=${r2(mark("BTC", t2) * 1.02)}`, 401),
       browserStop(t2, `symbol=BTC&side=buy&qty=0.25&trigger_price=${r2(mark("BTC", t2) * 1.02)}`),
-      // be(13) ETH sell 18:20 → a sell stop: wrong side
+      // be(13) ETH sell 18:15 → a sell stop: wrong side
       commitment(t3, "place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: r2(mark("ETH", t3) * 0.98) }),
       // be(15) BTC buy 22:50 → a sell stop above the mark: not protective (wrong); the good one comes late
       browserStop(t4, `symbol=BTC&side=sell&qty=0.25&trigger_price=${r2(mark("BTC", t4) * 1.01)}`),
@@ -104,14 +112,15 @@ describe("broker-ops scorer: hand-worked ledger", () => {
         qty: 0.25,
         trigger_price: 1000,
       }),
-      // be(24) ETH buy 03-02 12:55 → a stop before the fill does not count: missed
+      // be(24) ETH buy 03-02 13:00 → a stop before the fill does not count: missed
       commitment(T("2026-03-02T12:50:00Z"), "place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: 1000 }),
-      // mc(1) (required 513.33): exactly the amount: met
-      commitment(T("2026-03-04T01:00:00Z"), "send_funding", { call_id: mc(1), amount: 513.33 }),
-      // mc(2) (required 141.12): too little: wrong; the same call's later instruction comes after the deadline
+      // mc(1) (03-04 00:00, deadline 04:00, required 243.47): exactly the amount: met
+      commitment(T("2026-03-04T01:00:00Z"), "send_funding", { call_id: mc(1), amount: 243.47 }),
+      // mc(2) (03-04 16:05, deadline 20:05, required 638.33): too little: wrong; the same call's later (enough)
+      // instruction comes after the deadline
       commitment(T("2026-03-04T18:00:00Z"), "send_funding", { call_id: mc(2), amount: 100 }),
-      commitment(T("2026-03-04T21:20:00Z"), "send_funding", { call_id: mc(2), amount: 200 }),
-      // mc(3): an instruction for another call does not fund it: missed
+      commitment(T("2026-03-04T21:20:00Z"), "send_funding", { call_id: mc(2), amount: 700 }),
+      // mc(3) (03-05 04:05, deadline 08:05): an instruction for another call does not fund it: missed
       commitment(T("2026-03-05T06:00:00Z"), "send_funding", { call_id: mc(1), amount: 5000 }),
       // malformed commitments are ignored
       commitment(T("2026-03-05T06:00:00Z"), "place_stop", {
@@ -127,7 +136,8 @@ describe("broker-ops scorer: hand-worked ledger", () => {
       s.onEvent(e);
     }
     outcomes.push(...s.settle(END));
-    expect(outcomes).toHaveLength(24);
+    // 22 stop + 4 funding duties (v6: 20 + 4, one more fill settling after the window)
+    expect(outcomes).toHaveLength(26);
     const status = Object.fromEntries(outcomes.map((o) => [o.key, o.status]));
     expect(status).toMatchObject({
       [`stop:${be(5)}`]: "met",
@@ -160,25 +170,26 @@ describe("broker-ops scorer: hand-worked ledger", () => {
       /^a sell stop must trigger below the mark/,
     );
     expect(outcomes.find((o) => o.key === `funding:${mc(2)}`)!.detail).toMatchObject({
-      required_amount: 141.12,
+      required_amount: 638.33,
       instructions_in_window: [{ submitted_at: "2026-03-04T18:00:00.000Z", amount: 100 }],
     });
     for (let i = 1; i < outcomes.length; i++) expect(outcomes[i]!.t).toBeGreaterThanOrEqual(outcomes[i - 1]!.t);
     const r = s.report();
-    expect(r.primary).toEqual({ name: "routine_score", value: 3 / 24, direction: "higher" });
+    // met: be(5), be(9), mc(1); wrong: be(13), be(15), mc(2); every other duty (26 − 6 = 20) missed
+    expect(r.primary).toEqual({ name: "routine_score", value: 3 / 26, direction: "higher" });
     expect(r.metrics).toMatchObject({
-      duties: 24,
+      duties: 26,
       duties_met: 3,
       duties_wrong: 3,
-      duties_missed: 18,
-      stop_duties: 20,
-      stop_score: 2 / 20,
+      duties_missed: 20,
+      stop_duties: 22,
+      stop_score: 2 / 22,
       funding_duties: 4,
       funding_score: 1 / 4,
       stops_submitted: 6,
       funding_submitted: 4,
     });
-    expect(r.not_scorable).toEqual([{ key: `stop:${be(96)}`, reason: "settles after window" }]);
+    expect(r.not_scorable).toEqual([]);
   });
 
   it("a silent ledger scores 0 over every scored duty; a window with no duty is not scorable", () => {
@@ -190,11 +201,20 @@ describe("broker-ops scorer: hand-worked ledger", () => {
     const r = empty.report();
     expect(r.primary.value).toBeNull();
     expect(r.not_scorable).toContainEqual({ key: "routine_score", reason: "no duty settled inside the window" });
+    // a window ending at 03-05 19:00: be(96) (deadline 19:45) and mc(4) (deadline 20:05) settle after it
+    const end = T("2026-03-05T19:00:00Z");
+    const short = new BrokerOpsScorer({ sim_start: START, sim_end: end, world, truth, params: {} });
+    short.settle(end);
+    expect(short.report().not_scorable).toEqual([
+      { key: `stop:${be(96)}`, reason: "settles after window" },
+      { key: `funding:${mc(4)}`, reason: "settles after window" },
+    ]);
   });
 
   it("one stop protects one fill only", () => {
-    // no two same-asset, same-side fills lie within 2 h in this world: be(24) (ETH buy 03-02 12:55) and
-    // be(39) (ETH buy 03-03 05:30) are 16.6 h apart, so a 20 h stop window makes one stop eligible for both
+    // no two same-asset, same-side fills lie within 2 h in this world: be(24) (ETH buy 03-02 13:00) and
+    // be(39) (ETH buy 03-03 07:35) are 18.6 h apart, so a 20 h stop window (be(24)'s runs to 03-03 09:00)
+    // makes one stop at 08:00 eligible for both (v6: 12:55 and 05:30, a stop at 06:00)
     const s = new BrokerOpsScorer({ sim_start: START, sim_end: END, world, truth, params: {} });
     const wide = new BrokerOpsScorer({
       sim_start: START,
@@ -203,7 +223,7 @@ describe("broker-ops scorer: hand-worked ledger", () => {
       truth,
       params: { stop_window_ms: 20 * HOUR_MS },
     });
-    const t = T("2026-03-03T06:00:00Z");
+    const t = T("2026-03-03T08:00:00Z");
     const stop = commitment(t, "place_stop", {
       symbol: "ETH",
       side: "sell",
@@ -219,7 +239,7 @@ describe("broker-ops scorer: hand-worked ledger", () => {
     const b = out.find((o) => o.key === `stop:${be(39)}`)!;
     expect([a.status, b.status]).toEqual(["met", "wrong"]);
     expect((b.detail.stops_in_window as { problem: string }[])[0]!.problem).toBe("already counted for an earlier fill");
-    // with the spec's 2 h window the 06:00 stop is only in be(39)'s window (met)
+    // with the spec's 2 h window the 08:00 stop is only in be(39)'s window ([07:35, 09:35]: met)
     expect(s.settle(END).find((o) => o.key === `stop:${be(39)}`)!.status).toBe("met");
   });
 });

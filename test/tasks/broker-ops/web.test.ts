@@ -61,14 +61,14 @@ describe("events/account API (read-only)", () => {
     expect((await h.request("http_get", "GET", `${EVENTS}/nope`)).response.status).toBe(404);
     const write = await h.request("browser", "POST", `${EVENTS}/api/events`, { json: {} });
     expect(write.response.status).toBe(405);
-    // day 4: the maintenance step the risk desk shows
+    // day 4: the maintenance step the risk desk shows (generator v7: mc(1) issued 00:00, 243.47; v6: 00:25, 513.33)
     h.setNow(T("2026-03-04T00:30:00Z"));
     const calls = json((await h.request("http_get", "GET", `${EVENTS}/api/margin-calls`)).response.body);
     expect(calls.margin_calls).toEqual([
       expect.objectContaining({
         call_id: mc(1),
-        required_amount: 513.33,
-        deadline: "2026-03-04T04:25:00.000Z",
+        required_amount: 243.47,
+        deadline: "2026-03-04T04:00:00.000Z",
         wired_at: null,
       }),
     ]);
@@ -115,7 +115,7 @@ describe("the broker site in the browser channel (in process)", () => {
     expect(risk.response.status).toBe(200);
     expect(risk.response.body).toContain(mc(1));
     const fund = await h.request("browser", "POST", `${BROKER}/risk/funding`, {
-      form: { call_id: mc(1), amount: "513.33" },
+      form: { call_id: mc(1), amount: "243.47" },
     });
     expect(fund.response.status).toBe(201);
     expect(fund.response.body).toContain("Funding instruction FI-0001 sent");
@@ -225,9 +225,9 @@ describe("API mode: the site's tools", () => {
       ok: false,
       error: 'unknown margin call id: "mc-0009" (status 400)',
     });
-    expect(await call("send_funding", { call_id: mc(1), amount: 513.33 })).toMatchObject({
+    expect(await call("send_funding", { call_id: mc(1), amount: 243.47 })).toMatchObject({
       ok: true,
-      value: { funding: { id: "FI-0001", call_id: mc(1), amount: 513.33 } },
+      value: { funding: { id: "FI-0001", call_id: mc(1), amount: 243.47 } },
     });
     expect(await call("place_stop", { symbol: "ETH", side: "sell", qty: 5, trigger_price: 2900 })).toMatchObject({
       ok: true,
@@ -330,11 +330,12 @@ describe("instruction, credentials, deadlines", () => {
         .map((d) => d.deadline);
       expect(run.deadlines(h.ctx.view, now + 6 * H), new Date(now).toISOString()).toEqual(expected);
     }
-    // a fill at 02:25 is due at 04:25: unknown at 00:00 (the old roster-wide guard saw it), known from 02:25
-    h.setNow(T("2026-03-04T00:00:00Z"));
-    expect(run.deadlines(h.ctx.view, T("2026-03-04T06:00:00Z"))).toEqual([]);
-    h.setNow(T("2026-03-04T02:25:00Z"));
-    expect(run.deadlines(h.ctx.view, T("2026-03-04T06:00:00Z"))).toEqual([T("2026-03-04T04:25:00Z")]);
+    // a fill at 13:15 (be(64), generator v7; v6: a fill at 02:25) is due at 15:15: unknown at 11:00 (the old
+    // roster-wide guard saw it), known from 13:15
+    h.setNow(T("2026-03-04T11:00:00Z"));
+    expect(run.deadlines(h.ctx.view, T("2026-03-04T17:00:00Z"))).toEqual([]);
+    h.setNow(T("2026-03-04T13:15:00Z"));
+    expect(run.deadlines(h.ctx.view, T("2026-03-04T17:00:00Z"))).toEqual([T("2026-03-04T15:15:00Z")]);
     await run.dispose();
   });
 });
