@@ -67,6 +67,8 @@ interface ImportTiming {
   cpu_s_other_threads: number | null;
   articles_per_cpu_s: number;
   articles_per_main_cpu_s: number | null;
+  /** per stage: wall and process CPU seconds; "load" = read + parse + validate + insert (+ streamed FTS/index feed), the rest are finish() stages */
+  stages: Record<string, { wall_s: number; cpu_s: number }>;
 }
 
 async function timeImport(file: string, target: string, vectorWorkers: number | undefined): Promise<ImportTiming> {
@@ -85,6 +87,13 @@ async function timeImport(file: string, target: string, vectorWorkers: number | 
   const cpu = (c.user + c.system) / 1e6;
   const main = m0 === null || m1 === null ? null : m1 - m0;
   const r2 = (x: number) => Number(x.toFixed(2));
+  // finish() stages are the keys with a CPU figure (news_index_feed_overlapped is a sub-part, not a stage)
+  const finishWall = Object.keys(res.stages.cpu_ms).reduce((a, k) => a + (res.stages.wall_ms[k] ?? 0), 0) / 1000;
+  const finishCpu = Object.values(res.stages.cpu_ms).reduce((a, b) => a + b, 0) / 1000;
+  const stages: ImportTiming["stages"] = { load: { wall_s: r2(seconds - finishWall), cpu_s: r2(cpu - finishCpu) } };
+  for (const [k, ms] of Object.entries(res.stages.wall_ms)) {
+    stages[k] = { wall_s: r2(ms / 1000), cpu_s: r2((res.stages.cpu_ms[k] ?? 0) / 1000) };
+  }
   return {
     seconds: r2(seconds),
     accepted: res.accepted,
@@ -95,6 +104,7 @@ async function timeImport(file: string, target: string, vectorWorkers: number | 
     cpu_s_other_threads: main === null ? null : r2(cpu - main),
     articles_per_cpu_s: Math.round(res.accepted / cpu),
     articles_per_main_cpu_s: main === null || main === 0 ? null : Math.round(res.accepted / main),
+    stages,
   };
 }
 
@@ -103,10 +113,17 @@ const median = (xs: number[]) => {
   return s[Math.floor(s.length / 2)] as number;
 };
 
+const describeStages = (r: ImportTiming) =>
+  Object.entries(r.stages)
+    .filter(([, v]) => v.wall_s >= 0.05 || v.cpu_s >= 0.05)
+    .map(([k, v]) => `${k} ${v.wall_s.toFixed(2)}/${v.cpu_s.toFixed(2)}`)
+    .join(", ");
+
 const describeRun = (n: number, r: ImportTiming) =>
   `${n} articles: ${r.seconds.toFixed(2)} s wall = ${Math.round(n / r.seconds)} articles/s; CPU ${r.cpu_s.toFixed(2)} s ` +
   `(main ${r.cpu_s_main?.toFixed(2) ?? "?"} + other threads ${r.cpu_s_other_threads?.toFixed(2) ?? "?"}) = ` +
-  `${r.articles_per_cpu_s} articles/CPU-s (${r.articles_per_main_cpu_s ?? "?"} per main-thread CPU-s); load ${r.load_avg_1m}`;
+  `${r.articles_per_cpu_s} articles/CPU-s (${r.articles_per_main_cpu_s ?? "?"} per main-thread CPU-s); load ${r.load_avg_1m}\n` +
+  `  stages (wall/CPU s): ${describeStages(r)}`;
 
 export async function run(
   opts: { articles?: number; smallArticles?: number; keep?: boolean; vectorWorkers?: number } = {},
@@ -125,7 +142,7 @@ export async function run(
     console.log(
       `wrote ${n} lines (${(statSync(big).size / 2 ** 20).toFixed(0)} MiB) in ${(Number(process.hrtime.bigint() - tw) / 1e9).toFixed(1)} s`,
     );
-    const runs = [];
+    const runs: (ImportTiming & { articles_per_s: number })[] = [];
     for (let i = 0; i < 3; i++) {
       const r = await timeImport(smallFile, join(work, `w-small-${i}`), opts.vectorWorkers);
       if (r.accepted !== small) throw new Error(`expected ${small} accepted, got ${r.accepted}`);
@@ -148,6 +165,15 @@ export async function run(
         median_articles_per_cpu_s: median(runs.map((r) => r.articles_per_cpu_s)),
         median_articles_per_main_cpu_s: median(runs.map((r) => r.articles_per_main_cpu_s ?? Number.NaN)),
         median_load_avg_1m: median(runs.map((r) => r.load_avg_1m)),
+        median_stages: Object.fromEntries(
+          Object.keys(runs[0]?.stages ?? {}).map((k) => [
+            k,
+            {
+              wall_s: median(runs.map((r) => r.stages[k]?.wall_s ?? Number.NaN)),
+              cpu_s: median(runs.map((r) => r.stages[k]?.cpu_s ?? Number.NaN)),
+            },
+          ]),
+        ),
       },
       big: { articles: n, ...bigRun, articles_per_s: Math.round(n / bigRun.seconds) },
       bytes_per_article: Math.round(statSync(big).size / n),

@@ -296,6 +296,8 @@ export class WorldBuilder {
   private state: BuilderState = "open";
   /** Wall-clock milliseconds of each finish() stage (build diagnostics for benchmarks only). */
   readonly finishTimings: Record<string, number> = {};
+  /** Process CPU milliseconds (user + system, every thread) of each finish() stage, same keys (diagnostics). */
+  readonly finishCpuMs: Record<string, number> = {};
 
   private readonly options: Required<Omit<WorldBuildOptions, "newsEmbedder">>;
   private readonly newsEmbedder: Embedder | null;
@@ -394,7 +396,7 @@ export class WorldBuilder {
   finish(): WorldManifest {
     this.assertOpen();
     try {
-      const stage = stageTimer(this.finishTimings);
+      const stage = stageTimer(this.finishTimings, this.finishCpuMs);
       const stream = this.ftsStream;
       // The FTS worker optimizes the streamed index (in its side database) and the news index
       // worker writes its side database while this thread builds the indexes and the news vectors
@@ -661,12 +663,16 @@ export class WorldBuilder {
   }
 }
 
-function stageTimer(into: Record<string, number>): (name: string) => void {
+function stageTimer(into: Record<string, number>, cpuInto: Record<string, number>): (name: string) => void {
   let last = performance.now();
+  let lastCpu = process.cpuUsage();
   return (name) => {
     const t = performance.now();
+    const c = process.cpuUsage(lastCpu);
     into[name] = Math.round(t - last);
+    cpuInto[name] = Math.round((c.user + c.system) / 1000);
     last = t;
+    lastCpu = process.cpuUsage();
   };
 }
 
