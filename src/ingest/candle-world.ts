@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { CandleRow, WorldManifest } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import type { WorldSink } from "../world/world-sink.js";
 import { parseBinanceKlinesJson, parseBinanceUsCsv, resampleCandles } from "./binance-klines.js";
 import { type ParsedCandles, parseKrakenOhlcvt, type RejectedRow, type SeriesOptions } from "./kraken-ohlcvt.js";
 import { klineIntervalMs, parseVenueCandles } from "./okx-kucoin-klines.js";
@@ -95,6 +96,24 @@ function parseSource(src: CandleSource, text: string): ParsedCandles {
  */
 export function buildCandleWorld(rawDir: string, targetDir: string, spec: CandleWorldSpec): CandleBuildReport {
   if (spec.sources.length === 0) throw new Error(`${spec.name}: no candle source given`);
+  checkCandleSources(rawDir, spec);
+  const builder = WorldBuilder.create(targetDir, {
+    name: spec.name,
+    window: spec.window,
+    builder: CANDLE_WORLD_BUILDER,
+    builder_version: CANDLE_WORLD_BUILDER_VERSION,
+  });
+  try {
+    const { rejected } = importCandlesInto(builder, rawDir, spec);
+    return { manifest: builder.finish(), rejected };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+
+/** Refuses missing files and a resample that is not a multiple of its bar. */
+function checkCandleSources(rawDir: string, spec: CandleWorldSpec): void {
   const abs = (p: string) => (isAbsolute(p) ? p : join(rawDir, p));
   const missing = spec.sources.map((s) => s.path).filter((p) => !existsSync(abs(p)));
   if (missing.length) throw new Error(`${spec.name}: raw files missing under ${rawDir}: ${missing.join(", ")}`);
@@ -103,43 +122,44 @@ export function buildCandleWorld(rawDir: string, targetDir: string, spec: Candle
     if (s.resampleMs !== undefined && (s.resampleMs < bar || s.resampleMs % bar !== 0))
       throw new Error(`${s.path}: resample ${s.resampleMs} ms is not a multiple of its bar (${bar} ms)`);
   }
+}
+
+/**
+ * `buildCandleWorld`'s rows written into `sink`: every file parsed, resampled and kept for candles
+ * opening in [start − lookback, end), a candle repeated across files of one series kept once
+ * (from the first file), the series inserted in (venue, symbol) order. The window is the spec's
+ * (set on the sink).
+ */
+export function importCandlesInto(sink: WorldSink, rawDir: string, spec: CandleWorldSpec): { rejected: RejectedRow[] } {
+  checkCandleSources(rawDir, spec);
+  const abs = (p: string) => (isAbsolute(p) ? p : join(rawDir, p));
   const from = spec.window.start - spec.lookbackMs;
   const to = spec.window.end;
-  const builder = WorldBuilder.create(targetDir, {
-    name: spec.name,
-    window: spec.window,
-    builder: CANDLE_WORLD_BUILDER,
-    builder_version: CANDLE_WORLD_BUILDER_VERSION,
-  });
-  try {
-    const rejected: RejectedRow[] = [];
-    const series = new Map<string, Map<number, CandleRow>>();
-    for (const src of spec.sources) {
-      const bytes = readFileSync(abs(src.path));
-      const parsed = parseSource(src, bytes.toString("utf8"));
-      rejected.push(...parsed.rejected);
-      builder.addSource({
-        path: src.path,
-        sha256: createHash("sha256").update(bytes).digest("hex"),
-        rows: parsed.rows.length,
-        rejected: parsed.rejected.length,
-      });
-      const rows = src.resampleMs !== undefined ? resampleCandles(parsed.rows, src.resampleMs) : parsed.rows;
-      const key = `${src.venue}\u0000${src.symbol}`;
-      const m = series.get(key) ?? new Map<number, CandleRow>();
-      series.set(key, m);
-      for (const r of rows) {
-        if (r.open_time < from || r.open_time >= to) continue;
-        if (!m.has(r.open_time)) m.set(r.open_time, r);
-      }
+  const rejected: RejectedRow[] = [];
+  const series = new Map<string, Map<number, CandleRow>>();
+  for (const src of spec.sources) {
+    const bytes = readFileSync(abs(src.path));
+    const parsed = parseSource(src, bytes.toString("utf8"));
+    rejected.push(...parsed.rejected);
+    sink.addSource({
+      path: src.path,
+      sha256: createHash("sha256").update(bytes).digest("hex"),
+      rows: parsed.rows.length,
+      rejected: parsed.rejected.length,
+    });
+    const rows = src.resampleMs !== undefined ? resampleCandles(parsed.rows, src.resampleMs) : parsed.rows;
+    const key = `${src.venue}\u0000${src.symbol}`;
+    const m = series.get(key) ?? new Map<number, CandleRow>();
+    series.set(key, m);
+    for (const r of rows) {
+      if (r.open_time < from || r.open_time >= to) continue;
+      if (!m.has(r.open_time)) m.set(r.open_time, r);
     }
-    for (const key of [...series.keys()].sort()) {
-      const rows = [...(series.get(key) as Map<number, CandleRow>).values()].sort((a, b) => a.open_time - b.open_time);
-      builder.insert("candle", rows);
-    }
-    return { manifest: builder.finish(), rejected };
-  } catch (e) {
-    builder.abort();
-    throw e;
   }
+  for (const key of [...series.keys()].sort()) {
+    const rows = [...(series.get(key) as Map<number, CandleRow>).values()].sort((a, b) => a.open_time - b.open_time);
+    sink.insert("candle", rows);
+  }
+  sink.setWindow(spec.window);
+  return { rejected };
 }

@@ -179,7 +179,7 @@ export async function importEventsJsonl(
       if (batch.length > 0) builder.insertValidated("event", batch);
       builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
-    refuseIfEmpty(builder, "events", read, imported, rejected);
+    refuseIfEmpty("events", read, imported, rejected);
     // whole UTC days, so the last event lies inside the [start, end) window and day-based episodes fit it
     builder.setWindow({ start: startOfUtcDay(minT), end: startOfUtcDay(maxT) + DAY_MS });
     const manifest = builder.finish();

@@ -13,6 +13,7 @@ import type {
   WorldManifest,
 } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import type { WorldSink } from "../world/world-sink.js";
 
 export const FORECASTBENCH_BUILDER = "ingest/forecastbench";
 export const FORECASTBENCH_BUILDER_VERSION = "1";
@@ -352,21 +353,7 @@ export function buildForecastBenchWorld(
   targetDir: string,
   o: { name?: string } = {},
 ): ForecastBenchBuild {
-  for (const f of [files.questionSet, files.resolutionSet])
-    if (!existsSync(f)) throw new Error(`ForecastBench file not found: ${f}`);
-  const qBytes = readFileSync(files.questionSet);
-  const rBytes = readFileSync(files.resolutionSet);
-  const parse = (b: Buffer, f: string): unknown => {
-    try {
-      return JSON.parse(b.toString("utf8"));
-    } catch (e) {
-      throw new Error(`${f} is not valid JSON: ${(e as Error).message}`);
-    }
-  };
-  const rows = mapForecastBench(parse(qBytes, files.questionSet), parse(rBytes, files.resolutionSet), {
-    questionSet: files.questionSet,
-    resolutionSet: files.resolutionSet,
-  });
+  const { rows, questionBytes: qBytes, resolutionBytes: rBytes } = readForecastBench(files);
   const name = o.name ?? `forecastbench-${rows.due}`;
   const builder = WorldBuilder.create(targetDir, {
     name,
@@ -375,31 +362,74 @@ export function buildForecastBenchWorld(
     builder_version: FORECASTBENCH_BUILDER_VERSION,
   });
   try {
-    const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
-    const rej = (f: string) => rows.rejected.filter((r) => r.file === f).length;
-    builder.addSource({
-      path: `${FORECASTBENCH_DIR}/${basename(files.questionSet)}`,
-      sha256: sha(qBytes),
-      rows: rows.counts.questions_in_set,
-      rejected: rej(files.questionSet),
-    });
-    builder.addSource({
-      path: `${FORECASTBENCH_DIR}/${basename(files.resolutionSet)}`,
-      sha256: sha(rBytes),
-      rows: rows.counts.resolution_rows,
-      rejected: rej(files.resolutionSet),
-    });
-    builder.insert("question", rows.questions);
-    builder.insert("question_resolution", rows.resolutions);
-    builder.insert("market", rows.markets);
-    builder.insert("market_price", rows.prices);
-    builder.insertTruth("question_answer", rows.answers);
-    builder.insertTruth("label", rows.labels);
+    importForecastBenchInto(builder, files, { rows, questionBytes: qBytes, resolutionBytes: rBytes });
     return { manifest: builder.finish(), rows };
   } catch (e) {
     builder.abort();
     throw e;
   }
+}
+
+/** A ForecastBench set read and mapped (`readForecastBench`), before any world is written. */
+export interface ForecastBenchRead {
+  rows: ForecastBenchRows;
+  questionBytes: Buffer;
+  resolutionBytes: Buffer;
+}
+
+/** Reads and maps a question set + resolution set (`mapForecastBench`); throws naming a missing or unparseable file. */
+export function readForecastBench(files: ForecastBenchFiles): ForecastBenchRead {
+  for (const f of [files.questionSet, files.resolutionSet])
+    if (!existsSync(f)) throw new Error(`ForecastBench file not found: ${f}`);
+  const questionBytes = readFileSync(files.questionSet);
+  const resolutionBytes = readFileSync(files.resolutionSet);
+  const parse = (b: Buffer, f: string): unknown => {
+    try {
+      return JSON.parse(b.toString("utf8"));
+    } catch (e) {
+      throw new Error(`${f} is not valid JSON: ${(e as Error).message}`);
+    }
+  };
+  const rows = mapForecastBench(parse(questionBytes, files.questionSet), parse(resolutionBytes, files.resolutionSet), {
+    questionSet: files.questionSet,
+    resolutionSet: files.resolutionSet,
+  });
+  return { rows, questionBytes, resolutionBytes };
+}
+
+/**
+ * A ForecastBench set written into `sink`: both files as manifest sources, the question,
+ * question_resolution, market and market_price streams, the question_answer and label truth, and
+ * the set's window (its due date through the day after its last resolution).
+ */
+export function importForecastBenchInto(
+  sink: WorldSink,
+  files: ForecastBenchFiles,
+  read: ForecastBenchRead = readForecastBench(files),
+): ForecastBenchRows {
+  const { rows, questionBytes: qBytes, resolutionBytes: rBytes } = read;
+  const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+  const rej = (f: string) => rows.rejected.filter((r) => r.file === f).length;
+  sink.addSource({
+    path: `${FORECASTBENCH_DIR}/${basename(files.questionSet)}`,
+    sha256: sha(qBytes),
+    rows: rows.counts.questions_in_set,
+    rejected: rej(files.questionSet),
+  });
+  sink.addSource({
+    path: `${FORECASTBENCH_DIR}/${basename(files.resolutionSet)}`,
+    sha256: sha(rBytes),
+    rows: rows.counts.resolution_rows,
+    rejected: rej(files.resolutionSet),
+  });
+  sink.insert("question", rows.questions);
+  sink.insert("question_resolution", rows.resolutions);
+  sink.insert("market", rows.markets);
+  sink.insert("market_price", rows.prices);
+  sink.insertTruth("question_answer", rows.answers);
+  sink.insertTruth("label", rows.labels);
+  sink.setWindow(rows.window);
+  return rows;
 }
 
 /** The files of the set due `due` in a raw data dir (`<raw>/forecastbench/<due>-llm.json`, `<due>_resolution_set.json`). */

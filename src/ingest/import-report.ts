@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, readFileSync } from "node:fs";
 import type { WorldManifest } from "../world/types.js";
-import type { WorldBuilder } from "../world/world-builder.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 
 /** What one `relive data import` produced: the world, counts, and every rejected source row. */
@@ -31,16 +30,17 @@ export class ImportRefusedError extends Error {
   }
 }
 
-/** Aborts the build and throws `ImportRefusedError` when nothing was imported. */
+/**
+ * Throws `ImportRefusedError` when nothing was imported (the caller that made the sink aborts the
+ * build in its catch: no world is written).
+ */
 export function refuseIfEmpty(
-  builder: WorldBuilder,
   what: string,
   read: number,
   imported: number,
   rejected: RejectedRow[],
 ): void {
   if (imported > 0) return;
-  builder.abort();
   const why = read === 0 ? `the input holds no ${what}` : `every one of the ${read} source row(s) was rejected`;
   throw new ImportRefusedError(`nothing to import: ${why}; no world was written`, rejected, read);
 }

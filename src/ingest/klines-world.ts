@@ -67,7 +67,7 @@ export async function importKlines(
     }
     let rows = [...byOpen.values()].sort((a, b) => a.open_time - b.open_time);
     if (opts.resampleMs !== undefined) rows = resampleCandles(rows, opts.resampleMs);
-    refuseIfEmpty(builder, "candles", read, rows.length, rejected);
+    refuseIfEmpty("candles", read, rows.length, rejected);
     builder.insert("candle", rows);
     const first = rows[0] as CandleRow;
     const last = rows[rows.length - 1] as CandleRow;

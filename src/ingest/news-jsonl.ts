@@ -4,6 +4,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { NewsRow, WorldManifest } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import type { WorldSink } from "../world/world-sink.js";
 import { refuseIfEmpty } from "./import-report.js";
 
 export const NEWS_JSONL_BUILDER = "ingest/news-jsonl";
@@ -148,6 +149,28 @@ export async function importNewsJsonl(
     },
     { streamNewsFts: true, ...(opts.vectorWorkers === undefined ? {} : { vectorWorkers: opts.vectorWorkers }) },
   );
+  try {
+    const r = await importNewsJsonlInto(builder, files, opts.window ? { window: opts.window } : {});
+    const manifest = builder.finish();
+    const stages = { wall_ms: { ...builder.finishTimings }, cpu_ms: { ...builder.finishCpuMs } };
+    return { manifest, ...r, stages };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+
+/**
+ * `importNewsJsonl`'s rows written into `sink` (the `news` stream and one manifest source per
+ * file): the same checks and rejections; without `opts.window` the sink's window is set to
+ * [min, max] published_at. Throws `ImportRefusedError` when nothing is accepted (the sink's maker
+ * aborts the build).
+ */
+export async function importNewsJsonlInto(
+  sink: WorldSink,
+  files: string[],
+  opts: { window?: { start: number; end: number } },
+): Promise<{ accepted: number; rejected: NewsJsonlRejection[] }> {
   const rejected: NewsJsonlRejection[] = [];
   const seenUrl = new Set<string>();
   const seenId = new Set<string>();
@@ -155,94 +178,87 @@ export async function importNewsJsonl(
   let read = 0;
   let minT = Number.POSITIVE_INFINITY;
   let maxT = Number.NEGATIVE_INFINITY;
-  try {
-    for (const file of files) {
-      const hash = createHash("sha256");
-      let batch: NewsRow[] = [];
-      let lineNo = 0;
-      let fileRows = 0;
-      let fileRejected = 0;
-      const reject = (reason: string) => {
-        rejected.push({ line: lineNo, file, reason });
-        fileRejected++;
-      };
-      for await (const lines of readLines(file, hash)) {
-        for (const line of lines) {
-          lineNo++;
-          if (line.trim() === "") continue;
-          read++;
-          let raw: unknown;
-          try {
-            raw = JSON.parse(line);
-          } catch (e) {
-            reject(`invalid JSON: ${(e as Error).message}`);
+  for (const file of files) {
+    const hash = createHash("sha256");
+    let batch: NewsRow[] = [];
+    let lineNo = 0;
+    let fileRows = 0;
+    let fileRejected = 0;
+    const reject = (reason: string) => {
+      rejected.push({ line: lineNo, file, reason });
+      fileRejected++;
+    };
+    for await (const lines of readLines(file, hash)) {
+      for (const line of lines) {
+        lineNo++;
+        if (line.trim() === "") continue;
+        read++;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(line);
+        } catch (e) {
+          reject(`invalid JSON: ${(e as Error).message}`);
+          continue;
+        }
+        let r = quickNewsLine(raw);
+        if (r === null) {
+          const parsed = NewsLine.safeParse(raw);
+          if (!parsed.success) {
+            const issue = parsed.error.issues[0];
+            const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
+            reject(`field "${field}": ${issue?.message ?? "invalid"}`);
             continue;
           }
-          let r = quickNewsLine(raw);
-          if (r === null) {
-            const parsed = NewsLine.safeParse(raw);
-            if (!parsed.success) {
-              const issue = parsed.error.issues[0];
-              const field = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "(row)";
-              reject(`field "${field}": ${issue?.message ?? "invalid"}`);
-              continue;
-            }
-            r = parsed.data;
-          }
-          const t = parsePublishedAt(r.published_at);
-          if (t === null) {
-            reject(`field "published_at": not an ISO 8601 date or epoch seconds/ms: ${JSON.stringify(r.published_at)}`);
-            continue;
-          }
-          if (opts.window && (t < opts.window.start || t > opts.window.end)) {
-            reject(`field "published_at": ${new Date(t).toISOString()} is outside the world window`);
-            continue;
-          }
-          const domain = r.domain ?? urlDomain(r.url);
-          if (domain === null || domain === "") {
-            reject(`field "url": cannot parse a host from ${JSON.stringify(r.url)}`);
-            continue;
-          }
-          if (seenUrl.has(r.url)) {
-            reject(`duplicate url ${JSON.stringify(r.url)} (the first occurrence is kept)`);
-            continue;
-          }
-          const id = r.id ?? urlId(r.url);
-          if (seenId.has(id)) {
-            reject(`duplicate id ${JSON.stringify(id)} (the first occurrence is kept)`);
-            continue;
-          }
-          seenUrl.add(r.url);
-          seenId.add(id);
-          batch.push({
-            id,
-            url: r.url,
-            domain,
-            title: r.title,
-            text: r.text ?? r.body ?? "",
-            published_at: t,
-            visible_at: t,
-          });
-          fileRows++;
-          if (t < minT) minT = t;
-          if (t > maxT) maxT = t;
-          if (batch.length >= BATCH) {
-            builder.insertValidated("news", batch);
-            batch = [];
-          }
+          r = parsed.data;
+        }
+        const t = parsePublishedAt(r.published_at);
+        if (t === null) {
+          reject(`field "published_at": not an ISO 8601 date or epoch seconds/ms: ${JSON.stringify(r.published_at)}`);
+          continue;
+        }
+        if (opts.window && (t < opts.window.start || t > opts.window.end)) {
+          reject(`field "published_at": ${new Date(t).toISOString()} is outside the world window`);
+          continue;
+        }
+        const domain = r.domain ?? urlDomain(r.url);
+        if (domain === null || domain === "") {
+          reject(`field "url": cannot parse a host from ${JSON.stringify(r.url)}`);
+          continue;
+        }
+        if (seenUrl.has(r.url)) {
+          reject(`duplicate url ${JSON.stringify(r.url)} (the first occurrence is kept)`);
+          continue;
+        }
+        const id = r.id ?? urlId(r.url);
+        if (seenId.has(id)) {
+          reject(`duplicate id ${JSON.stringify(id)} (the first occurrence is kept)`);
+          continue;
+        }
+        seenUrl.add(r.url);
+        seenId.add(id);
+        batch.push({
+          id,
+          url: r.url,
+          domain,
+          title: r.title,
+          text: r.text ?? r.body ?? "",
+          published_at: t,
+          visible_at: t,
+        });
+        fileRows++;
+        if (t < minT) minT = t;
+        if (t > maxT) maxT = t;
+        if (batch.length >= BATCH) {
+          sink.insertValidated("news", batch);
+          batch = [];
         }
       }
-      if (batch.length > 0) builder.insertValidated("news", batch);
-      accepted += fileRows;
-      builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
-    refuseIfEmpty(builder, "articles", read, accepted, rejected);
-    if (!opts.window) builder.setWindow({ start: minT, end: maxT });
-    const manifest = builder.finish();
-    const stages = { wall_ms: { ...builder.finishTimings }, cpu_ms: { ...builder.finishCpuMs } };
-    return { manifest, accepted, rejected, stages };
-  } catch (e) {
-    builder.abort();
-    throw e;
+    if (batch.length > 0) sink.insertValidated("news", batch);
+    accepted += fileRows;
+    sink.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
   }
+  refuseIfEmpty("articles", read, accepted, rejected);
+  if (!opts.window) sink.setWindow({ start: minT, end: maxT });
+  return { accepted, rejected };
 }

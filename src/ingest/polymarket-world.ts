@@ -271,7 +271,7 @@ export async function importPolymarket(
     }
     for (const [file, f] of perFile)
       builder.addSource({ path: file, sha256: await fileSha256(file), rows: f.rows, rejected: f.rejected });
-    refuseIfEmpty(builder, "markets", read, marketRows.length, rejected);
+    refuseIfEmpty("markets", read, marketRows.length, rejected);
     builder.insert("market", marketRows);
     for (let i = 0; i < priceRows.length; i += 5000) builder.insert("market_price", priceRows.slice(i, i + 5000));
     builder.insert("market_resolution", resolutions);

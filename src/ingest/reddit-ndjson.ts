@@ -264,7 +264,7 @@ export async function importRedditDumps(
     }
     for (const [file, f] of perFile)
       builder.addSource({ path: file, sha256: f.sha, rows: f.rows, rejected: f.rejected });
-    refuseIfEmpty(builder, "submissions", read, posts.size, rejected);
+    refuseIfEmpty("submissions", read, posts.size, rejected);
     builder.insertValidated("reddit_reveal", reveals);
     const window = { start: minT, end: maxT + REVEAL_DELAY_MS };
     builder.setWindow(window);

@@ -252,7 +252,7 @@ export async function importWarcNews(
       counts.lf_repaired_records = (counts.lf_repaired_records as number) + stats.lfRepaired;
       builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
-    refuseIfEmpty(builder, "HTML response records", read, imported, rejected);
+    refuseIfEmpty("HTML response records", read, imported, rejected);
     builder.setWindow({ start: minT, end: maxT });
     const manifest = builder.finish();
     return { manifest, read, imported, rejected, counts };

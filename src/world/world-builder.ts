@@ -32,6 +32,7 @@ import {
 } from "./schema.js";
 import type { WorldManifest } from "./types.js";
 import { WorldRowError } from "./world-row-error.js";
+import type { WorldSink, WorldSinkSource } from "./world-sink.js";
 
 export type { StreamKind, StreamRows, TruthKind, TruthRows } from "./row-schemas.js";
 
@@ -284,7 +285,7 @@ type BuilderState = "open" | "failed" | "finished" | "aborted";
  * (`${targetDir}.tmp-${pid}`), and `finish()` indexes them, writes world.json and renames the temp
  * dir to `targetDir` in one step, so a world directory is either complete or absent.
  */
-export class WorldBuilder {
+export class WorldBuilder implements WorldSink {
   readonly targetDir: string;
   readonly tmpDir: string;
   private meta: WorldMeta;
@@ -381,7 +382,7 @@ export class WorldBuilder {
   }
 
   /** Records a source file in the manifest. */
-  addSource(src: { path: string; sha256: string; rows: number; rejected: number }): void {
+  addSource(src: WorldSinkSource): void {
     this.assertOpen();
     this.sources.push({ ...src });
   }
