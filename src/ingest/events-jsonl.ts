@@ -5,6 +5,7 @@ import { canonicalJson } from "../common/canonical-json.js";
 import { DAY_MS, parseUtcInstant, startOfUtcDay } from "../common/time.js";
 import type { EventRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import type { WorldSink } from "../world/world-sink.js";
 import { EventMapping } from "./event-mapping.js";
 import { type ImportReport, refuseIfEmpty } from "./import-report.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
@@ -72,14 +73,29 @@ export async function importEventsJsonl(
   targetDir: string,
   opts: { name: string; mapping: EventMapping },
 ): Promise<ImportReport> {
-  for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
-  const m = EventMapping.parse(opts.mapping);
+  checkEventInputs(files, opts.mapping);
   const builder = WorldBuilder.create(targetDir, {
     name: opts.name,
     window: { start: 0, end: 0 },
     builder: EVENTS_BUILDER,
     builder_version: EVENTS_BUILDER_VERSION,
   });
+  try {
+    const r = await importEventsJsonlInto(builder, files, { mapping: opts.mapping });
+    return { manifest: builder.finish(), ...r };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+
+/** `importEventsJsonl`'s rows written into `sink` (the `event` stream, one manifest source per file, the whole-day window). */
+export async function importEventsJsonlInto(
+  sink: WorldSink,
+  files: string[],
+  opts: { mapping: EventMapping },
+): Promise<Omit<ImportReport, "manifest">> {
+  const m = checkEventInputs(files, opts.mapping);
   const rejected: RejectedRow[] = [];
   const seen = new Set<string>();
   const kinds = new Map<string, number>();
@@ -88,106 +104,106 @@ export async function importEventsJsonl(
   let duplicates = 0;
   let minT = Number.POSITIVE_INFINITY;
   let maxT = Number.NEGATIVE_INFINITY;
-  try {
-    for (const file of files) {
-      const hash = createHash("sha256");
-      let lineNo = 0;
-      let fileRows = 0;
-      let fileRejected = 0;
-      let batch: EventRow[] = [];
-      const reject = (reason: string) => {
-        rejected.push({ file, line: lineNo, reason });
-        fileRejected++;
-      };
-      for await (const lines of readLines(file, hash)) {
-        for (const line of lines) {
-          lineNo++;
-          if (line.trim() === "") continue;
-          read++;
-          let raw: unknown;
-          try {
-            raw = JSON.parse(line);
-          } catch (e) {
-            reject(`invalid JSON: ${(e as Error).message}`);
-            continue;
-          }
-          if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-            reject("not a JSON object");
-            continue;
-          }
-          const row = raw as Record<string, unknown>;
-          const tv = row[m.time_field];
-          if (tv === undefined || tv === null) {
-            reject(`no time field "${m.time_field}"`);
-            continue;
-          }
-          const t = parseEventTime(tv);
-          if (t === null) {
+  for (const file of files) {
+    const hash = createHash("sha256");
+    let lineNo = 0;
+    let fileRows = 0;
+    let fileRejected = 0;
+    let batch: EventRow[] = [];
+    const reject = (reason: string) => {
+      rejected.push({ file, line: lineNo, reason });
+      fileRejected++;
+    };
+    for await (const lines of readLines(file, hash)) {
+      for (const line of lines) {
+        lineNo++;
+        if (line.trim() === "") continue;
+        read++;
+        let raw: unknown;
+        try {
+          raw = JSON.parse(line);
+        } catch (e) {
+          reject(`invalid JSON: ${(e as Error).message}`);
+          continue;
+        }
+        if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+          reject("not a JSON object");
+          continue;
+        }
+        const row = raw as Record<string, unknown>;
+        const tv = row[m.time_field];
+        if (tv === undefined || tv === null) {
+          reject(`no time field "${m.time_field}"`);
+          continue;
+        }
+        const t = parseEventTime(tv);
+        if (t === null) {
+          reject(
+            `time field "${m.time_field}": cannot read ${JSON.stringify(tv)} as ISO-8601 or epoch seconds/milliseconds`,
+          );
+          continue;
+        }
+        const kind = row[m.kind_field];
+        if (typeof kind !== "string" || kind.length === 0) {
+          reject(
+            kind === undefined
+              ? `no kind field "${m.kind_field}"`
+              : `kind field "${m.kind_field}": not a non-empty string`,
+          );
+          continue;
+        }
+        let id: string;
+        if (m.id_field !== undefined) {
+          const iv = row[m.id_field];
+          if (typeof iv === "string" && iv.length > 0) id = iv;
+          else if (typeof iv === "number" && Number.isSafeInteger(iv)) id = String(iv);
+          else {
             reject(
-              `time field "${m.time_field}": cannot read ${JSON.stringify(tv)} as ISO-8601 or epoch seconds/milliseconds`,
+              iv === undefined
+                ? `no id field "${m.id_field}"`
+                : `id field "${m.id_field}": not a non-empty string or integer`,
             );
             continue;
           }
-          const kind = row[m.kind_field];
-          if (typeof kind !== "string" || kind.length === 0) {
-            reject(
-              kind === undefined
-                ? `no kind field "${m.kind_field}"`
-                : `kind field "${m.kind_field}": not a non-empty string`,
-            );
-            continue;
-          }
-          let id: string;
-          if (m.id_field !== undefined) {
-            const iv = row[m.id_field];
-            if (typeof iv === "string" && iv.length > 0) id = iv;
-            else if (typeof iv === "number" && Number.isSafeInteger(iv)) id = String(iv);
-            else {
-              reject(
-                iv === undefined
-                  ? `no id field "${m.id_field}"`
-                  : `id field "${m.id_field}": not a non-empty string or integer`,
-              );
-              continue;
-            }
-          } else id = contentEventId(row);
-          if (seen.has(id)) {
-            duplicates++;
-            reject(
-              m.id_field !== undefined
-                ? `duplicate id ${JSON.stringify(id)} (the first is kept)`
-                : "duplicate of an earlier identical row (the first is kept)",
-            );
-            continue;
-          }
-          seen.add(id);
-          const payload: Record<string, unknown> = {};
-          for (const [k, v] of Object.entries(row))
-            if (k !== m.time_field && k !== m.kind_field && k !== m.id_field) payload[k] = v;
-          batch.push({ id, kind, t, payload, visible_at: t });
-          kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
-          if (t < minT) minT = t;
-          if (t > maxT) maxT = t;
-          fileRows++;
-          imported++;
-          if (batch.length >= BATCH) {
-            builder.insertValidated("event", batch);
-            batch = [];
-          }
+        } else id = contentEventId(row);
+        if (seen.has(id)) {
+          duplicates++;
+          reject(
+            m.id_field !== undefined
+              ? `duplicate id ${JSON.stringify(id)} (the first is kept)`
+              : "duplicate of an earlier identical row (the first is kept)",
+          );
+          continue;
+        }
+        seen.add(id);
+        const payload: Record<string, unknown> = {};
+        for (const [k, v] of Object.entries(row))
+          if (k !== m.time_field && k !== m.kind_field && k !== m.id_field) payload[k] = v;
+        batch.push({ id, kind, t, payload, visible_at: t });
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+        if (t < minT) minT = t;
+        if (t > maxT) maxT = t;
+        fileRows++;
+        imported++;
+        if (batch.length >= BATCH) {
+          sink.insertValidated("event", batch);
+          batch = [];
         }
       }
-      if (batch.length > 0) builder.insertValidated("event", batch);
-      builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
     }
-    refuseIfEmpty("events", read, imported, rejected);
-    // whole UTC days, so the last event lies inside the [start, end) window and day-based episodes fit it
-    builder.setWindow({ start: startOfUtcDay(minT), end: startOfUtcDay(maxT) + DAY_MS });
-    const manifest = builder.finish();
-    const counts: Record<string, number> = { events: imported, duplicates, kinds: kinds.size };
-    for (const [k, n] of [...kinds].sort(([a], [b]) => (a < b ? -1 : 1))) counts[`kind:${k}`] = n;
-    return { manifest, read, imported, rejected, counts };
-  } catch (e) {
-    builder.abort();
-    throw e;
+    if (batch.length > 0) sink.insertValidated("event", batch);
+    sink.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
   }
+  refuseIfEmpty("events", read, imported, rejected);
+  // whole UTC days, so the last event lies inside the [start, end) window and day-based episodes fit it
+  sink.setWindow({ start: startOfUtcDay(minT), end: startOfUtcDay(maxT) + DAY_MS });
+  const counts: Record<string, number> = { events: imported, duplicates, kinds: kinds.size };
+  for (const [k, n] of [...kinds].sort(([a], [b]) => (a < b ? -1 : 1))) counts[`kind:${k}`] = n;
+  return { read, imported, rejected, counts };
+}
+
+/** Refuses a missing file or an invalid mapping (before any world is created); the parsed mapping. */
+function checkEventInputs(files: readonly string[], mapping: EventMapping): EventMapping {
+  for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
+  return EventMapping.parse(mapping);
 }
