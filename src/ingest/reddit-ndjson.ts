@@ -8,6 +8,7 @@ import { HOUR_MS } from "../common/time.js";
 import { DIGEST_MIN_CANDIDATES, digestCandidateCounts } from "../synth/digest-check.js";
 import type { RedditCommentRow, RedditPostRow, RedditRevealRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import type { WorldSink } from "../world/world-sink.js";
 import { type ImportReport, refuseIfEmpty, zodReason } from "./import-report.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
 
@@ -130,178 +131,182 @@ export async function importRedditDumps(
     builder: REDDIT_BUILDER,
     builder_version: REDDIT_BUILDER_VERSION,
   });
+  try {
+    const r = await importRedditDumpsInto(builder, files);
+    return { manifest: builder.finish(), ...r };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+
+/** `importRedditDumps`'s rows written into `sink` (reddit_post, reddit_comment, reddit_reveal; the window first post → last post + 24 h). */
+export async function importRedditDumpsInto(sink: WorldSink, files: string[]): Promise<Omit<ImportReport, "manifest">> {
+  for (const f of files) if (!existsSync(f)) throw new Error(`no such file: ${f}`);
   const rejected: RejectedRow[] = [];
   const posts = new Map<string, number>(); // id -> created ms
   const comments: PendingComment[] = [];
   const commentIds = new Set<string>();
   let read = 0;
   let duplicates = 0;
-  try {
-    const perFile = new Map<string, { rows: number; rejected: number; sha: string }>();
-    for (const file of files) {
-      const hash = createHash("sha256");
-      let lineNo = 0;
-      let fileRows = 0;
-      let fileRejected = 0;
-      let batch: RedditPostRow[] = [];
-      const reject = (reason: string) => {
-        rejected.push({ file, line: lineNo, reason });
-        fileRejected++;
-      };
-      for await (const line of dumpLines(file, hash)) {
-        lineNo++;
-        if (line.trim() === "") continue;
-        read++;
-        let raw: unknown;
-        try {
-          raw = JSON.parse(line);
-        } catch (e) {
-          reject(`invalid JSON: ${(e as Error).message}`);
-          continue;
-        }
-        if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-          reject("not a JSON object");
-          continue;
-        }
-        if ("title" in raw) {
-          const p = SubmissionLine.safeParse(raw);
-          if (!p.success) {
-            reject(`submission: ${zodReason(p.error.issues)}`);
-            continue;
-          }
-          const s = p.data;
-          if (posts.has(s.id)) {
-            duplicates++;
-            reject(`duplicate submission id ${s.id} (the first is kept)`);
-            continue;
-          }
-          const created = ms(s.created_utc);
-          posts.set(s.id, created);
-          batch.push({
-            id: s.id,
-            subreddit: s.subreddit,
-            author: s.author,
-            title: s.title,
-            body: s.selftext,
-            created_utc: created,
-            visible_at: created,
-          });
-          fileRows++;
-          if (batch.length >= BATCH) {
-            builder.insertValidated("reddit_post", batch);
-            batch = [];
-          }
-        } else if ("link_id" in raw || "parent_id" in raw) {
-          const p = CommentLine.safeParse(raw);
-          if (!p.success) {
-            reject(`comment: ${zodReason(p.error.issues)}`);
-            continue;
-          }
-          const c = p.data;
-          if (commentIds.has(c.id)) {
-            duplicates++;
-            reject(`duplicate comment id ${c.id} (the first is kept)`);
-            continue;
-          }
-          commentIds.add(c.id);
-          const created = ms(c.created_utc);
-          const root = c.link_id.slice(3);
-          comments.push({
-            row: {
-              id: c.id,
-              root,
-              parent: c.parent_id.slice(3),
-              created_utc: created,
-              author: c.author,
-              body: c.body,
-              visible_at: created,
-            },
-            rootFull: c.link_id,
-            file,
-            line: lineNo,
-          });
-          fileRows++;
-        } else reject("neither a submission (no `title`) nor a comment (no `link_id`)");
-      }
-      if (batch.length > 0) builder.insertValidated("reddit_post", batch);
-      perFile.set(file, { rows: fileRows, rejected: fileRejected, sha: hash.digest("hex") });
-    }
-    // comment trees: keep comments whose submission was imported and which do not predate it
-    const kept: RedditCommentRow[] = [];
-    const within24 = new Map<string, number>();
-    let dangling = 0;
-    for (const c of comments) {
-      const postCreated = posts.get(c.row.root);
-      const rej = (reason: string) => {
-        rejected.push({ file: c.file, line: c.line, reason });
-        const f = perFile.get(c.file);
-        if (f) {
-          f.rows--;
-          f.rejected++;
-        }
-      };
-      if (postCreated === undefined) {
-        rej(`comment ${c.row.id}: its submission ${c.rootFull} is not in the import (no tree to attach it to)`);
-        continue;
-      }
-      if (c.row.created_utc < postCreated) {
-        rej(`comment ${c.row.id}: created before its submission ${c.rootFull}`);
-        continue;
-      }
-      if (c.row.parent !== c.row.root && !commentIds.has(c.row.parent)) dangling++;
-      kept.push(c.row);
-      if (c.row.created_utc <= postCreated + REVEAL_DELAY_MS)
-        within24.set(c.row.root, (within24.get(c.row.root) ?? 0) + 1);
-    }
-    for (let i = 0; i < kept.length; i += BATCH) builder.insertValidated("reddit_comment", kept.slice(i, i + BATCH));
-    const reveals: RedditRevealRow[] = [];
-    let minT = Number.POSITIVE_INFINITY;
-    let maxT = Number.NEGATIVE_INFINITY;
-    for (const [id, created] of posts) {
-      reveals.push({ post: id, descendants_24h: within24.get(id) ?? 0, visible_at: created + REVEAL_DELAY_MS });
-      if (created < minT) minT = created;
-      if (created > maxT) maxT = created;
-    }
-    for (const [file, f] of perFile)
-      builder.addSource({ path: file, sha256: f.sha, rows: f.rows, rejected: f.rejected });
-    refuseIfEmpty("submissions", read, posts.size, rejected);
-    builder.insertValidated("reddit_reveal", reveals);
-    const window = { start: minT, end: maxT + REVEAL_DELAY_MS };
-    builder.setWindow(window);
-    // daily-digest needs ≥ 10 candidates past 50 comments at each day's 12:00 (tasks.md §4): report how many days have them
-    const postTimes: RedditPostRow[] = [...posts].map(([id, created]) => ({
-      id,
-      subreddit: "",
-      author: "",
-      title: "",
-      body: "",
-      created_utc: created,
-      visible_at: created,
-    }));
-    const digestDays = digestCandidateCounts(
-      { reddit_post: postTimes, reddit_comment: kept, reddit_reveal: reveals },
-      window.start,
-      window.end,
-    );
-    const manifest = builder.finish();
-    return {
-      manifest,
-      read,
-      imported: posts.size + kept.length,
-      rejected,
-      counts: {
-        posts: posts.size,
-        comments: kept.length,
-        reveals: reveals.length,
-        duplicates,
-        dangling_parents: dangling,
-        posts_reaching_50: [...within24.values()].filter((n) => n >= 50).length,
-        digest_days: digestDays.length,
-        digest_days_ready: digestDays.filter((d) => d.count >= DIGEST_MIN_CANDIDATES).length,
-      },
+  const perFile = new Map<string, { rows: number; rejected: number; sha: string }>();
+  for (const file of files) {
+    const hash = createHash("sha256");
+    let lineNo = 0;
+    let fileRows = 0;
+    let fileRejected = 0;
+    let batch: RedditPostRow[] = [];
+    const reject = (reason: string) => {
+      rejected.push({ file, line: lineNo, reason });
+      fileRejected++;
     };
-  } catch (e) {
-    builder.abort();
-    throw e;
+    for await (const line of dumpLines(file, hash)) {
+      lineNo++;
+      if (line.trim() === "") continue;
+      read++;
+      let raw: unknown;
+      try {
+        raw = JSON.parse(line);
+      } catch (e) {
+        reject(`invalid JSON: ${(e as Error).message}`);
+        continue;
+      }
+      if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+        reject("not a JSON object");
+        continue;
+      }
+      if ("title" in raw) {
+        const p = SubmissionLine.safeParse(raw);
+        if (!p.success) {
+          reject(`submission: ${zodReason(p.error.issues)}`);
+          continue;
+        }
+        const s = p.data;
+        if (posts.has(s.id)) {
+          duplicates++;
+          reject(`duplicate submission id ${s.id} (the first is kept)`);
+          continue;
+        }
+        const created = ms(s.created_utc);
+        posts.set(s.id, created);
+        batch.push({
+          id: s.id,
+          subreddit: s.subreddit,
+          author: s.author,
+          title: s.title,
+          body: s.selftext,
+          created_utc: created,
+          visible_at: created,
+        });
+        fileRows++;
+        if (batch.length >= BATCH) {
+          sink.insertValidated("reddit_post", batch);
+          batch = [];
+        }
+      } else if ("link_id" in raw || "parent_id" in raw) {
+        const p = CommentLine.safeParse(raw);
+        if (!p.success) {
+          reject(`comment: ${zodReason(p.error.issues)}`);
+          continue;
+        }
+        const c = p.data;
+        if (commentIds.has(c.id)) {
+          duplicates++;
+          reject(`duplicate comment id ${c.id} (the first is kept)`);
+          continue;
+        }
+        commentIds.add(c.id);
+        const created = ms(c.created_utc);
+        const root = c.link_id.slice(3);
+        comments.push({
+          row: {
+            id: c.id,
+            root,
+            parent: c.parent_id.slice(3),
+            created_utc: created,
+            author: c.author,
+            body: c.body,
+            visible_at: created,
+          },
+          rootFull: c.link_id,
+          file,
+          line: lineNo,
+        });
+        fileRows++;
+      } else reject("neither a submission (no `title`) nor a comment (no `link_id`)");
+    }
+    if (batch.length > 0) sink.insertValidated("reddit_post", batch);
+    perFile.set(file, { rows: fileRows, rejected: fileRejected, sha: hash.digest("hex") });
   }
+  // comment trees: keep comments whose submission was imported and which do not predate it
+  const kept: RedditCommentRow[] = [];
+  const within24 = new Map<string, number>();
+  let dangling = 0;
+  for (const c of comments) {
+    const postCreated = posts.get(c.row.root);
+    const rej = (reason: string) => {
+      rejected.push({ file: c.file, line: c.line, reason });
+      const f = perFile.get(c.file);
+      if (f) {
+        f.rows--;
+        f.rejected++;
+      }
+    };
+    if (postCreated === undefined) {
+      rej(`comment ${c.row.id}: its submission ${c.rootFull} is not in the import (no tree to attach it to)`);
+      continue;
+    }
+    if (c.row.created_utc < postCreated) {
+      rej(`comment ${c.row.id}: created before its submission ${c.rootFull}`);
+      continue;
+    }
+    if (c.row.parent !== c.row.root && !commentIds.has(c.row.parent)) dangling++;
+    kept.push(c.row);
+    if (c.row.created_utc <= postCreated + REVEAL_DELAY_MS)
+      within24.set(c.row.root, (within24.get(c.row.root) ?? 0) + 1);
+  }
+  for (let i = 0; i < kept.length; i += BATCH) sink.insertValidated("reddit_comment", kept.slice(i, i + BATCH));
+  const reveals: RedditRevealRow[] = [];
+  let minT = Number.POSITIVE_INFINITY;
+  let maxT = Number.NEGATIVE_INFINITY;
+  for (const [id, created] of posts) {
+    reveals.push({ post: id, descendants_24h: within24.get(id) ?? 0, visible_at: created + REVEAL_DELAY_MS });
+    if (created < minT) minT = created;
+    if (created > maxT) maxT = created;
+  }
+  for (const [file, f] of perFile) sink.addSource({ path: file, sha256: f.sha, rows: f.rows, rejected: f.rejected });
+  refuseIfEmpty("submissions", read, posts.size, rejected);
+  sink.insertValidated("reddit_reveal", reveals);
+  const window = { start: minT, end: maxT + REVEAL_DELAY_MS };
+  sink.setWindow(window);
+  // daily-digest needs ≥ 10 candidates past 50 comments at each day's 12:00 (tasks.md §4): report how many days have them
+  const postTimes: RedditPostRow[] = [...posts].map(([id, created]) => ({
+    id,
+    subreddit: "",
+    author: "",
+    title: "",
+    body: "",
+    created_utc: created,
+    visible_at: created,
+  }));
+  const digestDays = digestCandidateCounts(
+    { reddit_post: postTimes, reddit_comment: kept, reddit_reveal: reveals },
+    window.start,
+    window.end,
+  );
+  return {
+    read,
+    imported: posts.size + kept.length,
+    rejected,
+    counts: {
+      posts: posts.size,
+      comments: kept.length,
+      reveals: reveals.length,
+      duplicates,
+      dangling_parents: dangling,
+      posts_reaching_50: [...within24.values()].filter((n) => n >= 50).length,
+      digest_days: digestDays.length,
+      digest_days_ready: digestDays.filter((d) => d.count >= DIGEST_MIN_CANDIDATES).length,
+    },
+  };
 }

@@ -7,6 +7,7 @@ import { WARCParser, type WARCRecord } from "warcio";
 import { z } from "zod";
 import type { NewsRow } from "../world/types.js";
 import { WorldBuilder } from "../world/world-builder.js";
+import type { WorldSink } from "../world/world-sink.js";
 import { decodeHtml, extractArticle, htmlCharset, publishClock } from "./article-text.js";
 import { type ImportReport, refuseIfEmpty } from "./import-report.js";
 import type { RejectedRow } from "./kraken-ohlcvt.js";
@@ -111,6 +112,21 @@ export async function importWarcNews(
     },
     { streamNewsFts: true },
   );
+  try {
+    const r = await importWarcNewsInto(builder, files, opts);
+    return { manifest: builder.finish(), ...r };
+  } catch (e) {
+    builder.abort();
+    throw e;
+  }
+}
+
+/** `importWarcNews`'s articles written into `sink` (the `news` stream, one manifest source per file, the window [min, max] publish clock). */
+export async function importWarcNewsInto(
+  sink: WorldSink,
+  files: string[],
+  opts: Omit<WarcImportOptions, "name">,
+): Promise<Omit<ImportReport, "manifest">> {
   const near = new NearDuplicateIndex<string>(opts.nearDuplicateJaccard ?? DEFAULT_NEAR_DUPLICATE_JACCARD);
   const seenUrl = new Set<string>();
   const rejected: RejectedRow[] = [];
@@ -131,133 +147,127 @@ export async function importWarcNews(
   let imported = 0;
   let minT = Number.POSITIVE_INFINITY;
   let maxT = Number.NEGATIVE_INFINITY;
-  try {
-    for (const file of files) {
-      const hash = createHash("sha256");
-      // every byte read feeds the hash (a tap, not a second "data" listener: that would steal chunks)
-      const raw = Readable.from(tap(createReadStream(file), hash));
-      const gz = await isGzip(file);
-      const stats: FramingStats = { records: 0, lfRepaired: 0, damage: [] };
-      const bytes = normalizeWarc(gz ? raw.pipe(createGunzip()) : raw, stats);
-      const parser = new WARCParser(bytes);
-      let fileRows = 0;
-      let fileRejected = 0;
-      let pending: Pending | null = null;
-      let recordNo = 0;
-      const reject = (record: number, reason: string) => {
-        rejected.push({ file, line: record, reason });
-        fileRejected++;
-      };
-      const settle = (p: Pending) => {
-        const dmg = stats.damage.find((d) => d.record === p.record);
-        if (dmg) {
-          counts.damaged_records = (counts.damaged_records as number) + 1;
-          reject(p.record, framingReason(dmg));
-          return;
-        }
-        if (p.skip) {
-          counts[p.skip] = (counts[p.skip] as number) + 1;
-          return;
-        }
-        if (p.row === null) {
-          reject(p.record, p.reason ?? "rejected");
-          return;
-        }
-        if (seenUrl.has(p.row.url)) {
-          counts.duplicate_url = (counts.duplicate_url as number) + 1;
-          reject(p.record, `duplicate url ${JSON.stringify(p.row.url)} (the first is kept)`);
-          return;
-        }
-        const h = minHash(`${p.row.title}\n${p.row.text}`);
-        const dup = near.find(h);
-        if (dup !== null) {
-          counts.near_duplicate = (counts.near_duplicate as number) + 1;
-          reject(p.record, `near-duplicate of ${dup} (MinHash similarity ≥ ${near.threshold})`);
-          return;
-        }
-        seenUrl.add(p.row.url);
-        near.add(h, p.row.url);
-        builder.insertValidated("news", [p.row]);
-        counts[p.source === "self" ? "clock_self_reported" : "clock_crawl_minus_2h"] =
-          (counts[p.source === "self" ? "clock_self_reported" : "clock_crawl_minus_2h"] as number) + 1;
-        fileRows++;
-        imported++;
-        if (p.row.published_at < minT) minT = p.row.published_at;
-        if (p.row.published_at > maxT) maxT = p.row.published_at;
-      };
-      for await (const record of parser as AsyncIterable<WARCRecord>) {
-        recordNo++;
-        counts.records = (counts.records as number) + 1;
-        if (pending) settle(pending);
-        pending = null;
-        if (record.warcType !== "response") {
-          counts.skipped_records = (counts.skipped_records as number) + 1;
-          await record.skipFully();
-          continue;
-        }
-        counts.responses = (counts.responses as number) + 1;
-        read++;
-        const hdr = ResponseHeaders.safeParse({
-          "WARC-Target-URI": record.warcTargetURI,
-          "WARC-Date": record.warcDate,
-        });
-        const fail = (reason: string) => {
-          pending = { record: recordNo, row: null, source: "crawl", reason };
-        };
-        if (!hdr.success) {
-          fail(`WARC header ${String(hdr.error.issues[0]?.path[0])}: ${hdr.error.issues[0]?.message}`);
-          await record.skipFully();
-          continue;
-        }
-        const status = record.httpHeaders?.statusCode;
-        const ctype = record.httpHeaders?.headers.get("content-type") ?? "";
-        if (status !== 200 || !/text\/html|application\/xhtml/i.test(ctype)) {
-          pending = {
-            record: recordNo,
-            row: null,
-            source: "crawl",
-            reason: null,
-            skip: status !== 200 ? "skipped_non_200" : "skipped_non_html",
-          };
-          await record.skipFully();
-          continue;
-        }
-        const payload = await record.readFully(true);
-        const { html } = decodeHtml(payload, htmlCharset(ctype, payload));
-        const url = hdr.data["WARC-Target-URI"].replace(/#.*$/, "");
-        const art = extractArticle(html);
-        if (!art) {
-          fail("no article text (Readability found none)");
-          continue;
-        }
-        const crawl = Date.parse(hdr.data["WARC-Date"]);
-        const clock = publishClock(crawl, art.selfReported);
-        const row = ArticleRow.safeParse({
-          id: urlId(url),
-          url,
-          domain: urlDomain(url) ?? "",
-          title: art.title,
-          text: art.text,
-          published_at: clock.t,
-          visible_at: clock.t,
-        });
-        if (!row.success) {
-          const i = row.error.issues[0];
-          fail(`article ${i?.path.join(".")}: ${i?.message}`);
-          continue;
-        }
-        pending = { record: recordNo, row: row.data, source: clock.source, reason: null };
+  for (const file of files) {
+    const hash = createHash("sha256");
+    // every byte read feeds the hash (a tap, not a second "data" listener: that would steal chunks)
+    const raw = Readable.from(tap(createReadStream(file), hash));
+    const gz = await isGzip(file);
+    const stats: FramingStats = { records: 0, lfRepaired: 0, damage: [] };
+    const bytes = normalizeWarc(gz ? raw.pipe(createGunzip()) : raw, stats);
+    const parser = new WARCParser(bytes);
+    let fileRows = 0;
+    let fileRejected = 0;
+    let pending: Pending | null = null;
+    let recordNo = 0;
+    const reject = (record: number, reason: string) => {
+      rejected.push({ file, line: record, reason });
+      fileRejected++;
+    };
+    const settle = (p: Pending) => {
+      const dmg = stats.damage.find((d) => d.record === p.record);
+      if (dmg) {
+        counts.damaged_records = (counts.damaged_records as number) + 1;
+        reject(p.record, framingReason(dmg));
+        return;
       }
+      if (p.skip) {
+        counts[p.skip] = (counts[p.skip] as number) + 1;
+        return;
+      }
+      if (p.row === null) {
+        reject(p.record, p.reason ?? "rejected");
+        return;
+      }
+      if (seenUrl.has(p.row.url)) {
+        counts.duplicate_url = (counts.duplicate_url as number) + 1;
+        reject(p.record, `duplicate url ${JSON.stringify(p.row.url)} (the first is kept)`);
+        return;
+      }
+      const h = minHash(`${p.row.title}\n${p.row.text}`);
+      const dup = near.find(h);
+      if (dup !== null) {
+        counts.near_duplicate = (counts.near_duplicate as number) + 1;
+        reject(p.record, `near-duplicate of ${dup} (MinHash similarity ≥ ${near.threshold})`);
+        return;
+      }
+      seenUrl.add(p.row.url);
+      near.add(h, p.row.url);
+      sink.insertValidated("news", [p.row]);
+      counts[p.source === "self" ? "clock_self_reported" : "clock_crawl_minus_2h"] =
+        (counts[p.source === "self" ? "clock_self_reported" : "clock_crawl_minus_2h"] as number) + 1;
+      fileRows++;
+      imported++;
+      if (p.row.published_at < minT) minT = p.row.published_at;
+      if (p.row.published_at > maxT) maxT = p.row.published_at;
+    };
+    for await (const record of parser as AsyncIterable<WARCRecord>) {
+      recordNo++;
+      counts.records = (counts.records as number) + 1;
       if (pending) settle(pending);
-      counts.lf_repaired_records = (counts.lf_repaired_records as number) + stats.lfRepaired;
-      builder.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
+      pending = null;
+      if (record.warcType !== "response") {
+        counts.skipped_records = (counts.skipped_records as number) + 1;
+        await record.skipFully();
+        continue;
+      }
+      counts.responses = (counts.responses as number) + 1;
+      read++;
+      const hdr = ResponseHeaders.safeParse({
+        "WARC-Target-URI": record.warcTargetURI,
+        "WARC-Date": record.warcDate,
+      });
+      const fail = (reason: string) => {
+        pending = { record: recordNo, row: null, source: "crawl", reason };
+      };
+      if (!hdr.success) {
+        fail(`WARC header ${String(hdr.error.issues[0]?.path[0])}: ${hdr.error.issues[0]?.message}`);
+        await record.skipFully();
+        continue;
+      }
+      const status = record.httpHeaders?.statusCode;
+      const ctype = record.httpHeaders?.headers.get("content-type") ?? "";
+      if (status !== 200 || !/text\/html|application\/xhtml/i.test(ctype)) {
+        pending = {
+          record: recordNo,
+          row: null,
+          source: "crawl",
+          reason: null,
+          skip: status !== 200 ? "skipped_non_200" : "skipped_non_html",
+        };
+        await record.skipFully();
+        continue;
+      }
+      const payload = await record.readFully(true);
+      const { html } = decodeHtml(payload, htmlCharset(ctype, payload));
+      const url = hdr.data["WARC-Target-URI"].replace(/#.*$/, "");
+      const art = extractArticle(html);
+      if (!art) {
+        fail("no article text (Readability found none)");
+        continue;
+      }
+      const crawl = Date.parse(hdr.data["WARC-Date"]);
+      const clock = publishClock(crawl, art.selfReported);
+      const row = ArticleRow.safeParse({
+        id: urlId(url),
+        url,
+        domain: urlDomain(url) ?? "",
+        title: art.title,
+        text: art.text,
+        published_at: clock.t,
+        visible_at: clock.t,
+      });
+      if (!row.success) {
+        const i = row.error.issues[0];
+        fail(`article ${i?.path.join(".")}: ${i?.message}`);
+        continue;
+      }
+      pending = { record: recordNo, row: row.data, source: clock.source, reason: null };
     }
-    refuseIfEmpty("HTML response records", read, imported, rejected);
-    builder.setWindow({ start: minT, end: maxT });
-    const manifest = builder.finish();
-    return { manifest, read, imported, rejected, counts };
-  } catch (e) {
-    builder.abort();
-    throw e;
+    if (pending) settle(pending);
+    counts.lf_repaired_records = (counts.lf_repaired_records as number) + stats.lfRepaired;
+    sink.addSource({ path: file, sha256: hash.digest("hex"), rows: fileRows, rejected: fileRejected });
   }
+  refuseIfEmpty("HTML response records", read, imported, rejected);
+  sink.setWindow({ start: minT, end: maxT });
+  return { read, imported, rejected, counts };
 }
