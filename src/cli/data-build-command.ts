@@ -66,6 +66,11 @@ export function registerDataBuildCommand(data: Command): void {
         const { formatQuestionLint, readQuestionLint } = await import("../world/question-lint.js");
         const lint = readQuestionLint(w.dir);
         if (lint !== null) say(formatQuestionLint(lint));
+        if (w.parts) {
+          const { formatPartReports } = await import("../recipes/recipe-compose.js");
+          process.stdout.write("  per source:\n");
+          for (const line of formatPartReports(w.parts)) process.stdout.write(`    ${line}\n`);
+        }
         for (const s of w.manifest.sources)
           process.stdout.write(
             `  ${s.path}: ${s.rows} row(s), ${s.rejected} rejected (sha256 ${s.sha256.slice(0, 12)}…)\n`,

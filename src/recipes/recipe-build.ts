@@ -22,6 +22,12 @@ import { RECIPE_BUILD_JSON } from "../world/labels-export.js";
 import type { WorldManifest } from "../world/types.js";
 import { WORLD_JSON } from "../world/world-builder.js";
 import { readWorldManifest } from "../world/world-store.js";
+import {
+  buildComposedWorld,
+  COMPOSED_BUILDER,
+  COMPOSED_BUILDER_VERSION,
+  type SourcePartReport,
+} from "./recipe-compose.js";
 import { type LoadedRecipe, RecipeError } from "./recipe-file.js";
 import {
   type ImporterFamily,
@@ -29,6 +35,7 @@ import {
   isAsyncFamily,
   type Recipe,
   type RecipeSource,
+  recipeFamilies,
   sourcePaths,
 } from "./recipe-schema.js";
 
@@ -53,7 +60,8 @@ export function recipeDataRoot(r: LoadedRecipe, dataDir?: string): string {
 
 /** The importer (builder) that writes a recipe's world and its version: part of the cache key. */
 export interface RecipeImporterId {
-  family: ImporterFamily;
+  /** `composed`: the sources are of several families (recipe-compose.ts) */
+  family: ImporterFamily | "composed";
   builder: string;
   version: string;
 }
@@ -76,9 +84,16 @@ function syncImporter(family: ImporterFamily): RecipeImporterId | null {
   }
 }
 
-/** The family of a recipe (all its sources are of one family: recipe-schema.ts). */
+/** The family of a recipe's first source (the family of every source unless the recipe is composed). */
 export const recipeFamily = (recipe: Recipe): ImporterFamily =>
   importerFamily((recipe.sources[0] as RecipeSource).importer);
+
+/** True when a recipe's sources are of several importer families: one world built by `buildComposedWorld`. */
+export const isComposedRecipe = (recipe: Recipe): boolean => recipeFamilies(recipe.sources).length > 1;
+
+/** `recipeFamily`, or `composed` for a recipe of several families. */
+const recipeKind = (recipe: Recipe): ImporterFamily | "composed" =>
+  isComposedRecipe(recipe) ? "composed" : recipeFamily(recipe);
 
 /**
  * The importer of any recipe. The streamed importers (WARC, Polymarket, Reddit, JSONL news and
@@ -86,12 +101,23 @@ export const recipeFamily = (recipe: Recipe): ImporterFamily =>
  * synchronous run path.
  */
 export async function recipeImporterOf(recipe: Recipe): Promise<RecipeImporterId> {
-  const family = recipeFamily(recipe);
+  if (!isComposedRecipe(recipe)) return familyImporterOf(recipeFamily(recipe));
+  // a composed world: every part's importer and version key it
+  const parts = await Promise.all(recipeFamilies(recipe.sources).map(familyImporterOf));
+  return {
+    family: "composed",
+    builder: COMPOSED_BUILDER,
+    version: [COMPOSED_BUILDER_VERSION, ...parts.map((p) => `${p.builder}@${p.version}`)].join(" "),
+  };
+}
+
+/** The importer of one family (the streamed ones loaded on demand). */
+async function familyImporterOf(family: ImporterFamily): Promise<RecipeImporterId> {
   switch (family) {
     case "candles":
     case "edgar":
     case "forecastbench":
-      return recipeImporter(recipe);
+      return syncImporter(family) as RecipeImporterId;
     case "warc": {
       const m = await import("../ingest/warc-news.js");
       return { family, builder: m.WARC_NEWS_BUILDER, version: m.WARC_NEWS_BUILDER_VERSION };
@@ -117,8 +143,8 @@ export async function recipeImporterOf(recipe: Recipe): Promise<RecipeImporterId
 
 /** The importer of a recipe of a synchronous family; a streamed family's recipe is refused (its build is asynchronous). */
 export function recipeImporter(recipe: Recipe): RecipeImporterId {
-  const family = recipeFamily(recipe);
-  const sync = syncImporter(family);
+  const family = recipeKind(recipe);
+  const sync = family === "composed" ? null : syncImporter(family);
   if (sync === null)
     throw new RecipeError(`the ${family} importer is asynchronous: its world is built by ensureRecipeWorldAsync`);
   return sync;
@@ -220,15 +246,21 @@ export interface RecipeWorld {
   rejected: RejectedRow[];
   /** what the importer counted beyond rows (built worlds only) */
   notes: string[];
+  /** a composed recipe's report per family part: its sources, rows accepted per stream, rejected (built worlds only) */
+  parts?: SourcePartReport[];
 }
 
-type Built = { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[] };
+type Built = { manifest: WorldManifest; rejected: RejectedRow[]; notes: string[]; parts?: SourcePartReport[] };
 
 const mixed = (r: LoadedRecipe) => new RecipeError(`recipe ${r.file}: sources: mixed importer families`);
 
 /** The world of a synchronous family's recipe, written to `target`. */
 function buildSync(r: LoadedRecipe, root: string, target: string): Built {
   const recipe = r.recipe;
+  if (isComposedRecipe(recipe))
+    throw new RecipeError(
+      `recipe ${r.file}: its sources are of several importer families: build its world with ensureRecipeWorldAsync (\`relive data build\`)`,
+    );
   const fam = recipeFamily(recipe);
   const window = recipe.window;
   switch (fam) {
@@ -327,6 +359,7 @@ const countsNote = (counts: Record<string, number>): string[] => {
  */
 async function buildAsync(r: LoadedRecipe, root: string, target: string): Promise<Built> {
   const recipe = r.recipe;
+  if (isComposedRecipe(recipe)) return buildComposedWorld(r, root, target);
   const s = recipe.sources[0] as RecipeSource;
   const abs = (p: string) => (isAbsolute(p) ? p : join(root, p));
   const name = recipe.name;
@@ -398,10 +431,17 @@ function checkBuilt(r: LoadedRecipe, target: string, built: Built): Built {
     rmSync(target, { recursive: true, force: true });
     throw new RecipeError(`recipe ${r.file}: ${msg} (nothing was kept)`);
   };
-  const fam = recipeFamily(r.recipe);
+  const fam = recipeKind(r.recipe);
   const w = built.manifest.window;
   const rw = r.recipe.window;
-  if (isAsyncFamily(fam) && fam !== "news-jsonl" && rw && (rw.start !== w.start || rw.end !== w.end))
+  // (a composed build checked each part's window against the recipe's itself)
+  if (
+    fam !== "composed" &&
+    isAsyncFamily(fam) &&
+    fam !== "news-jsonl" &&
+    rw &&
+    (rw.start !== w.start || rw.end !== w.end)
+  )
     refuse(
       `window: the ${fam} data spans ${iso(w.start)} → ${iso(w.end)} (the importer fixes the world window from the rows); write that window or leave it out`,
     );
@@ -432,7 +472,7 @@ function refusal(r: LoadedRecipe, e: unknown): RecipeError {
     .join("");
   const more = rows.length > 10 ? `\n  … and ${rows.length - 10} more` : "";
   return new RecipeError(
-    `recipe ${r.file}: the ${recipeFamily(r.recipe)} importer refused the sources: ${(e as Error).message}${shown}${more}`,
+    `recipe ${r.file}: the ${recipeKind(r.recipe)} importer refused the sources: ${(e as Error).message}${shown}${more}`,
   );
 }
 
@@ -547,6 +587,7 @@ function commitBuild(
     built: true,
     rejected: built.rejected,
     notes: built.notes,
+    ...(built.parts ? { parts: built.parts } : {}),
   };
 }
 
@@ -578,8 +619,8 @@ const readyKey = (r: LoadedRecipe, loc: RecipeBuildLocation) =>
  * otherwise the error says what to run.
  */
 export function ensureRecipeWorld(r: LoadedRecipe, loc: RecipeBuildLocation, log?: (m: string) => void): RecipeWorld {
-  const fam = recipeFamily(r.recipe);
-  const importer = syncImporter(fam);
+  const fam = recipeKind(r.recipe);
+  const importer = fam === "composed" ? null : syncImporter(fam);
   if (importer === null) {
     const w = ready.get(readyKey(r, loc));
     if (w) return { ...w, built: false, rejected: [], notes: [] };
@@ -620,6 +661,6 @@ export async function ensureRecipeWorldAsync(
       rmSync(tmp, { recursive: true, force: true });
     }
   }
-  if (isAsyncFamily(importer.family)) ready.set(readyKey(r, loc), w);
+  if (importer.family === "composed" || isAsyncFamily(importer.family)) ready.set(readyKey(r, loc), w);
   return w;
 }

@@ -194,31 +194,40 @@ export const Recipe = z
   })
   .strict()
   .superRefine((r, ctx) => {
-    const fam = importerFamily(r.sources[0]?.importer ?? "edgar");
-    r.sources.forEach((s, i) => {
-      if (importerFamily(s.importer) !== fam)
+    const fams = r.sources.map((s) => importerFamily(s.importer));
+    const has = (f: ImporterFamily) => fams.includes(f);
+    // families compose into one world; two families never write the same stream
+    r.sources.forEach((s, j) => {
+      const fj = fams[j] as ImporterFamily;
+      for (let i = 0; i < j; i++) {
+        const fi = fams[i] as ImporterFamily;
+        if (fi === fj) continue;
+        const shared = FAMILY_STREAMS[fj].filter((k) => FAMILY_STREAMS[fi].includes(k));
+        if (shared.length === 0) continue;
         ctx.addIssue({
           code: "custom",
-          path: ["sources", i, "importer"],
-          message: `importer ${s.importer} is of the ${importerFamily(s.importer)} family, the first source of the ${fam} family: a recipe builds one world from one importer family (candles | edgar | forecastbench | warc | polymarket | reddit | news-jsonl | events); write a recipe per family`,
+          path: ["sources", j, "importer"],
+          message: `sources.${j} (importer ${s.importer}, ${fj} family) and sources.${i} (importer ${(r.sources[i] as RecipeSource).importer}, ${fi} family) both write the stream${shared.length > 1 ? "s" : ""} ${shared.join(", ")}: importers of different families cannot fill one stream (keep one of them, or write a recipe per family)`,
         });
+        break;
+      }
     });
-    if (fam === "forecastbench" && r.sources.length !== 1)
-      ctx.addIssue({
-        code: "custom",
-        path: ["sources"],
-        message: "a ForecastBench recipe has one source (a question set and its resolution set)",
-      });
-    if (isAsyncFamily(fam) && r.sources.length !== 1)
-      ctx.addIssue({
-        code: "custom",
-        path: ["sources"],
-        message: `a ${fam} recipe has one source (list every input file in its \`files\`)`,
-      });
-    // ForecastBench sets and the streamed importers fix the window from the data
-    if (fam !== "forecastbench" && !isAsyncFamily(fam) && r.window === undefined)
+    for (const f of ONE_SOURCE_FAMILIES) {
+      const idx = fams.flatMap((x, i) => (x === f ? [i] : []));
+      if (idx.length > 1)
+        ctx.addIssue({
+          code: "custom",
+          path: ["sources", idx[1] as number],
+          message:
+            f === "forecastbench"
+              ? `a recipe has one forecastbench source (a question set and its resolution set): sources ${idx.join(", ")} are forecastbench`
+              : `a recipe has one ${f} source (list every input file in its \`files\`): sources ${idx.join(", ")} are ${f}`,
+        });
+    }
+    // ForecastBench sets and the streamed importers fix the window from the data; candles and EDGAR need one
+    if ((has("candles") || has("edgar")) && r.window === undefined)
       ctx.addIssue({ code: "custom", path: ["window"], message: "required: the world window {start, end}" });
-    if (fam !== "candles" && r.lookback !== undefined)
+    if (!has("candles") && r.lookback !== undefined)
       ctx.addIssue({ code: "custom", path: ["lookback"], message: "only candle recipes keep a lookback: remove it" });
     if (r.episode && r.episode.window === undefined && r.window === undefined)
       ctx.addIssue({
@@ -255,9 +264,44 @@ export type ImporterFamily =
   | "news-jsonl"
   | "events";
 
+/**
+ * The stream kinds each family's importer writes (truth tables aside: the `label` truth table is
+ * shared, its rows keyed by kind). Two sources of different families writing one stream are refused.
+ */
+export const FAMILY_STREAMS: { readonly [F in ImporterFamily]: readonly string[] } = {
+  candles: ["candle"],
+  edgar: ["company", "filing", "xbrl_fact", "broker_event"],
+  forecastbench: ["question", "question_resolution", "market", "market_price"],
+  warc: ["news"],
+  polymarket: ["market", "market_price", "market_resolution"],
+  reddit: ["reddit_post", "reddit_comment", "reddit_reveal"],
+  "news-jsonl": ["news"],
+  events: ["event"],
+};
+
+/** The canonical order in which a composed recipe's families are imported (never the recipe's order). */
+export const FAMILY_ORDER: readonly ImporterFamily[] = [
+  "candles",
+  "edgar",
+  "forecastbench",
+  "polymarket",
+  "reddit",
+  "events",
+  "warc",
+  "news-jsonl",
+];
+
+/** The importer families of a recipe's sources, each once, in `FAMILY_ORDER`. */
+export const recipeFamilies = (sources: readonly RecipeSource[]): ImporterFamily[] => {
+  const used = new Set(sources.map((s) => importerFamily(s.importer)));
+  return FAMILY_ORDER.filter((f) => used.has(f));
+};
+
 /** The families whose importers are asynchronous (streamed): `relive data import`'s, one source per recipe. */
 export const ASYNC_FAMILIES: readonly ImporterFamily[] = ["warc", "polymarket", "reddit", "news-jsonl", "events"];
 export const isAsyncFamily = (f: ImporterFamily) => ASYNC_FAMILIES.includes(f);
+/** The families with one source per recipe (every input file in that source). */
+const ONE_SOURCE_FAMILIES: readonly ImporterFamily[] = ["forecastbench", ...ASYNC_FAMILIES];
 
 export function importerFamily(importer: RecipeImporter): ImporterFamily {
   switch (importer) {
