@@ -34,12 +34,7 @@ export class ImportRefusedError extends Error {
  * Throws `ImportRefusedError` when nothing was imported (the caller that made the sink aborts the
  * build in its catch: no world is written).
  */
-export function refuseIfEmpty(
-  what: string,
-  read: number,
-  imported: number,
-  rejected: RejectedRow[],
-): void {
+export function refuseIfEmpty(what: string, read: number, imported: number, rejected: RejectedRow[]): void {
   if (imported > 0) return;
   const why = read === 0 ? `the input holds no ${what}` : `every one of the ${read} source row(s) was rejected`;
   throw new ImportRefusedError(`nothing to import: ${why}; no world was written`, rejected, read);

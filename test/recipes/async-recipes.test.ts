@@ -217,11 +217,11 @@ describe("bad recipes of the streamed importers", () => {
       ],
       [
         "sources:\n  - { importer: reddit, files: [a.ndjson] }\n  - { importer: reddit, files: [b.ndjson] }\n",
-        /bad\.yaml.*sources: a reddit recipe has one source/s,
+        /bad\.yaml.*sources\.1: a recipe has one reddit source/s,
       ],
       [
-        "sources:\n  - { importer: reddit, files: [a.ndjson] }\n  - { importer: warc, files: [b.warc] }\n",
-        /bad\.yaml.*sources\.1\.importer: importer warc is of the warc family/s,
+        "sources:\n  - { importer: news-jsonl, files: [a.jsonl] }\n  - { importer: reddit, files: [a.ndjson] }\n  - { importer: warc, files: [b.warc] }\n",
+        /bad\.yaml.*sources\.2\.importer: sources\.2 \(importer warc, warc family\) and sources\.0 \(importer news-jsonl, news-jsonl family\) both write the stream news/s,
       ],
     ];
     for (const [body, re] of cases) {

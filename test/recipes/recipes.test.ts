@@ -372,10 +372,13 @@ streams: [candle]
 sources:
   - { importer: kraken-ohlcvt, path: x.csv, venue: kraken, symbol: BTC-USD, interval: 1h }
   - { importer: edgar, submissions: s.json }
+  - { importer: polymarket, files: [m.json] }
+  - { importer: forecastbench, questions: q.json, resolutions: r.json }
 `,
     );
+    // candles and EDGAR compose; ForecastBench and Polymarket both write market and market_price
     expect(() => loadRecipe(join(dir, "mixed.yaml"))).toThrow(
-      /mixed\.yaml is invalid:\n {2}sources\.1\.importer: importer edgar is of the edgar family, the first source of the candles family/,
+      /mixed\.yaml is invalid:\n {2}sources\.3\.importer: sources\.3 \(importer forecastbench, forecastbench family\) and sources\.2 \(importer polymarket, polymarket family\) both write the streams market, market_price/,
     );
     // the CLI exits 2 with the same message and builds nothing
     const cache = join(dir, "cache");
