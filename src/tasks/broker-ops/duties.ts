@@ -1,6 +1,7 @@
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { WorldStore } from "../../world/world-store.js";
 import { type BookEvent, bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
+import type { BookLog } from "./book-log.js";
 import type { BrokerOpsParams } from "./params.js";
 
 /** A protective stop is due for every fill; a funding instruction for every margin call. */
@@ -48,4 +49,25 @@ export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: numb
  */
 export function visibleDuties(view: AsOfView, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
   return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
+}
+
+const byTId = (a: BookEvent, b: BookEvent) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The visible duties whose deadline is ≥ `from` (`visibleDuties` restricted to them, in the same
+ * order), read from the incremental book: only fills with t ≥ from − stop window and margin calls
+ * with t ≥ from − funding window can have such a deadline, so a wake reads the recent rows only.
+ */
+export function dutiesDueFrom(
+  log: BookLog,
+  p: BrokerOpsParams,
+  simStart: number,
+  simEnd: number,
+  from: number,
+): Duty[] {
+  const recent = [
+    ...log.events({ kind: "fill", since: from - p.stop_window_ms }),
+    ...log.events({ kind: "margin_call", since: from - p.funding_window_ms }),
+  ].sort(byTId);
+  return dutiesOfEvents(recent, p, simStart, simEnd).filter((d) => d.deadline >= from);
 }
