@@ -1,6 +1,6 @@
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { WorldStore } from "../../world/world-store.js";
-import { type BookEvent, bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
+import { type BookEvent, bookEvent, bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
 import type { BookLog } from "./book-log.js";
 import type { BrokerOpsParams } from "./params.js";
 
@@ -41,6 +41,33 @@ export function dutiesOfEvents(events: readonly BookEvent[], p: BrokerOpsParams,
 export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
   const view = world.at(() => simEnd - 1);
   return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
+}
+
+/**
+ * `dutyRoster(world, p, simStart, end)` for every `end` ≤ `simEnd` from one read of the world: the
+ * rows visible at simEnd − 1 with t ≥ simStart are parsed once, and each window keeps those with
+ * visible_at ≤ end − 1 and t < end, as the roster's own query would (the scorer's per-day reports).
+ * A later `end` falls back to `dutyRoster`. Scorer side only, like `dutyRoster`.
+ */
+export function rosterThrough(
+  world: WorldStore,
+  p: BrokerOpsParams,
+  simStart: number,
+  simEnd: number,
+): (end: number) => Duty[] {
+  let rows: { visible_at: number; e: BookEvent }[] | null = null;
+  return (end) => {
+    if (end > simEnd) return dutyRoster(world, p, simStart, end);
+    rows ??= world
+      .at(() => simEnd - 1)
+      .broker.events({ since: simStart })
+      .flatMap((r) => {
+        const e = bookEvent(r);
+        return e ? [{ visible_at: r.visible_at, e }] : [];
+      });
+    const events = rows.filter((r) => r.visible_at <= end - 1 && r.e.t < end).map((r) => r.e);
+    return dutiesOfEvents(events, p, simStart, end);
+  };
 }
 
 /**
