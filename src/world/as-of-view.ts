@@ -108,6 +108,8 @@ export interface AsOfView {
   };
   broker: {
     events(opts?: { since?: number; kind?: string }): BrokerEventRow[];
+    /** rows that became visible in (after, min(until, now)], by visible_at then id (an incremental reader's cursor) */
+    arrivals(after: number, until: number): BrokerEventRow[];
   };
   /** the `event` stream of an imported event log */
   events: {

@@ -611,6 +611,18 @@ export class SqliteAsOfView implements AsOfView {
         .all(params) as (Omit<BrokerEventRow, "payload"> & { payload: string })[];
       return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Record<string, unknown> }));
     },
+    arrivals: (after, until) => {
+      const rows = this.b
+        .stmt(
+          "SELECT id, kind, t, payload, visible_at FROM broker_event WHERE visible_at > @after AND visible_at <= @until" +
+            " AND visible_at <= @now ORDER BY visible_at, id",
+        )
+        .all({ after: checkTime("after", after), until: checkTime("until", until), now: this.t() }) as (Omit<
+        BrokerEventRow,
+        "payload"
+      > & { payload: string })[];
+      return rows.map((r) => ({ ...r, payload: JSON.parse(r.payload) as Record<string, unknown> }));
+    },
   };
 
   // ---------------------------------------------------------------- events (imported event logs)

@@ -1,6 +1,7 @@
 import { DAY_MS, HOUR_MS } from "../../common/time.js";
 import type { AsOfView } from "../../world/as-of-view.js";
-import { type BookEvent, type BookKind, bookEvent, type MarginCallEvent } from "./book-events.js";
+import type { BookEvent, BookKind, MarginCallEvent } from "./book-events.js";
+import { BookLog } from "./book-log.js";
 import type { BrokerOpsParams } from "./params.js";
 
 /** How far back a mark is looked up (a candle older than this gives no mark). */
@@ -86,14 +87,19 @@ export function markOf(view: AsOfView, venue: string, symbol: string): Mark | nu
 
 /**
  * The PM book as the desk sees it now: everything is read through the as-of view (rows visible at
- * `view.now()`), so nothing here can reveal a later event.
+ * `view.now()`, kept by `BookLog` on the view's arrivals cursor), so nothing here can reveal a later event.
  */
 export class BookView {
+  /** the visible rows, kept incrementally on an as-of arrivals cursor (`BookLog`) */
+  readonly log: BookLog;
+
   constructor(
     private readonly view: AsOfView,
     private readonly p: BrokerOpsParams,
     private readonly simStart: number,
-  ) {}
+  ) {
+    this.log = new BookLog(view);
+  }
 
   now(): number {
     return this.view.now();
@@ -105,24 +111,8 @@ export class BookView {
 
   /** visible book events with t ≥ since (all when omitted), of one kind when given, by (t, id) */
   events(opts: { since?: number; kind?: BookKind } = {}): BookEvent[] {
-    const rows = this.view.broker.events({
-      ...(opts.since !== undefined ? { since: opts.since } : {}),
-      ...(opts.kind !== undefined ? { kind: opts.kind } : {}),
-    });
-    const out: BookEvent[] = [];
-    for (const r of rows) {
-      // rows never change: each is parsed once (only rows the view returned, so nothing unseen is kept)
-      let e = this.parsed.get(r.id);
-      if (e === undefined) {
-        e = bookEvent(r);
-        this.parsed.set(r.id, e);
-      }
-      if (e) out.push(e);
-    }
-    return out;
+    return this.log.events(opts);
   }
-
-  private readonly parsed = new Map<string, BookEvent | null>();
 
   mark(asset: string): Mark | null {
     const symbol = this.p.symbols[asset];
@@ -135,7 +125,7 @@ export class BookView {
 
   account(): AccountState {
     const now = this.now();
-    const last = this.events({ kind: "position" }).at(-1);
+    const last = this.log.last("position");
     const positions: Record<string, number> = {};
     for (const a of this.assets()) positions[a] = 0;
     let cash = 0;

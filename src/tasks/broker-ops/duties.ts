@@ -1,6 +1,7 @@
 import type { AsOfView } from "../../world/as-of-view.js";
 import type { WorldStore } from "../../world/world-store.js";
-import { type BookEvent, bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
+import { type BookEvent, bookEvent, bookEvents, type FillEvent, type MarginCallEvent } from "./book-events.js";
+import type { BookLog } from "./book-log.js";
 import type { BrokerOpsParams } from "./params.js";
 
 /** A protective stop is due for every fill; a funding instruction for every margin call. */
@@ -43,9 +44,57 @@ export function dutyRoster(world: WorldStore, p: BrokerOpsParams, simStart: numb
 }
 
 /**
+ * `dutyRoster(world, p, simStart, end)` for every `end` ≤ `simEnd` from one read of the world: the
+ * rows visible at simEnd − 1 with t ≥ simStart are parsed once, and each window keeps those with
+ * visible_at ≤ end − 1 and t < end, as the roster's own query would (the scorer's per-day reports).
+ * A later `end` falls back to `dutyRoster`. Scorer side only, like `dutyRoster`.
+ */
+export function rosterThrough(
+  world: WorldStore,
+  p: BrokerOpsParams,
+  simStart: number,
+  simEnd: number,
+): (end: number) => Duty[] {
+  let rows: { visible_at: number; e: BookEvent }[] | null = null;
+  return (end) => {
+    if (end > simEnd) return dutyRoster(world, p, simStart, end);
+    rows ??= world
+      .at(() => simEnd - 1)
+      .broker.events({ since: simStart })
+      .flatMap((r) => {
+        const e = bookEvent(r);
+        return e ? [{ visible_at: r.visible_at, e }] : [];
+      });
+    const events = rows.filter((r) => r.visible_at <= end - 1 && r.e.t < end).map((r) => r.e);
+    return dutiesOfEvents(events, p, simStart, end);
+  };
+}
+
+/**
  * The duties the agent can know of now: those of the fills and margin calls with t in
  * [simStart, simEnd) that `view` shows now (never a future fill or call).
  */
 export function visibleDuties(view: AsOfView, p: BrokerOpsParams, simStart: number, simEnd: number): Duty[] {
   return dutiesOfEvents(bookEvents(view.broker.events({ since: simStart })), p, simStart, simEnd);
+}
+
+const byTId = (a: BookEvent, b: BookEvent) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * The visible duties whose deadline is ≥ `from` (`visibleDuties` restricted to them, in the same
+ * order), read from the incremental book: only fills with t ≥ from − stop window and margin calls
+ * with t ≥ from − funding window can have such a deadline, so a wake reads the recent rows only.
+ */
+export function dutiesDueFrom(
+  log: BookLog,
+  p: BrokerOpsParams,
+  simStart: number,
+  simEnd: number,
+  from: number,
+): Duty[] {
+  const recent = [
+    ...log.events({ kind: "fill", since: from - p.stop_window_ms }),
+    ...log.events({ kind: "margin_call", since: from - p.funding_window_ms }),
+  ].sort(byTId);
+  return dutiesOfEvents(recent, p, simStart, simEnd).filter((d) => d.deadline >= from);
 }

@@ -1,6 +1,6 @@
 import { utcDay } from "../../common/time.js";
 import { defineTask, type Episode } from "../task.js";
-import { visibleDuties } from "./duties.js";
+import { dutiesDueFrom, visibleDuties } from "./duties.js";
 import { createBrokerOpsEnv } from "./environment.js";
 import { brokerOpsExampleWatcher } from "./example-watcher.js";
 import { renderInstruction } from "./instruction.js";
@@ -62,12 +62,20 @@ export const brokerOpsTask = defineTask<BrokerOpsParams>({
         }),
       tools: () => env.tools,
       // duties of the fills and margin calls visible at the view's time (never a future one)
+      // (the run's own view reads the incremental book; any other view is rebuilt from scratch)
       deadlines: (view, until) =>
-        visibleDuties(view, p, ctx.sim_start, ctx.sim_end)
+        (view === ctx.view
+          ? dutiesDueFrom(env.book.log, p, ctx.sim_start, ctx.sim_end, view.now())
+          : visibleDuties(view, p, ctx.sim_start, ctx.sim_end)
+        )
           .map((d) => d.deadline)
           .filter((t) => t >= view.now() && t < until),
-      state: () => openDutyState(visibleDuties(ctx.view, p, ctx.sim_start, ctx.sim_end), env.records, ctx.view.now()),
-      observations: (since, now) => deskObservations(ctx.view, env.outbox, p.mailbox, since, now),
+      state: () => {
+        const now = ctx.view.now();
+        return openDutyState(dutiesDueFrom(env.book.log, p, ctx.sim_start, ctx.sim_end, now), env.records, now);
+      },
+      observations: (since, now) =>
+        deskObservations(env.book.log, env.outbox, p.mailbox, since, now, ctx.view.now()),
       dispose: () => env.dispose(),
     };
   },

@@ -1,7 +1,6 @@
 import { isoInstant } from "../../common/time.js";
-import type { AsOfView } from "../../world/as-of-view.js";
 import type { Observation, StateSection } from "../task.js";
-import { bookEvent } from "./book-events.js";
+import type { BookLog } from "./book-log.js";
 import type { Duty } from "./duties.js";
 import type { DeskRecords } from "./web/desk-records.js";
 import { mailOfEvent } from "./web/mail-host.js";
@@ -37,24 +36,23 @@ export function openDutyState(duties: readonly Duty[], records: DeskRecords, now
 /**
  * What became visible to the desk in (since, now], by (t, id): the PM book's rows (fills, margin
  * calls, notes, orders, positions; summarized by the mail they send when they send one) and the
- * site's own mails (sign-in codes: the subject only, never the code).
+ * site's own mails (sign-in codes: the subject only, never the code). The book rows come from the
+ * incremental log's arrivals (visible_at ≤ the view's now); the outbox is capped at `viewNow`.
  */
 export function deskObservations(
-  view: AsOfView,
+  log: BookLog,
   outbox: Outbox,
   mailbox: string,
   since: number,
   now: number,
+  viewNow: number,
 ): Observation[] {
   const out: Observation[] = [];
-  for (const r of view.broker.events()) {
-    if (r.visible_at <= since || r.visible_at > now) continue;
-    const e = bookEvent(r);
-    if (!e) continue;
+  for (const { visible_at, e } of log.arrivedIn(since, now)) {
     const mail = mailOfEvent(e, mailbox);
-    out.push({ t: r.visible_at, kind: e.kind, id: e.id, summary: mail ? mail.subject : `${e.kind} ${e.id}` });
+    out.push({ t: visible_at, kind: e.kind, id: e.id, summary: mail ? mail.subject : `${e.kind} ${e.id}` });
   }
-  for (const m of outbox.sentBy(Math.min(now, view.now())))
+  for (const m of outbox.sentBy(Math.min(now, viewNow)))
     if (m.t > since) out.push({ t: m.t, kind: "mail", id: m.id, summary: m.subject });
   return out.sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -4,7 +4,7 @@ import type { AsOfView } from "../../world/as-of-view.js";
 import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
 import { markOf } from "./book-view.js";
-import { type Duty, dutyRoster } from "./duties.js";
+import { type Duty, rosterThrough } from "./duties.js";
 import {
   bodyFields,
   FUNDING_API_PATH,
@@ -77,11 +77,14 @@ export class BrokerOpsScorer extends ScorerBase {
   private emitted = 0;
   private clock = 0;
   private readonly view: AsOfView;
+  /** the roster of the window [sim_start, end), from one read of the world */
+  private readonly rosterAt: (end: number) => Duty[];
 
   constructor(private readonly ctx: ScorerContext) {
     super();
     this.p = BrokerOpsParams.parse(ctx.params ?? {});
-    const roster = dutyRoster(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
+    this.rosterAt = rosterThrough(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
+    const roster = this.rosterAt(ctx.sim_end);
     this.scored = roster.filter((d) => d.deadline <= ctx.sim_end);
     this.late = roster
       .filter((d) => d.deadline > ctx.sim_end)
@@ -229,7 +232,7 @@ export class BrokerOpsScorer extends ScorerBase {
    * is reused.
    */
   reportAt(end: number): ScoreReport {
-    const roster = dutyRoster(this.ctx.world, this.p, this.ctx.sim_start, end);
+    const roster = this.rosterAt(end);
     const byKey = new Map(this.results.map((x) => [x.duty.key, x]));
     const results = roster.flatMap((d) => {
       if (d.deadline > end) return [];

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { isoInstant, isoMinute } from "../../../common/time.js";
 import type { HostEnv, WebHost } from "../../../tools/web-host.js";
 import type { BookEvent } from "../book-events.js";
+import { insertSorted, mergeSorted } from "../book-log.js";
 import type { BookView } from "../book-view.js";
 import { esc, htmlResponse, jsonResponse, page, table } from "./html.js";
 import type { Outbox } from "./outbox.js";
@@ -81,14 +82,24 @@ const mailJson = (m: Mail) => ({ ...m, t: isoInstant(m.t) });
  */
 export function mailHost(book: BookView, outbox: Outbox, mailbox: string): WebHost {
   const app = new Hono<{ Bindings: HostEnv }>();
+  // the book's mails, kept incrementally from the book log's arrivals (rebuilt when the log starts over)
+  let gen = -1;
+  let seen = 0;
+  let bookMails: Mail[] = [];
   const all = (now: number): Mail[] => {
-    const out: Mail[] = [];
-    for (const e of book.events()) {
-      const m = mailOfEvent(e, mailbox);
-      if (m) out.push(m);
+    const g = book.log.generation();
+    if (g !== gen) {
+      gen = g;
+      seen = 0;
+      bookMails = [];
     }
-    for (const m of outbox.sentBy(now)) out.push(m);
-    return out.sort(cmp);
+    const fresh = book.log.arrivalsFrom(seen);
+    seen += fresh.length;
+    for (const { e } of fresh) {
+      const m = mailOfEvent(e, mailbox);
+      if (m) insertSorted(bookMails, m, cmp);
+    }
+    return mergeSorted(bookMails, outbox.sentBy(now).sort(cmp), cmp);
   };
   const find = (id: string, now: number) => all(now).find((m) => m.id === id) ?? null;
   const notFound = (id: string) => `unknown message id: ${JSON.stringify(id)}`;
