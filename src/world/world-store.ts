@@ -24,24 +24,25 @@ export const WorldManifestSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-const HOW_TO_FIX = "rebuild the world (e.g. `relive data build` / `relive data import`) into a fresh directory";
+/** what a world error tells the user to do */
+export const WORLD_HOW_TO_FIX = "rebuild the world (e.g. `relive data build` / `relive data import`) into a fresh directory";
 
 /** Reads and validates `<dir>/world.json`; errors name the directory and what to do. */
 export function readWorldManifest(dir: string): WorldManifest {
   const path = join(dir, WORLD_JSON);
-  if (!existsSync(dir)) throw new Error(`world directory ${dir} does not exist: ${HOW_TO_FIX}`);
-  if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_JSON}: ${HOW_TO_FIX}`);
+  if (!existsSync(dir)) throw new Error(`world directory ${dir} does not exist: ${WORLD_HOW_TO_FIX}`);
+  if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_JSON}: ${WORLD_HOW_TO_FIX}`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new Error(`world directory ${dir}: ${WORLD_JSON} is not valid JSON (${(e as Error).message}): ${HOW_TO_FIX}`);
+    throw new Error(`world directory ${dir}: ${WORLD_JSON} is not valid JSON (${(e as Error).message}): ${WORLD_HOW_TO_FIX}`);
   }
   const parsed = WorldManifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(
-      `world directory ${dir}: ${WORLD_JSON} is invalid at "${issue?.path.map(String).join(".") ?? ""}": ${issue?.message ?? ""}: ${HOW_TO_FIX}`,
+      `world directory ${dir}: ${WORLD_JSON} is invalid at "${issue?.path.map(String).join(".") ?? ""}": ${issue?.message ?? ""}: ${WORLD_HOW_TO_FIX}`,
     );
   }
   return parsed.data;
@@ -82,14 +83,14 @@ export class WorldStore implements ViewBackend {
   static open(dir: string): WorldStore {
     const manifest = readWorldManifest(dir);
     const path = join(dir, WORLD_DB);
-    if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_DB}: ${HOW_TO_FIX}`);
+    if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_DB}: ${WORLD_HOW_TO_FIX}`);
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
       return new WorldStore(dir, manifest, db);
     } catch (e) {
       db.close();
       throw new Error(
-        `world directory ${dir}: ${WORLD_DB} is not a relive world (${(e as Error).message}): ${HOW_TO_FIX}`,
+        `world directory ${dir}: ${WORLD_DB} is not a relive world (${(e as Error).message}): ${WORLD_HOW_TO_FIX}`,
       );
     }
   }

@@ -5,7 +5,11 @@
  */
 
 import { type ChildMessage, ParentMessageSchema } from "./child-protocol.js";
+import { keepWorldsOpen } from "../../world/world-lease.js";
 import { runGridJob } from "./grid-job.js";
+
+// the runs of this process share their opened worlds (and the caches on them); a rebuilt world is opened afresh
+keepWorldsOpen();
 
 const send = (m: ChildMessage) => {
   if (process.connected) process.send?.(m);
