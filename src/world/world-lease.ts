@@ -11,19 +11,19 @@ export interface WorldLease {
   release(): void;
 }
 
-/** the files a world's stores are opened from: a rebuilt or replaced world changes one of their stats */
-const WORLD_FILES = [WORLD_JSON, WORLD_DB, TRUTH_DB] as const;
-
 /**
  * What identifies the opened files of a world directory: device, inode, size, mtime and ctime (ns)
- * of world.json, world.db and truth.db. A world rebuilt in place, or a directory swapped for a
- * rebuilt one, changes at least one of them. Throws (ENOENT) when a file is missing.
+ * of world.db and truth.db, and device, inode and size of world.json (its times are the cache's
+ * LRU clock: every run that uses a cached world renews them, `markLastUse`). A world rebuilt in
+ * place rewrites its databases (new times, or new inodes), and a directory swapped for a rebuilt
+ * one has new inodes. Throws (ENOENT) when a file is missing.
  */
 export function worldFileSignature(dir: string): string {
-  return WORLD_FILES.map((f) => {
+  const id = (f: string, times: boolean) => {
     const s = statSync(join(dir, f), { bigint: true });
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  }).join("|");
+    return times ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : `${s.dev}:${s.ino}:${s.size}`;
+  };
+  return `${id(WORLD_JSON, false)}|${id(WORLD_DB, true)}|${id(TRUTH_DB, true)}`;
 }
 
 interface Entry {
