@@ -88,7 +88,21 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
           ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
           : null,
     };
-    return { world, truth, releaseWorld: lease.release, kernel, ledger, redactor, wallet, scorer, outcomes, ctx, slots, now, harness };
+    return {
+      world,
+      truth,
+      releaseWorld: lease.release,
+      kernel,
+      ledger,
+      redactor,
+      wallet,
+      scorer,
+      outcomes,
+      ctx,
+      slots,
+      now,
+      harness,
+    };
   } catch (err) {
     try {
       ledger?.close();

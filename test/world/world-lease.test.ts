@@ -2,7 +2,7 @@ import { copyFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { WORLD_DB, WORLD_JSON } from "../../src/world/world-builder.js";
-import { WorldStoreCache, worldFileSignature } from "../../src/world/world-lease.js";
+import { leaseWorld, WorldStoreCache, worldFileSignature } from "../../src/world/world-lease.js";
 import { readWorldManifest } from "../../src/world/world-store.js";
 import { buildWorld, randomWorld, workDir } from "./world-fixtures.js";
 
@@ -14,6 +14,21 @@ const built = (seed: number) => {
   buildWorld(dir, randomWorld(seed, false));
   return dir;
 };
+
+describe("leaseWorld outside a job process", () => {
+  it("opens the stores for one lease and closes them on release", () => {
+    const dir = built(10);
+    const a = leaseWorld(dir);
+    const b = leaseWorld(dir);
+    expect(b.world).not.toBe(a.world);
+    a.release();
+    expect(a.world.db.open).toBe(false);
+    expect(a.truth.db.open).toBe(false);
+    expect(b.world.db.open).toBe(true);
+    b.release();
+    expect(b.world.db.open).toBe(false);
+  });
+});
 
 describe("WorldStoreCache", () => {
   it("serves the same stores to the runs of one process while the world's files are unchanged", () => {

@@ -4,8 +4,8 @@
  * killed worker leaves no orphan writing a run directory that a queue has handed to another worker.
  */
 
-import { type ChildMessage, ParentMessageSchema } from "./child-protocol.js";
 import { keepWorldsOpen } from "../../world/world-lease.js";
+import { type ChildMessage, ParentMessageSchema } from "./child-protocol.js";
 import { runGridJob } from "./grid-job.js";
 
 // the runs of this process share their opened worlds (and the caches on them); a rebuilt world is opened afresh
