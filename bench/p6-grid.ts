@@ -57,10 +57,20 @@ async function cellsOf(seeds: number, runsDir: string, cacheDir: string): Promis
   return prepareGridCells(raw, { runsDir, cacheDir });
 }
 
+type Outcome = Awaited<ReturnType<typeof runGridLocal>>[number];
+const groupBy = (out: Outcome[], key: (x: Outcome) => string, f: (x: Outcome) => number) =>
+  out.reduce<Record<string, number[]>>((acc, x) => {
+    const k = key(x);
+    acc[k] = [...(acc[k] ?? []), f(x)];
+    return acc;
+  }, {});
+const byTask = (out: Outcome[], f: (x: Outcome) => number) => groupBy(out, (x) => x.cell.config.task, f);
+
 async function localPool(workers: number, seeds: number, cacheDir: string) {
   const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-runs-"));
   const cells = await cellsOf(seeds, runsDir, cacheDir);
   let firstStart = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const out = await runGridLocal(cells, {
     workers,
@@ -71,6 +81,7 @@ async function localPool(workers: number, seeds: number, cacheDir: string) {
     },
   });
   const end = performance.now();
+  const parentCpu = process.cpuUsage(cpu0);
   rmSync(runsDir, { recursive: true, force: true });
   const failed = out.filter((x) => x.status !== "done");
   if (failed.length) throw new Error(`P6: ${failed.length} runs did not finish: ${failed[0]!.error}`);
@@ -83,13 +94,23 @@ async function localPool(workers: number, seeds: number, cacheDir: string) {
     runs: out.length,
     job_ms: out.map((x) => x.summary!.wall_ms),
     /** job wall times by task */
-    job_ms_by_task: out.reduce<Record<string, number[]>>((acc, x) => {
-      const task = x.cell.config.task;
-      acc[task] = [...(acc[task] ?? []), x.summary!.wall_ms];
-      return acc;
-    }, {}),
+    job_ms_by_task: byTask(out, (x) => x.summary!.wall_ms),
+    /** job CPU times (in the job process) by task */
+    job_cpu_ms_by_task: byTask(out, (x) => x.summary!.cpu_ms ?? Number.NaN),
+    /** job CPU times by task and policy */
+    job_cpu_ms_by_model: groupBy(
+      out,
+      (x) => `${x.cell.config.task} ${x.cell.model}`,
+      (x) => x.summary!.cpu_ms ?? Number.NaN,
+    ),
+    /** the coordinator's CPU (scheduling, IPC, events) from the call to the last result */
+    parent_cpu_ms: (parentCpu.user + parentCpu.system) / 1000,
   };
 }
+
+/** per key, the median (1 decimal) over every repeat's values */
+const medianBy = (maps: Record<string, number[]>[]) =>
+  Object.fromEntries(Object.keys(maps[0] ?? {}).map((k) => [k, +median(maps.flatMap((m) => m[k] ?? [])).toFixed(1)]));
 
 /** the median over `repeats` of each figure, worker counts interleaved against drifting machine load */
 async function localPoolRepeated(seeds: number, cacheDir: string, repeats: number) {
@@ -120,6 +141,10 @@ async function localPoolRepeated(seeds: number, cacheDir: string, repeats: numbe
           Math.round(median(xs.flatMap((x) => x.job_ms_by_task[task] ?? []))),
         ]),
       ),
+      median_job_cpu_ms_by_task: medianBy(xs.map((x) => x.job_cpu_ms_by_task)),
+      median_job_cpu_ms_by_model: medianBy(xs.map((x) => x.job_cpu_ms_by_model)),
+      parent_cpu_ms: Math.round(median(xs.map((x) => x.parent_cpu_ms))),
+      parent_cpu_ms_per_job: +(median(xs.map((x) => x.parent_cpu_ms)) / runs).toFixed(2),
       walls_ms: xs.map((x) => Math.round(x.wall_ms)),
     };
   };
@@ -267,7 +292,7 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
       },
     };
     console.log(
-      `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall (target ≥ ${TARGET_SPEEDUP}×: ${speedup >= TARGET_SPEEDUP ? "met" : "NOT met"}), ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before}, ${out.code}); median job ms by task ${JSON.stringify(two.median_job_ms_by_task)}`,
+      `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall (target ≥ ${TARGET_SPEEDUP}×: ${speedup >= TARGET_SPEEDUP ? "met" : "NOT met"}), ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before}, ${out.code}); median job ms by task (wall) ${JSON.stringify(two.median_job_ms_by_task)}, (CPU) ${JSON.stringify(two.median_job_cpu_ms_by_task)}; coordinator CPU ${one.parent_cpu_ms} / ${two.parent_cpu_ms} ms (1 / 2 workers)`,
     );
     if ("met" in queue)
       console.log(

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve as resolvePath } from "node:path";
 import { canonicalJson } from "../common/canonical-json.js";
 import type { ModelSettings } from "../models/model.js";
@@ -8,7 +9,8 @@ import { getTask } from "../tasks/registry.js";
 import type { AnyTask, Episode, ReferencePolicy } from "../tasks/task.js";
 import { TRIGGERS_FOR_MODELS } from "../triggers/create-trigger.js";
 import type { TriggerKind } from "../triggers/trigger.js";
-import { WorldStore } from "../world/world-store.js";
+import { WORLD_DB } from "../world/world-builder.js";
+import { readWorldManifest, WORLD_HOW_TO_FIX } from "../world/world-store.js";
 import { type AuxModel, type AuxRole, auxModelNames, resolveAuxModels } from "./aux-models.js";
 import { branchPolicy, checkBestOfN } from "./best-of-n-config.js";
 import { episodeDays } from "./checkpoint.js";
@@ -298,15 +300,17 @@ export function resolveRun(config: RunConfig, o: WorldLocation & ResolveOptions)
   const cutoffNote = knowledgeCutoffWarning(agent, sim_start);
   if (cutoffNote !== null) o.log?.(cutoffNote);
   const worldDir = resolveWorldDir(config.world, episode, { start: sim_start, end: sim_end }, o, o.log);
-  const ws = WorldStore.open(worldDir);
-  const worldHash = ws.manifest.hash;
-  ws.close();
-  if ("dir" in config.world) checkWorldFitsTask(task, worldDir, ws.manifest, { start: sim_start, end: sim_end });
+  // the manifest is all a resolution needs: world.json, not the database (its stores open with the run)
+  const manifest = readWorldManifest(worldDir);
+  if (!existsSync(join(worldDir, WORLD_DB)))
+    throw new Error(`world directory ${worldDir} has no ${WORLD_DB}: ${WORLD_HOW_TO_FIX}`);
+  const worldHash = manifest.hash;
+  if ("dir" in config.world) checkWorldFitsTask(task, worldDir, manifest, { start: sim_start, end: sim_end });
   else if (episode.world.kind === "recipe")
     checkWorldFitsTask(
       task,
       worldDir,
-      ws.manifest,
+      manifest,
       { start: sim_start, end: sim_end },
       `the world of recipe ${episode.world.recipe} (episode ${episode.name})`,
     );

@@ -6,8 +6,9 @@ import { Redactor } from "../ledger/redactor.js";
 import { Wallet } from "../ledger/wallet.js";
 import type { Scorer, TaskRunContext } from "../tasks/task.js";
 import type { IntentSlot } from "../triggers/trigger.js";
-import { TruthStore } from "../world/truth-store.js";
-import { WorldStore } from "../world/world-store.js";
+import type { TruthStore } from "../world/truth-store.js";
+import { leaseWorld } from "../world/world-lease.js";
+import type { WorldStore } from "../world/world-store.js";
 import { oracleFeedbackOf } from "./feedback-tool.js";
 import { HarnessSurface } from "./harness-surface.js";
 import type { ResolvedRun } from "./resolve-run.js";
@@ -16,6 +17,8 @@ import type { ResolvedRun } from "./resolve-run.js";
 export interface RunSetup {
   world: WorldStore;
   truth: TruthStore;
+  /** gives the stores back (`leaseWorld`: closed, or kept open for the process's next run) */
+  releaseWorld: () => void;
   kernel: Kernel;
   /** in verify mode against `recorded` (empty for a fresh run) */
   ledger: LedgerWriter;
@@ -37,12 +40,13 @@ export interface RunSetup {
 
 /**
  * Opens the stores, the kernel, the ledger (verifying `recorded`), the wallet, the scorer and the
- * task's run context. `teardownRun` releases what this opened. The stores are closed again when a
+ * task's run context. `teardownRun` releases what this opened. The stores are leased
+ * (`leaseWorld`: a grid job process keeps them open across its runs) and released again when a
  * later step of the setup throws.
  */
 export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSetup {
-  const world = WorldStore.open(r.worldDir);
-  const truth = TruthStore.open(r.worldDir);
+  const lease = leaseWorld(r.worldDir);
+  const { world, truth } = lease;
   let ledger: LedgerWriter | null = null;
   try {
     const { task, sim_start, sim_end } = r;
@@ -84,11 +88,27 @@ export function openRunSetup(r: ResolvedRun, recorded: readonly string[]): RunSe
           ? (until, tool, actor) => slots.get(actor)?.set({ kind: "sleep", until, tool })
           : null,
     };
-    return { world, truth, kernel, ledger, redactor, wallet, scorer, outcomes, ctx, slots, now, harness };
+    return {
+      world,
+      truth,
+      releaseWorld: lease.release,
+      kernel,
+      ledger,
+      redactor,
+      wallet,
+      scorer,
+      outcomes,
+      ctx,
+      slots,
+      now,
+      harness,
+    };
   } catch (err) {
-    ledger?.close();
-    world.close();
-    truth.close();
+    try {
+      ledger?.close();
+    } finally {
+      lease.release();
+    }
     throw err;
   }
 }

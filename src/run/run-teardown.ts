@@ -6,7 +6,7 @@ import { openRunSetup, type RunSetup } from "./run-setup.js";
  * Opens the run (`openRunSetup`) and the task's per-run state, runs `body`, and tears both down on
  * every exit path: a result, a thrown kernel, a paused run. The task run is disposed first (its
  * errors are swallowed: they must not hide the body's), then the ledger is fsynced and closed (so
- * every acknowledged line is durable) and the stores are closed.
+ * every acknowledged line is durable) and the stores are released (`leaseWorld`).
  */
 export async function withOpenRun<T>(
   r: ResolvedRun,
@@ -31,7 +31,6 @@ export function teardownRun(s: RunSetup): void {
   try {
     s.ledger.close();
   } finally {
-    s.world.close();
-    s.truth.close();
+    s.releaseWorld();
   }
 }

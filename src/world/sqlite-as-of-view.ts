@@ -32,6 +32,12 @@ import type {
 } from "./types.js";
 
 /** What a view needs from its store: a statement cache over world.db and the news lag bounds. */
+/** the candles of a series in [from, to] visible at now (the bound is in the statement) */
+const CANDLES_SQL =
+  "SELECT venue, symbol, interval_ms, open_time, o, h, l, c, v, visible_at FROM candle" +
+  " WHERE venue = @venue AND symbol = @symbol AND open_time >= @from AND open_time <= @to" +
+  " AND visible_at <= @now ORDER BY open_time, interval_ms";
+
 export interface ViewBackend {
   stmt(sql: string): Database.Statement;
   /** max(published_at - visible_at) over all news (0 when none) */
@@ -52,6 +58,12 @@ export interface ViewBackend {
   redditPostLead?(): number;
   /** whether world.db has the named index (worlds built before it was added lack it) */
   hasIndex?(name: string): boolean;
+  /**
+   * The rows of `sql` (a statement of this view: its bound is among `params`) with `params`,
+   * remembered across the views over this world (the world is immutable: the same statement with
+   * the same parameters returns the same rows); each call gets its own copies.
+   */
+  memoAll?<R extends object>(sql: string, params: Record<string, number | string>): R[];
 }
 
 /**
@@ -459,14 +471,17 @@ export class SqliteAsOfView implements AsOfView {
           throw new RangeError(`unknown sort ${JSON.stringify(never)}`);
         }
       }
-      const posts = this.b
-        .stmt(
-          `SELECT ${POST_COLS}, ${VISIBLE_COMMENTS} AS num_comments FROM reddit_post p WHERE ${where}` +
-            ` ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`,
-        )
-        .all({ ...params, limit, offset }) as PostWithCount[];
-      const total = (this.b.stmt(`SELECT count(*) AS n FROM reddit_post p WHERE ${where}`).get(params) as { n: number })
-        .n;
+      const postsSql =
+        `SELECT ${POST_COLS}, ${VISIBLE_COMMENTS} AS num_comments FROM reddit_post p WHERE ${where}` +
+        ` ORDER BY ${orderBy} LIMIT @limit OFFSET @offset`;
+      const totalSql = `SELECT count(*) AS n FROM reddit_post p WHERE ${where}`;
+      const memo = this.b.memoAll?.bind(this.b);
+      const posts = memo
+        ? memo<PostWithCount>(postsSql, { ...params, limit, offset })
+        : (this.b.stmt(postsSql).all({ ...params, limit, offset }) as PostWithCount[]);
+      const total = (
+        memo ? memo<{ n: number }>(totalSql, params)[0]! : (this.b.stmt(totalSql).get(params) as { n: number })
+      ).n;
       return { posts, total };
     },
     getPost: (id) => this.visiblePost(id, this.t()),
@@ -515,14 +530,12 @@ export class SqliteAsOfView implements AsOfView {
 
   // ---------------------------------------------------------------- exchanges
   readonly exchanges: AsOfView["exchanges"] = {
-    candles: (venue, symbol, from, to) =>
-      this.b
-        .stmt(
-          "SELECT venue, symbol, interval_ms, open_time, o, h, l, c, v, visible_at FROM candle" +
-            " WHERE venue = @venue AND symbol = @symbol AND open_time >= @from AND open_time <= @to" +
-            " AND visible_at <= @now ORDER BY open_time, interval_ms",
-        )
-        .all({ venue, symbol, from: checkTime("from", from), to: checkTime("to", to), now: this.t() }) as CandleRow[],
+    candles: (venue, symbol, from, to) => {
+      const params = { venue, symbol, from: checkTime("from", from), to: checkTime("to", to), now: this.t() };
+      return this.b.memoAll
+        ? this.b.memoAll<CandleRow>(CANDLES_SQL, params)
+        : (this.b.stmt(CANDLES_SQL).all(params) as CandleRow[]);
+    },
     symbols: (venue) =>
       (
         this.b

@@ -24,24 +24,31 @@ export const WorldManifestSchema = z.object({
   hash: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-const HOW_TO_FIX = "rebuild the world (e.g. `relive data build` / `relive data import`) into a fresh directory";
+/** rows `WorldStore.memoAll` keeps per world */
+const MEMO_MAX_ROWS = 50_000;
+
+/** what a world error tells the user to do */
+export const WORLD_HOW_TO_FIX =
+  "rebuild the world (e.g. `relive data build` / `relive data import`) into a fresh directory";
 
 /** Reads and validates `<dir>/world.json`; errors name the directory and what to do. */
 export function readWorldManifest(dir: string): WorldManifest {
   const path = join(dir, WORLD_JSON);
-  if (!existsSync(dir)) throw new Error(`world directory ${dir} does not exist: ${HOW_TO_FIX}`);
-  if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_JSON}: ${HOW_TO_FIX}`);
+  if (!existsSync(dir)) throw new Error(`world directory ${dir} does not exist: ${WORLD_HOW_TO_FIX}`);
+  if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_JSON}: ${WORLD_HOW_TO_FIX}`);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new Error(`world directory ${dir}: ${WORLD_JSON} is not valid JSON (${(e as Error).message}): ${HOW_TO_FIX}`);
+    throw new Error(
+      `world directory ${dir}: ${WORLD_JSON} is not valid JSON (${(e as Error).message}): ${WORLD_HOW_TO_FIX}`,
+    );
   }
   const parsed = WorldManifestSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(
-      `world directory ${dir}: ${WORLD_JSON} is invalid at "${issue?.path.map(String).join(".") ?? ""}": ${issue?.message ?? ""}: ${HOW_TO_FIX}`,
+      `world directory ${dir}: ${WORLD_JSON} is invalid at "${issue?.path.map(String).join(".") ?? ""}": ${issue?.message ?? ""}: ${WORLD_HOW_TO_FIX}`,
     );
   }
   return parsed.data;
@@ -64,6 +71,11 @@ export class WorldStore implements ViewBackend {
   private published: Float64Array | undefined;
   private postLead: number | undefined;
   private readonly indexes = new Map<string, boolean>();
+  /** `memoAll`'s rows by statement and parameters, least recently used first */
+  private readonly memo = new Map<string, readonly object[]>();
+  private memoRows = 0;
+  /** `memoAll` answers from memory / from the database (diagnostics) */
+  readonly memoCounts = { hits: 0, misses: 0 };
 
   private constructor(dir: string, manifest: WorldManifest, db: Database.Database) {
     this.dir = dir;
@@ -82,14 +94,14 @@ export class WorldStore implements ViewBackend {
   static open(dir: string): WorldStore {
     const manifest = readWorldManifest(dir);
     const path = join(dir, WORLD_DB);
-    if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_DB}: ${HOW_TO_FIX}`);
+    if (!existsSync(path)) throw new Error(`world directory ${dir} has no ${WORLD_DB}: ${WORLD_HOW_TO_FIX}`);
     const db = new Database(path, { readonly: true, fileMustExist: true });
     try {
       return new WorldStore(dir, manifest, db);
     } catch (e) {
       db.close();
       throw new Error(
-        `world directory ${dir}: ${WORLD_DB} is not a relive world (${(e as Error).message}): ${HOW_TO_FIX}`,
+        `world directory ${dir}: ${WORLD_DB} is not a relive world (${(e as Error).message}): ${WORLD_HOW_TO_FIX}`,
       );
     }
   }
@@ -150,6 +162,32 @@ export class WorldStore implements ViewBackend {
     return this.index;
   }
 
+  /**
+   * The rows of a view's statement with its parameters (the as-of bound among them), kept in
+   * memory for the next view over this world asking the same (a grid job process's runs of one
+   * world and policy repeat their queries); each call gets copies, so no caller can change what
+   * another reads. At most MEMO_MAX_ROWS rows are kept (least recently used dropped first).
+   */
+  memoAll<R extends object>(sql: string, params: Record<string, number | string>): R[] {
+    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    let rows = this.memo.get(key);
+    if (rows) {
+      this.memoCounts.hits++;
+      this.memo.delete(key);
+    } else {
+      this.memoCounts.misses++;
+      rows = this.stmt(sql).all(params) as object[];
+      this.memoRows += rows.length;
+      while (this.memoRows > MEMO_MAX_ROWS && this.memo.size > 0) {
+        const [oldest, dropped] = this.memo.entries().next().value!;
+        this.memo.delete(oldest);
+        this.memoRows -= dropped.length;
+      }
+    }
+    this.memo.set(key, rows);
+    return rows.map((r) => ({ ...r }) as R);
+  }
+
   /** whether world.db has the named index (asked once per name) */
   hasIndex(name: string): boolean {
     let has = this.indexes.get(name);
@@ -196,6 +234,8 @@ export class WorldStore implements ViewBackend {
     this.index?.close();
     this.index = undefined;
     this.stmts.clear();
+    this.memo.clear();
+    this.memoRows = 0;
     if (this.db.open) this.db.close();
   }
 }

@@ -36,8 +36,15 @@ export const GridJobSummarySchema = z.object({
   spent_usd: z.number(),
   /** wall time of this job in this process (never written to the run directory) */
   wall_ms: z.number(),
+  /** CPU time (user + system) of this job in this process, ms (absent from older workers' summaries) */
+  cpu_ms: z.number().optional(),
 });
 export type GridJobSummary = z.infer<typeof GridJobSummarySchema>;
+
+const cpuMsSince = (from: NodeJS.CpuUsage): number => {
+  const d = process.cpuUsage(from);
+  return Math.round((d.user + d.system) / 100) / 10;
+};
 
 /** The fields of results.json a summary needs. */
 const ResultsHeadSchema = z.object({
@@ -62,6 +69,7 @@ export function readResultsHead(runDir: string): z.infer<typeof ResultsHeadSchem
  */
 export async function runGridJob(cell: GridJobInput, o: RunOptions): Promise<GridJobSummary> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const name = cell.id ?? cell.label ?? "grid job";
   const config = parseRunConfig(cell.config, `job ${name}`);
   await loadConfigTaskModule(config);
@@ -84,6 +92,7 @@ export async function runGridJob(cell: GridJobInput, o: RunOptions): Promise<Gri
       primary: head.performance.primary,
       spent_usd: head.resources.spent_usd,
       wall_ms: Math.round(performance.now() - t0),
+      cpu_ms: cpuMsSince(cpu0),
     };
   };
   const finished = () => existsSync(join(r.runDir, "results.json"));

@@ -4,8 +4,12 @@
  * killed worker leaves no orphan writing a run directory that a queue has handed to another worker.
  */
 
+import { keepWorldsOpen } from "../../world/world-lease.js";
 import { type ChildMessage, ParentMessageSchema } from "./child-protocol.js";
 import { runGridJob } from "./grid-job.js";
+
+// the runs of this process share their opened worlds (and the caches on them); a rebuilt world is opened afresh
+keepWorldsOpen();
 
 const send = (m: ChildMessage) => {
   if (process.connected) process.send?.(m);
