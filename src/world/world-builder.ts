@@ -259,10 +259,15 @@ function insertSql(spec: { table: string; columns: string[] }): string {
   return `INSERT INTO ${spec.table} (${spec.columns.join(", ")}) VALUES (${spec.columns.map(() => "?").join(", ")})`;
 }
 
-function openForBuild(path: string): Database.Database {
+/**
+ * Opens a build database. `journal: "MEMORY"` while rows load (one writer, no reader: each commit
+ * writes its pages once, where WAL would write them to the log and again at every checkpoint);
+ * `finish()` switches world.db to WAL before the worker threads read it.
+ */
+function openForBuild(path: string, journal: "MEMORY" | "WAL" = "MEMORY"): Database.Database {
   const db = new Database(path);
   db.pragma("synchronous = OFF");
-  db.pragma("journal_mode = WAL");
+  db.pragma(`journal_mode = ${journal}`);
   db.pragma("cache_size = -1048576");
   db.pragma("temp_store = MEMORY");
   return db;
@@ -403,6 +408,8 @@ export class WorldBuilder implements WorldSink {
       // worker writes its side database while this thread builds the indexes and the news vectors
       // (or, with vector workers, adopts the FTS index and copies the news index while they embed).
       const order = stream?.end() ?? null;
+      // WAL from here on: the vector workers (and the after-load FTS worker) read world.db while this thread writes
+      this.world.pragma("journal_mode = WAL");
       // the news index worker (if any) writes its side database meanwhile; discarded if not adopted
       if (order !== null) this.newsIndex.requestWrite();
       // news_order first (committed: the vector workers read it while the other indexes are built)
@@ -597,7 +604,7 @@ export class WorldBuilder implements WorldSink {
     }
     db.exec("DETACH DATABASE fts_side");
     db.close();
-    this.world = openForBuild(join(this.tmpDir, WORLD_DB));
+    this.world = openForBuild(join(this.tmpDir, WORLD_DB), "WAL");
     return true;
   }
 
