@@ -2,6 +2,7 @@ import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
 import { phrasePostings } from "./news-phrase.js";
 import { phraseTopK } from "./news-phrase-top-k.js";
+import { postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 
 /**
@@ -136,15 +137,11 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const globalStats = req.stats.kind === "global";
   const idf = lists.map((p) => idfOf(docFreq(p)));
   // postings in range: [a_i, b_i)
-  const a = new Int32Array(m);
-  const b = new Int32Array(m);
+  const { a, b } = postingsInRange(lists, lo, hi);
   let total = 0;
   let dense = 0;
   let rare = 0;
   for (let i = 0; i < m; i++) {
-    const s = (lists[i] as Postings).seqs;
-    a[i] = lowerBound(s, lo);
-    b[i] = lowerBound(s, hi + 1, a[i] as number);
     const c = (b[i] as number) - (a[i] as number);
     total += c;
     if (c > (b[dense] as number) - (a[dense] as number)) dense = i;
