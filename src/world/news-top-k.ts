@@ -2,7 +2,7 @@ import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
 import { phrasePostings } from "./news-phrase.js";
 import { phraseTopK } from "./news-phrase-top-k.js";
-import { leapfrogPair, type PairCursor, postingsInRange } from "./news-postings-merge.js";
+import { gallop, leapfrogPair, type PairCursor, postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 
 /**
@@ -232,7 +232,7 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
         let j = cur[i] as number;
         const end = b[i] as number;
         if (j < end && (s[j] as number) < d) {
-          j = lowerBound(s, d, j, end);
+          j = gallop(s, d, j, end);
           cur[i] = j;
         }
         if (j < end && s[j] === d) {
