@@ -215,19 +215,19 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const CORPUS_VERSION = "p2c2";
 /** bump when the world format changes (cached worlds are keyed by it; LanceDB tables are not) */
 const WORLD_FORMAT = "w4";
-const CORPUS_FORMAT = `${CORPUS_VERSION}-${WORLD_FORMAT}`;
+export const CORPUS_FORMAT = `${CORPUS_VERSION}-${WORLD_FORMAT}`;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const K = 10;
 
-const BANDS = [
+export const BANDS = [
   { name: "<=0.1%", lo: 0, hi: 0.001 },
   { name: "<=1%", lo: 0.001, hi: 0.01 },
   { name: "<=10%", lo: 0.01, hi: 0.1 },
   { name: ">10%", lo: 0.1, hi: 1.01 },
 ] as const;
-const KINDS = ["single", "and2", "or3", "phrase2"] as const;
-type Kind = (typeof KINDS)[number];
+export const KINDS = ["single", "and2", "or3", "phrase2"] as const;
+export type Kind = (typeof KINDS)[number];
 type WorldKind = "exact" | "lagged";
 
 /** The lagged world's visible_at of an article (deterministic per article). */
@@ -410,7 +410,7 @@ async function cachedLance(
   };
 }
 
-interface Query {
+export interface Query {
   kind: Kind;
   band: string;
   /** the relive query string */
@@ -422,7 +422,7 @@ interface Query {
 }
 
 /** A query set of `counts[kind]` queries per band, from its own seed. */
-function querySet(
+export function querySet(
   seed: number,
   counts: Record<Kind, number>,
   byBand: Map<string, string[]>,

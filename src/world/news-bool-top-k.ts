@@ -1,8 +1,9 @@
 import { bm25Tf as tf } from "./bm25.js";
 import { type Bm25StatsKind, bm25Stats } from "./news-bm25-stats.js";
-import { fts5Replay, gallop } from "./news-fts5-replay.js";
-import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+import { fts5Replay } from "./news-fts5-replay.js";
+import type { NewsIndex, Postings } from "./news-index.js";
 import { phrasePostings } from "./news-phrase.js";
+import { gallop, postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 import type { Ranked, TopKPhrase } from "./news-top-k.js";
 import type { BoolNode } from "./search-query.js";
@@ -99,13 +100,7 @@ function plainMatches(
 ): void {
   const m = lists.length;
   // postings in range: [a_i, b_i); cur_i the forward cursor
-  const a = new Int32Array(m);
-  const b = new Int32Array(m);
-  for (let i = 0; i < m; i++) {
-    const s = (lists[i] as Postings).seqs;
-    a[i] = lowerBound(s, lo);
-    b[i] = lowerBound(s, hi + 1, a[i] as number);
-  }
+  const { a, b } = postingsInRange(lists, lo, hi);
   const cur = Int32Array.from(a);
   // per phrase: the row it was last tested on (0: none, seqs start at 1), and the answer
   const seen = new Int32Array(m);

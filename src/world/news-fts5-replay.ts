@@ -1,4 +1,5 @@
-import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+import type { NewsIndex, Postings } from "./news-index.js";
+import { gallop } from "./news-postings-merge.js";
 import type { TopKPhrase } from "./news-top-k.js";
 import type { BoolNode } from "./search-query.js";
 
@@ -19,20 +20,6 @@ import type { BoolNode } from "./search-query.js";
  * postings; a longer phrase's over the rows holding all its terms (a leapfrog of their postings),
  * flagged no-match where the phrase's own postings (`phrasePostings`) lack the row.
  */
-
-/** First index in `a[lo, hi)` with a[i] >= x, searched from `lo` outwards (cursors move forward). */
-export function gallop(a: Int32Array, x: number, lo: number, hi: number): number {
-  if (lo >= hi || (a[lo] as number) >= x) return lo;
-  let step = 1;
-  let l = lo;
-  let h = lo + 1;
-  while (h < hi && (a[h] as number) < x) {
-    l = h;
-    step *= 2;
-    h = lo + step;
-  }
-  return lowerBound(a, x, l + 1, Math.min(h, hi));
-}
 
 /** FTS5's per-node cursor state: rowid, at-end, positioned-without-matching. */
 interface Cursor {

@@ -1,6 +1,7 @@
 import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Positions, type Postings } from "./news-index.js";
-import { gallop, instances, pairInstances } from "./news-phrase.js";
+import { instances, pairInstances } from "./news-phrase.js";
+import { gallop, leapfrogPair, postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 
 /**
@@ -81,14 +82,8 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
   if (m < 2) throw new RangeError("phraseTopK: a phrase has two or more terms");
   if (k < 1 || lo > hi) return [];
   const lists: Postings[] = terms.map((t) => index.postings(t));
-  const a = new Int32Array(m);
-  const b = new Int32Array(m);
-  for (let i = 0; i < m; i++) {
-    const s = (lists[i] as Postings).seqs;
-    a[i] = lowerBound(s, lo);
-    b[i] = lowerBound(s, hi + 1, a[i] as number);
-    if (b[i] === a[i]) return [];
-  }
+  const { a, b } = postingsInRange(lists, lo, hi);
+  for (let i = 0; i < m; i++) if (b[i] === a[i]) return [];
   // terms by ascending count in range: the leapfrog proposes from the rarest
   const count = (i: number) => (b[i] as number) - (a[i] as number);
   const order = Array.from({ length: m }, (_, i) => i).sort((x, y) => count(x) - count(y) || x - y);
@@ -160,21 +155,11 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
     const na = b[0] as number;
     const nb = b[1] as number;
     // from the last interval's cursors when they are not past s0 (sequential scans), else searched
-    let i = ci === a0 || (sa[ci - 1] as number) < s0 ? gallop(sa, s0, ci, na) : lowerBound(sa, s0, a0, na);
-    let j = cj === a1 || (sb[cj - 1] as number) < s0 ? gallop(sb, s0, cj, nb) : lowerBound(sb, s0, a1, nb);
+    const i = ci === a0 || (sa[ci - 1] as number) < s0 ? gallop(sa, s0, ci, na) : lowerBound(sa, s0, a0, na);
+    const j = cj === a1 || (sb[cj - 1] as number) < s0 ? gallop(sb, s0, cj, nb) : lowerBound(sb, s0, a1, nb);
     let theta = heap.full ? heap.worst : Number.NEGATIVE_INFINITY;
-    while (i < na && j < nb) {
-      const x = sa[i] as number;
-      const y = sb[j] as number;
-      if (x < y) {
-        i = na - i > 8 && (sa[i + 8] as number) < y ? gallop(sa, y, i + 8, na) : i + 1;
-        continue;
-      }
-      if (y < x) {
-        j = nb - j > 8 && (sb[j + 8] as number) < x ? gallop(sb, x, j + 8, nb) : j + 1;
-        continue;
-      }
-      if (x > s1) break;
+    const c = { i, j };
+    leapfrogPair(sa, na, sb, nb, c, s1, (x, i, j) => {
       const f0 = fa[i] as number;
       const f1 = fb[j] as number;
       if (tf(Math.min(f0, f1), docLen[x - 1] as number, avgdl) * BOUND_SLACK >= theta) {
@@ -183,11 +168,9 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
         consider(x);
         if (heap.full) theta = heap.worst;
       }
-      i++;
-      j++;
-    }
-    ci = i;
-    cj = j;
+    });
+    ci = c.i;
+    cj = c.j;
   };
 
   /** every candidate with seq in [s0, s1] */

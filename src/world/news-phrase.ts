@@ -1,6 +1,7 @@
 import { bm25Tf } from "./bm25.js";
 import { EMPTY_POSTINGS, type NewsIndex, type Positions, type Postings } from "./news-index.js";
 import { NEWS_INDEX_BLOCK } from "./news-index-build.js";
+import { gallop, leapfrogPair } from "./news-postings-merge.js";
 
 /**
  * The postings of an FTS5 phrase (two or more terms at consecutive positions of one column),
@@ -19,28 +20,6 @@ const CACHE_BYTES = 32 * 1024 * 1024;
 const caches = new WeakMap<NewsIndex, { map: Map<string, Postings>; bytes: number }>();
 
 const sizeOf = (p: Postings) => p.seqs.byteLength + p.freqs.byteLength + p.blocks.byteLength + p.bmax.byteLength;
-
-/** First index in `a[lo, hi)` with a[i] >= x, searched from `lo` outwards (cheap for short hops). */
-export function gallop(a: Int32Array, x: number, lo: number, hi: number): number {
-  if (lo >= hi || (a[lo] as number) >= x) return lo;
-  let step = 1;
-  let l = lo; // a[l] < x
-  let h = lo + 1;
-  while (h < hi && (a[h] as number) < x) {
-    l = h;
-    step *= 2;
-    h = lo + step;
-  }
-  if (h > hi) h = hi;
-  // a[l] < x, answer in (l, h]
-  let lw = l + 1;
-  while (lw < h) {
-    const m = (lw + h) >>> 1;
-    if ((a[m] as number) < x) lw = m + 1;
-    else h = m;
-  }
-  return lw;
-}
 
 /**
  * The weighted phrase instance count in one article: term i's positions are those of its posting
@@ -91,33 +70,15 @@ export function pairInstances(pa: Positions, i: number, pb: Positions, j: number
 
 /** Two-term phrases (the common case), specialized: one merge of the two lists, one of each article's positions. */
 function pairs(a: Postings, b: Postings, pa: Positions, pb: Positions, seqs: Int32Array, freqs: Uint32Array): number {
-  const sa = a.seqs;
-  const sb = b.seqs;
-  const na = sa.length;
-  const nb = sb.length;
-  let i = 0;
-  let j = 0;
   let n = 0;
-  while (i < na && j < nb) {
-    const x = sa[i] as number;
-    const y = sb[j] as number;
-    if (x < y) {
-      i = na - i > 8 && (sa[i + 8] as number) < y ? gallop(sa, y, i + 8, na) : i + 1;
-      continue;
-    }
-    if (y < x) {
-      j = nb - j > 8 && (sb[j + 8] as number) < x ? gallop(sb, x, j + 8, nb) : j + 1;
-      continue;
-    }
+  leapfrogPair(a.seqs, a.seqs.length, b.seqs, b.seqs.length, { i: 0, j: 0 }, 0x7fffffff, (x, i, j) => {
     const f = pairInstances(pa, i, pb, j);
     if (f > 0) {
       seqs[n] = x;
       freqs[n] = f;
       n++;
     }
-    i++;
-    j++;
-  }
+  });
   return n;
 }
 

@@ -2,6 +2,7 @@ import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
 import { phrasePostings } from "./news-phrase.js";
 import { phraseTopK } from "./news-phrase-top-k.js";
+import { gallop, leapfrogPair, type PairCursor, postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 
 /**
@@ -136,15 +137,11 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const globalStats = req.stats.kind === "global";
   const idf = lists.map((p) => idfOf(docFreq(p)));
   // postings in range: [a_i, b_i)
-  const a = new Int32Array(m);
-  const b = new Int32Array(m);
+  const { a, b } = postingsInRange(lists, lo, hi);
   let total = 0;
   let dense = 0;
   let rare = 0;
   for (let i = 0; i < m; i++) {
-    const s = (lists[i] as Postings).seqs;
-    a[i] = lowerBound(s, lo);
-    b[i] = lowerBound(s, hi + 1, a[i] as number);
     const c = (b[i] as number) - (a[i] as number);
     total += c;
     if (c > (b[dense] as number) - (a[dense] as number)) dense = i;
@@ -222,7 +219,6 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
           cur[i] = j + 1;
         } else has[i] = 0;
       }
-      if (accept !== undefined && !accept(d)) continue;
       let alive = true;
       for (let k = e - 1; k >= 0; k--) {
         const i = order[k] as number;
@@ -236,7 +232,7 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
         let j = cur[i] as number;
         const end = b[i] as number;
         if (j < end && (s[j] as number) < d) {
-          j = lowerBound(s, d, j, end);
+          j = gallop(s, d, j, end);
           cur[i] = j;
         }
         if (j < end && s[j] === d) {
@@ -249,8 +245,38 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
       if (!alive) continue;
       let score = 0.0;
       for (let i = 0; i < m; i++) if (has[i] === 1) score += contrib[i] as number;
+      // below the k-th score heap.offer would drop it: the visibility test only for rows that can enter
+      if (heap.full && score < heap.worst) continue;
+      if (accept !== undefined && !accept(d)) continue;
       heap.offer(score, d);
     }
+  };
+
+  /**
+   * Two-term AND over [cur, s1]: a leapfrog of the two lists (galloping over the gaps of the
+   * sparser one). A match is scored first (two term factors, in query order) and dropped when below
+   * the k-th score — `heap.offer` would drop it too — so `accept` runs only for rows that can
+   * enter the top k.
+   */
+  const pair: PairCursor = { i: 0, j: 0 };
+  const evaluateAnd2 = (s1: number): void => {
+    const A = lists[0] as Postings;
+    const B = lists[1] as Postings;
+    const fa = A.freqs;
+    const fb = B.freqs;
+    const w0 = idf[0] as number;
+    const w1 = idf[1] as number;
+    pair.i = cur[0] as number;
+    pair.j = cur[1] as number;
+    leapfrogPair(A.seqs, b[0] as number, B.seqs, b[1] as number, pair, s1, (d, i, j) => {
+      const dl = docLen[d - 1] as number;
+      let score = 0.0;
+      score += w0 * tf(fa[i] as number, dl, avgdl);
+      score += w1 * tf(fb[j] as number, dl, avgdl);
+      if (heap.full && score < heap.worst) return;
+      if (accept !== undefined && !accept(d)) return;
+      heap.offer(score, d);
+    });
   };
 
   /** Scores every match with seq in [s0, s1] (OR: by MaxScore); cur[] are the per-term start positions (advanced). */
@@ -276,6 +302,10 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
     }
     if (req.op === "OR") {
       evaluateOr(s1);
+      return;
+    }
+    if (m === 2) {
+      evaluateAnd2(s1);
       return;
     }
     for (;;) {
