@@ -74,8 +74,7 @@ export const brokerOpsTask = defineTask<BrokerOpsParams>({
         const now = ctx.view.now();
         return openDutyState(dutiesDueFrom(env.book.log, p, ctx.sim_start, ctx.sim_end, now), env.records, now);
       },
-      observations: (since, now) =>
-        deskObservations(env.book.log, env.outbox, p.mailbox, since, now, ctx.view.now()),
+      observations: (since, now) => deskObservations(env.book.log, env.outbox, p.mailbox, since, now, ctx.view.now()),
       dispose: () => env.dispose(),
     };
   },

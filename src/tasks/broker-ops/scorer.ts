@@ -80,7 +80,7 @@ export class BrokerOpsScorer extends ScorerBase {
   /** the roster of the window [sim_start, end), from one read of the world */
   private readonly rosterAt: (end: number) => Duty[];
 
-  constructor(private readonly ctx: ScorerContext) {
+  constructor(ctx: ScorerContext) {
     super();
     this.p = BrokerOpsParams.parse(ctx.params ?? {});
     this.rosterAt = rosterThrough(ctx.world, this.p, ctx.sim_start, ctx.sim_end);
