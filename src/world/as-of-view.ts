@@ -92,6 +92,11 @@ export interface AsOfView {
   exchanges: {
     /** completed candles with open_time in [from, to], ascending */
     candles(venue: string, symbol: string, from: number, to: number): CandleRow[];
+    /**
+     * of `candles(venue, symbol, from, to)`, the one visible last (the latest visible_at; then the
+     * shortest interval, then the earliest open_time), or null when none: a mark in one row
+     */
+    latest(venue: string, symbol: string, from: number, to: number): CandleRow | null;
     symbols(venue: string): string[];
     venues(): string[];
   };

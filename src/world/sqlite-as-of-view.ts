@@ -37,6 +37,11 @@ const CANDLES_SQL =
   "SELECT venue, symbol, interval_ms, open_time, o, h, l, c, v, visible_at FROM candle" +
   " WHERE venue = @venue AND symbol = @symbol AND open_time >= @from AND open_time <= @to" +
   " AND visible_at <= @now ORDER BY open_time, interval_ms";
+/** of those, the one visible last (shortest interval, then earliest open_time, among equals) */
+const LATEST_CANDLE_SQL =
+  "SELECT venue, symbol, interval_ms, open_time, o, h, l, c, v, visible_at FROM candle" +
+  " WHERE venue = @venue AND symbol = @symbol AND open_time >= @from AND open_time <= @to" +
+  " AND visible_at <= @now ORDER BY visible_at DESC, interval_ms, open_time LIMIT 1";
 
 export interface ViewBackend {
   stmt(sql: string): Database.Statement;
@@ -536,6 +541,12 @@ export class SqliteAsOfView implements AsOfView {
         ? this.b.memoAll<CandleRow>(CANDLES_SQL, params)
         : (this.b.stmt(CANDLES_SQL).all(params) as CandleRow[]);
     },
+    latest: (venue, symbol, from, to) =>
+      (this.b
+        .stmt(LATEST_CANDLE_SQL)
+        .get({ venue, symbol, from: checkTime("from", from), to: checkTime("to", to), now: this.t() }) as
+        | CandleRow
+        | undefined) ?? null,
     symbols: (venue) =>
       (
         this.b

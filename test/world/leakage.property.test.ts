@@ -3,6 +3,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AsOfView } from "../../src/world/as-of-view.js";
+import type { CandleRow } from "../../src/world/types.js";
 import { WorldStore } from "../../src/world/world-store.js";
 import { buildWorld, prng, randomWorld, truncate, WORDS, type WorldRows, workDir } from "./world-fixtures.js";
 
@@ -131,6 +132,10 @@ function randomCalls(rows: WorldRows, seed: number, n: number): Call[] {
         calls.push({
           name: `exchanges.candles(${venue},${symbol},${a},${b})`,
           run: (v) => v.exchanges.candles(venue, symbol, Math.min(a, b), Math.max(a, b)),
+        });
+        calls.push({
+          name: `exchanges.latest(${venue},${symbol},${a},${b})`,
+          run: (v) => v.exchanges.latest(venue, symbol, Math.min(a, b), Math.max(a, b)),
         });
         break;
       }
@@ -268,5 +273,49 @@ describe("as-of view leakage (R1): full world vs truncated world", () => {
       { numRuns: 34, seed: 20260101 },
     );
     expect(probes).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it("exchanges.latest is the candle of exchanges.candles visible last (shortest interval, earliest open among equals)", () => {
+    const work = workDir();
+    dirs.push(work);
+    let worldNo = 0;
+    let found = 0;
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.boolean(), (seed, lagged) => {
+        const dir = join(work, `l${worldNo++}`);
+        buildWorld(dir, randomWorld(seed, lagged));
+        const w = WorldStore.open(dir);
+        try {
+          const r = prng(seed);
+          for (let i = 0; i < 200; i++) {
+            const now = r.int(-10, 1100);
+            const v = w.at(() => now);
+            const venue = r.pick(["v1", "v2", "v3"]);
+            const symbol = r.pick(["BTC", "ETH"]);
+            const a = r.int(-50, 1100);
+            const b = r.int(-50, 1100);
+            const [from, to] = [Math.min(a, b), Math.max(a, b)];
+            let best: CandleRow | null = null;
+            for (const c of v.exchanges.candles(venue, symbol, from, to))
+              if (
+                !best ||
+                c.visible_at > best.visible_at ||
+                (c.visible_at === best.visible_at && c.interval_ms < best.interval_ms)
+              )
+                best = c;
+            if (best) found++;
+            expect(
+              v.exchanges.latest(venue, symbol, from, to),
+              `${venue} ${symbol} [${from}, ${to}] seed ${seed}`,
+            ).toEqual(best);
+          }
+        } finally {
+          w.close();
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 10, seed: 20261203 },
+    );
+    expect(found).toBeGreaterThan(100);
   });
 });

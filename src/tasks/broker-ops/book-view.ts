@@ -73,15 +73,7 @@ export function maintenanceAt(schedule: BrokerOpsParams["maintenance"], start: n
 /** The last completed candle's close of `symbol` on `venue` as seen by `view` (null when none is recent). */
 export function markOf(view: AsOfView, venue: string, symbol: string): Mark | null {
   const now = view.now();
-  const rows = view.exchanges.candles(venue, symbol, now - MARK_LOOKBACK_MS, now);
-  let best: (typeof rows)[number] | null = null;
-  for (const c of rows)
-    if (
-      !best ||
-      c.visible_at > best.visible_at ||
-      (c.visible_at === best.visible_at && c.interval_ms < best.interval_ms)
-    )
-      best = c;
+  const best = view.exchanges.latest(venue, symbol, now - MARK_LOOKBACK_MS, now);
   return best ? { price: best.c, as_of: best.visible_at } : null;
 }
 
