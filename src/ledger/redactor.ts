@@ -16,15 +16,31 @@ interface Secret {
 export class Redactor {
   /** value → its secret, in insertion order */
   private readonly byValue = new Map<string, Secret>();
+  /** the secrets in insertion order */
+  private readonly ordered: Secret[] = [];
+  /** position in `ordered` of the first short secret holding no `"` (none: -1) */
+  private firstShort = -1;
+  /** positions of the secrets every line is checked for: long ones, and short ones holding a `"` */
+  private readonly scanned: number[] = [];
+  /** a short secret's escaped form (holding no `"`) → its position in `ordered` */
+  private readonly shortByEsc = new Map<string, number>();
 
   add(name: string, value: string): void {
     if (!/^[a-z0-9_-]{1,64}$/.test(name)) throw new Error(`secret name "${name}": use [a-z0-9_-]{1,64}`);
     if (value.length === 0 || this.byValue.has(value)) return;
-    this.byValue.set(value, {
+    const secret: Secret = {
       placeholder: `[redacted:${name}]`,
       esc: JSON.stringify(value).slice(1, -1),
       long: value.length >= 8,
-    });
+    };
+    const at = this.ordered.length;
+    this.byValue.set(value, secret);
+    this.ordered.push(secret);
+    if (secret.long || secret.esc.includes('"')) this.scanned.push(at);
+    else {
+      if (this.firstShort < 0) this.firstShort = at;
+      this.shortByEsc.set(secret.esc, at);
+    }
   }
 
   get size(): number {
@@ -34,27 +50,42 @@ export class Redactor {
   /**
    * a serialized JSON line with every secret replaced by its placeholder, in insertion order. A
    * short secret whose escaped form holds no `"` occurs as a whole JSON string exactly when it is
-   * the text between two consecutive quotes of the line: those texts are collected once, so a line
-   * costs one set lookup per such secret instead of a scan (a run that mails a one-time code a day
-   * holds hundreds of them). A replacement never adds such a text: any text it creates between two
-   * quotes holds a placeholder (≥ 12 characters), longer than a short secret (tested against the
-   * plain scan).
+   * the text between two consecutive quotes of the line: those texts are collected once (when the
+   * first such secret's turn comes), and only the short secrets among them are applied, so a line costs one map
+   * lookup per quoted text instead of one per secret (a run that mails a one-time code a day holds
+   * hundreds of them). A replacement never adds such a text: any text it creates between two quotes
+   * holds a placeholder (≥ 12 characters), longer than a short secret (tested against the plain scan).
    */
   redact(line: string): string {
     let out = line;
-    let quoted: Set<string> | null = null;
-    for (const { placeholder, esc, long } of this.byValue.values()) {
-      if (long) {
-        if (out.includes(esc)) out = out.split(esc).join(placeholder);
-        continue;
-      }
-      if (!esc.includes('"')) {
-        quoted ??= new Set(out.split('"'));
-        if (!quoted.has(esc)) continue;
-      }
-      out = out.split(`"${esc}"`).join(`"${placeholder}"`);
+    const first = this.firstShort < 0 ? this.ordered.length : this.firstShort;
+    let k = 0;
+    const scanned = this.scanned;
+    // the secrets before the first short one holding no `"` are all scanned
+    for (; k < scanned.length && (scanned[k] as number) < first; k++) out = this.apply(out, scanned[k] as number);
+    if (first === this.ordered.length) return out;
+    const hits: number[] = [];
+    for (const q of new Set(out.split('"'))) {
+      const at = this.shortByEsc.get(q);
+      if (at !== undefined) hits.push(at);
+    }
+    hits.sort((a, b) => a - b);
+    // the rest of the scanned and the short secrets found, merged in insertion order
+    let h = 0;
+    while (k < scanned.length || h < hits.length) {
+      const next =
+        h >= hits.length || (k < scanned.length && (scanned[k] as number) < (hits[h] as number))
+          ? (scanned[k++] as number)
+          : (hits[h++] as number);
+      out = this.apply(out, next);
     }
     return out;
+  }
+
+  private apply(out: string, at: number): string {
+    const { placeholder, esc, long } = this.ordered[at] as Secret;
+    if (long) return out.includes(esc) ? out.split(esc).join(placeholder) : out;
+    return out.split(`"${esc}"`).join(`"${placeholder}"`);
   }
 
   /** the inverse of `redact` for the secrets known now */

@@ -72,6 +72,8 @@ export class BrokerOpsScorer extends ScorerBase {
   private readonly scored: Duty[];
   private readonly late: NotScorable[];
   private readonly stops: Stop[] = [];
+  /** whether `stops` is in submission-time order (always, on one clock; else `stopsIn` scans) */
+  private stopsInOrder = true;
   private readonly funding: Funding[] = [];
   private readonly results: { duty: Duty; status: DutyStatus; latency: number | null }[] = [];
   private emitted = 0;
@@ -102,7 +104,26 @@ export class BrokerOpsScorer extends ScorerBase {
   private addStop(fields: unknown, t: number): void {
     const parsed = StopInput.safeParse(fields);
     if (!parsed.success) return;
+    const last = this.stops.at(-1);
+    if (last !== undefined && t < last.t) this.stopsInOrder = false;
     this.stops.push({ ...parsed.data, t, mark: this.markAt(parsed.data.symbol, t), used: false });
+  }
+
+  /** the stops of `symbol` submitted in [from, to), in submission order */
+  private stopsIn(symbol: string, from: number, to: number): Stop[] {
+    const all = this.stops;
+    if (!this.stopsInOrder) return all.filter((s) => s.symbol === symbol && s.t >= from && s.t < to);
+    let lo = 0;
+    let hi = all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((all[mid] as Stop).t < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Stop[] = [];
+    for (let i = lo; i < all.length && (all[i] as Stop).t < to; i++)
+      if ((all[i] as Stop).symbol === symbol) out.push(all[i] as Stop);
+    return out;
   }
 
   private addFunding(fields: unknown, t: number): void {
@@ -136,7 +157,7 @@ export class BrokerOpsScorer extends ScorerBase {
 
   private settleStop(d: Extract<Duty, { kind: "stop" }>): Outcome {
     const f = d.fill;
-    const inWindow = this.stops.filter((s) => s.symbol === f.p.symbol && s.t >= d.t && s.t < d.deadline);
+    const inWindow = this.stopsIn(f.p.symbol, d.t, d.deadline);
     const hit = inWindow.find((s) => !s.used && stopProblem(s, f.p.side) === null);
     const status: DutyStatus = hit ? "met" : inWindow.length > 0 ? "wrong" : "missed";
     if (hit) hit.used = true;
