@@ -71,14 +71,7 @@ export class WorldStoreCache {
       entry = undefined;
     }
     if (!entry) {
-      const world = WorldStore.open(dir);
-      let truth: TruthStore;
-      try {
-        truth = TruthStore.open(dir);
-      } catch (err) {
-        world.close();
-        throw err;
-      }
+      const { world, truth } = openStores(dir);
       // the files changed between the stat and the open: serve this run, keep nothing
       const after = signature === null ? null : safeSignature(dir);
       entry = { dir, signature: after ?? "", world, truth, leases: 0, stale: after === null || after !== signature };
@@ -163,17 +156,21 @@ export function keepWorldsOpen(maxIdle?: number): WorldStoreCache {
   return processCache;
 }
 
-/** The stores of a run's world: from the process's cache when `keepWorldsOpen` was called, else opened for this lease alone. */
-export function leaseWorld(dir: string): WorldLease {
-  if (processCache !== null) return processCache.lease(dir);
+/** A world's two stores, opened together (the world store closed again when the truth store fails to open). */
+function openStores(dir: string): { world: WorldStore; truth: TruthStore } {
   const world = WorldStore.open(dir);
-  let truth: TruthStore;
   try {
-    truth = TruthStore.open(dir);
+    return { world, truth: TruthStore.open(dir) };
   } catch (err) {
     world.close();
     throw err;
   }
+}
+
+/** The stores of a run's world: from the process's cache when `keepWorldsOpen` was called, else opened for this lease alone. */
+export function leaseWorld(dir: string): WorldLease {
+  if (processCache !== null) return processCache.lease(dir);
+  const { world, truth } = openStores(dir);
   let released = false;
   return {
     world,

@@ -3,6 +3,7 @@ import { effectsOfCommitment } from "../../tools/browser/browser-tools.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
+import { lowerBound } from "./book-log.js";
 import { markOf } from "./book-view.js";
 import { type Duty, rosterThrough } from "./duties.js";
 import {
@@ -113,13 +114,7 @@ export class BrokerOpsScorer extends ScorerBase {
   private stopsIn(symbol: string, from: number, to: number): Stop[] {
     const all = this.stops;
     if (!this.stopsInOrder) return all.filter((s) => s.symbol === symbol && s.t >= from && s.t < to);
-    let lo = 0;
-    let hi = all.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((all[mid] as Stop).t < from) lo = mid + 1;
-      else hi = mid;
-    }
+    const lo = lowerBound(all, from, (s) => s.t);
     const out: Stop[] = [];
     for (let i = lo; i < all.length && (all[i] as Stop).t < to; i++)
       if ((all[i] as Stop).symbol === symbol) out.push(all[i] as Stop);
