@@ -38,6 +38,8 @@ import { TopHeap } from "./news-top-heap.js";
 const BOUND_SLACK = 1 + 1e-9;
 /** at most this many postings in range: evaluate everything */
 const EXHAUSTIVE_POSTINGS = 2048;
+/** interval bounds are bucketed into this many levels (evaluation rounds take whole levels, best first) */
+const LEVELS = 1024;
 
 export type TopKOp = "AND" | "OR";
 
@@ -415,24 +417,60 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
     ub[g] = (ub[g] as number) * BOUND_SLACK;
     cand.push(g);
   }
-  const sortedUb = Float64Array.from(cand, (g) => ub[g] as number)
-    .sort()
-    .reverse();
+  // intervals by bound in LEVELS buckets over [min, max] (a histogram, not a sort: sorting
+  // thousands of doubles costs more than evaluating many intervals)
+  let minUb = Number.POSITIVE_INFINITY;
+  let maxUb = Number.NEGATIVE_INFINITY;
+  for (const g of cand) {
+    const v = ub[g] as number;
+    if (v < minUb) minUb = v;
+    if (v > maxUb) maxUb = v;
+  }
+  const scale = maxUb > minUb ? LEVELS / (maxUb - minUb) : 0;
+  const level = new Uint16Array(cand.length);
+  const count = new Int32Array(LEVELS);
+  const levelMax = new Float64Array(LEVELS).fill(Number.NEGATIVE_INFINITY);
+  for (let x = 0; x < cand.length; x++) {
+    const v = ub[cand[x] as number] as number;
+    const l = Math.min(LEVELS - 1, Math.floor((v - minUb) * scale));
+    level[x] = l;
+    count[l] = (count[l] as number) + 1;
+    if (v > (levelMax[l] as number)) levelMax[l] = v;
+  }
+  // rounds: the best levels holding at least `take` more intervals (doubling), each round in seq order
   const done = new Uint8Array(G);
   let take = Math.max(req.k, 8);
-  let cut = 0; // sortedUb[0, cut) have been evaluated (by bound)
-  while (cut < sortedUb.length) {
-    const next = Math.min(sortedUb.length, cut + take);
-    const c = sortedUb[next - 1] as number;
-    for (const g of cand) {
-      if (done[g] === 1 || (ub[g] as number) < c) continue;
-      if (heap.full && (ub[g] as number) < heap.worst) continue;
-      done[g] = 1;
-      evaluate(lo + g * W, Math.min(hi, lo + (g + 1) * W - 1));
+  let from = LEVELS; // levels [from, LEVELS) are taken
+  let taken = 0;
+  while (from > 0) {
+    const want = taken + take;
+    while (from > 0 && taken < want) {
+      from--;
+      taken += count[from] as number;
     }
-    cut = next;
-    while (cut < sortedUb.length && (sortedUb[cut] as number) >= c) cut++;
-    if (cut < sortedUb.length && heap.full && (sortedUb[cut] as number) < heap.worst) break;
+    // adjacent intervals of the round are evaluated as one range (one cursor search per term, not one per interval)
+    let run0 = -1;
+    let run1 = -1;
+    for (let x = 0; x < cand.length; x++) {
+      const g = cand[x] as number;
+      if (done[g] === 1 || (level[x] as number) < from) continue;
+      done[g] = 1;
+      if (heap.full && (ub[g] as number) < heap.worst) continue;
+      if (g === run1 + 1 && run0 >= 0) {
+        run1 = g;
+        continue;
+      }
+      if (run0 >= 0) evaluate(lo + run0 * W, Math.min(hi, lo + (run1 + 1) * W - 1));
+      run0 = g;
+      run1 = g;
+    }
+    if (run0 >= 0) evaluate(lo + run0 * W, Math.min(hi, lo + (run1 + 1) * W - 1));
+    // stop once no interval left can hold a result
+    if (heap.full) {
+      let rest = Number.NEGATIVE_INFINITY;
+      for (let l = 0; l < from; l++) if ((levelMax[l] as number) > rest) rest = levelMax[l] as number;
+      if (rest < heap.worst) break;
+    }
     take *= 2;
   }
   return heap.sorted();
