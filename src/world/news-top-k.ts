@@ -1,8 +1,9 @@
 import { bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Postings } from "./news-index.js";
+import { BOUND_SLACK, orState, orWindow } from "./news-or-top-k.js";
 import { phrasePostings } from "./news-phrase.js";
 import { phraseTopK } from "./news-phrase-top-k.js";
-import { gallop, leapfrogPair, type PairCursor, postingsInRange } from "./news-postings-merge.js";
+import { leapfrogPair, type PairCursor, postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 
 /**
@@ -21,25 +22,27 @@ import { TopHeap } from "./news-top-heap.js";
  * candidate before it can enter the top k: k results whenever k visible matches exist.
  *
  * Early termination (block-max): the range is cut into G intervals of equal seq width, about one
- * index block of the densest term each. Each interval gets an upper bound from the blocks
- * overlapping it (global statistics: the block's stored largest term factor, exact; as-of
+ * index block of the densest term each (OR: at least `OR_WINDOW` seqs). Each interval gets an
+ * upper bound from the blocks overlapping it (global statistics: the block's stored largest term factor, exact; as-of
  * statistics: the factor of the block's max frequency and min document length) — Σ over the terms (OR) or, if
  * every term has a block there, over all terms (AND). Intervals are evaluated exactly in rounds of
  * decreasing bound; the search stops once k results are held and every unevaluated interval's
  * bound is below the k-th score, so most postings of a broad term are never scored. Ranges with few
  * postings (and AND queries with a rare term, driven by that term's postings) are evaluated in full.
+ * An OR of two or more phrases is evaluated per interval by `news-or-top-k.ts` (block-max MaxScore:
+ * the interval's own term bounds decide which terms can be skipped there).
  *
  * A query of one multi-term phrase is ranked by `news-phrase-top-k.ts` (its term factor, no
  * idf, no phrase postings) unless two of its factors are close enough for an idf to round them
  * together; then, and for phrases among other phrases, by the phrase postings of `news-phrase.ts`.
  */
 
-/** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
-const BOUND_SLACK = 1 + 1e-9;
 /** at most this many postings in range: evaluate everything */
 const EXHAUSTIVE_POSTINGS = 2048;
 /** interval bounds are bucketed into this many levels (evaluation rounds take whole levels, best first) */
 const LEVELS = 1024;
+/** OR intervals are at least this many seqs wide */
+const OR_WINDOW = 1024;
 
 export type TopKOp = "AND" | "OR";
 
@@ -156,11 +159,9 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   const accept = req.accept;
   const blk = index.block;
 
-  // MaxScore (OR): per term an upper bound of its score over the range (its blocks' bounds there),
-  // terms by ascending bound, prefix sums of the bounds
+  // OR (block-max MaxScore, news-or-top-k.ts): per term an upper bound of its score over the range
+  // (its blocks' bounds there); windows refine it by their own blocks
   const U = new Float64Array(m);
-  const order: number[] = [];
-  const prefix = new Float64Array(m + 1);
   if (req.op === "OR" && m > 1) {
     for (let i = 0; i < m; i++) {
       if ((b[i] as number) <= (a[i] as number)) continue;
@@ -174,86 +175,8 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
       }
       U[i] = (idf[i] as number) * u * BOUND_SLACK;
     }
-    for (let i = 0; i < m; i++) order.push(i);
-    order.sort((x, y) => (U[x] as number) - (U[y] as number) || x - y);
-    for (let k = 0; k < m; k++) prefix[k + 1] = (prefix[k] as number) + (U[order[k] as number] as number);
-    for (let k = 1; k <= m; k++) prefix[k] = (prefix[k] as number) * BOUND_SLACK;
   }
-  const contrib = new Float64Array(m);
-  const has = new Uint8Array(m);
-
-  /**
-   * OR over [s0, s1] by MaxScore: once k results are held, the terms whose bounds sum below the
-   * k-th score (non-essential) cannot make a result alone, so only seqs of the other terms are
-   * candidates, and a candidate is dropped as soon as its partial score plus the bounds of the
-   * terms not yet looked at falls below the k-th score. A kept candidate's score is summed in
-   * query order over every term it holds, as FTS5 does.
-   */
-  const evaluateOr = (s1: number): void => {
-    let e = 0; // order[0, e) are non-essential
-    for (;;) {
-      if (heap.full) {
-        const theta = heap.worst;
-        while (e < m && (prefix[e + 1] as number) < theta) e++;
-      }
-      if (e === m) return;
-      let d = Number.POSITIVE_INFINITY;
-      for (let k = e; k < m; k++) {
-        const i = order[k] as number;
-        const j = cur[i] as number;
-        if (j < (b[i] as number)) {
-          const q = (lists[i] as Postings).seqs[j] as number;
-          if (q < d) d = q;
-        }
-      }
-      if (d > s1) return;
-      const dl = docLen[d - 1] as number;
-      let partial = 0;
-      for (let k = e; k < m; k++) {
-        const i = order[k] as number;
-        const j = cur[i] as number;
-        const p = lists[i] as Postings;
-        if (j < (b[i] as number) && p.seqs[j] === d) {
-          has[i] = 1;
-          const c = (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
-          contrib[i] = c;
-          partial += c;
-          cur[i] = j + 1;
-        } else has[i] = 0;
-      }
-      let alive = true;
-      for (let k = e - 1; k >= 0; k--) {
-        const i = order[k] as number;
-        has[i] = 0;
-        if (heap.full && partial + (prefix[k + 1] as number) < heap.worst) {
-          alive = false;
-          break;
-        }
-        const p = lists[i] as Postings;
-        const s = p.seqs;
-        let j = cur[i] as number;
-        const end = b[i] as number;
-        if (j < end && (s[j] as number) < d) {
-          j = gallop(s, d, j, end);
-          cur[i] = j;
-        }
-        if (j < end && s[j] === d) {
-          has[i] = 1;
-          const c = (idf[i] as number) * tf(p.freqs[j] as number, dl, avgdl);
-          contrib[i] = c;
-          partial += c;
-        }
-      }
-      if (!alive) continue;
-      let score = 0.0;
-      for (let i = 0; i < m; i++) if (has[i] === 1) score += contrib[i] as number;
-      // below the k-th score heap.offer would drop it: the visibility test only for rows that can enter
-      if (heap.full && score < heap.worst) continue;
-      if (accept !== undefined && !accept(d)) continue;
-      heap.offer(score, d);
-    }
-  };
-
+  const or = req.op === "OR" && m > 1 ? orState(lists, a, b, idf, U, docLen, avgdl, heap, accept) : null;
   /**
    * Two-term AND over [cur, s1]: a leapfrog of the two lists (galloping over the gaps of the
    * sparser one). A match is scored first (two term factors, in query order) and dropped when below
@@ -281,7 +204,7 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
     });
   };
 
-  /** Scores every match with seq in [s0, s1] (OR: by MaxScore); cur[] are the per-term start positions (advanced). */
+  /** Scores every match with seq in [s0, s1] (one term, or AND); cur[] are the per-term start positions (advanced). */
   const cur = new Int32Array(m);
   const evaluate = (s0: number, s1: number): void => {
     for (let i = 0; i < m; i++) {
@@ -300,10 +223,6 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
         score += w * tf(p.freqs[j] as number, docLen[seq - 1] as number, avgdl);
         heap.offer(score, seq);
       }
-      return;
-    }
-    if (req.op === "OR") {
-      evaluateOr(s1);
       return;
     }
     if (m === 2) {
@@ -345,7 +264,8 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
 
   const rareCount = (b[rare] as number) - (a[rare] as number);
   if (total <= EXHAUSTIVE_POSTINGS) {
-    evaluate(lo, hi);
+    if (or !== null) orWindow(or, lo, hi, U, 0);
+    else evaluate(lo, hi);
     return heap.sorted();
   }
   if (req.op === "AND" && rareCount <= EXHAUSTIVE_POSTINGS) {
@@ -373,11 +293,19 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
   }
 
   // block-max bounds on a grid of G intervals of width W over [lo, hi]
-  const G = Math.max(1, Math.ceil(((b[dense] as number) - (a[dense] as number)) / blk));
+  // (OR: at least OR_WINDOW seqs wide: evaluating a window has a fixed cost)
+  const G = Math.max(
+    1,
+    Math.min(
+      Math.ceil(((b[dense] as number) - (a[dense] as number)) / blk),
+      or !== null ? Math.ceil((hi - lo + 1) / OR_WINDOW) : Number.POSITIVE_INFINITY,
+    ),
+  );
   const W = Math.ceil((hi - lo + 1) / G);
   const ub = new Float64Array(G);
   const present = new Uint8Array(G);
-  const termUb = new Float64Array(G);
+  // termUb[g·m + i]: term i's bound in interval g
+  const termUb = new Float64Array(G * m);
   const mark = new Int32Array(G).fill(-1);
   for (let i = 0; i < m; i++) {
     const p = lists[i] as Postings;
@@ -400,12 +328,12 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
         const g = sparse ? Math.floor(((p.seqs[s + x] as number) - lo) / W) : g0 + x;
         if (mark[g] !== i) {
           mark[g] = i;
-          termUb[g] = bound;
+          termUb[g * m + i] = bound;
           present[g] = (present[g] as number) + 1;
           ub[g] = (ub[g] as number) + bound;
-        } else if (bound > (termUb[g] as number)) {
-          ub[g] = (ub[g] as number) + (bound - (termUb[g] as number));
-          termUb[g] = bound;
+        } else if (bound > (termUb[g * m + i] as number)) {
+          ub[g] = (ub[g] as number) + (bound - (termUb[g * m + i] as number));
+          termUb[g * m + i] = bound;
         }
       }
     }
@@ -448,7 +376,8 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
       from--;
       taken += count[from] as number;
     }
-    // adjacent intervals of the round are evaluated as one range (one cursor search per term, not one per interval)
+    // OR: interval by interval, each by its own term bounds; otherwise adjacent intervals of the round
+    // are evaluated as one range (one cursor search per term, not one per interval)
     let run0 = -1;
     let run1 = -1;
     for (let x = 0; x < cand.length; x++) {
@@ -456,6 +385,10 @@ export function topK(index: NewsIndex, req: TopKRequest): Ranked[] {
       if (done[g] === 1 || (level[x] as number) < from) continue;
       done[g] = 1;
       if (heap.full && (ub[g] as number) < heap.worst) continue;
+      if (or !== null) {
+        orWindow(or, lo + g * W, Math.min(hi, lo + (g + 1) * W - 1), termUb, g * m);
+        continue;
+      }
       if (g === run1 + 1 && run0 >= 0) {
         run1 = g;
         continue;

@@ -17,8 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AsOfView } from "../../src/world/as-of-view.js";
 import { bm25Tf } from "../../src/world/bm25.js";
 import { needsReplay } from "../../src/world/news-bool-top-k.js";
+import { OR_PIECE, orTopKCounts } from "../../src/world/news-or-top-k.js";
 import { phrasePostings } from "../../src/world/news-phrase.js";
 import { phraseTopK, SCALE_GAP, scaleSafe } from "../../src/world/news-phrase-top-k.js";
+import { type Ranked, topK } from "../../src/world/news-top-k.js";
 import { compileSearchQuery } from "../../src/world/search-query.js";
 import { SqliteAsOfView } from "../../src/world/sqlite-as-of-view.js";
 import type { NewsRow } from "../../src/world/types.js";
@@ -174,6 +176,20 @@ function randomBoolQuery(r: ReturnType<typeof prng>): Q {
   return { ...c, q: r.next() < 0.25 ? policyExpr(r) : boolExpr(r, r.int(2, 3)) };
 }
 
+/**
+ * Every path of the OR evaluation (news-or-top-k.ts) was taken since `before`: windows, a phrase
+ * non-essential by its window bound although essential over the range, rows dropped by bounds,
+ * non-essential phrases looked up per row, windows wider than one piece, queries of more than 31
+ * phrases.
+ */
+function expectOrPaths(
+  before: typeof orTopKCounts,
+  name: string,
+  paths: readonly (keyof typeof orTopKCounts)[] = ["windows", "demoted", "dropped", "probed", "split", "wide"],
+): void {
+  for (const k of paths) expect(orTopKCounts[k] - before[k], `${name}: OR path ${k} taken`).toBeGreaterThan(0);
+}
+
 describe("news index: identical ranking to FTS5 bm25", () => {
   const dirs: string[] = [];
   const stores: { name: string; store: WorldStore }[] = [];
@@ -216,6 +232,7 @@ describe("news index: identical ranking to FTS5 bm25", () => {
       const fts = ftsOnly(store, () => now);
       const r = prng(name === "exact" ? 11 : 12);
       let nonEmpty = 0;
+      const or0 = { ...orTopKCounts };
       for (let i = 0; i < 600; i++) {
         const c = randomQuery(r, true);
         now = c.now;
@@ -224,6 +241,117 @@ describe("news index: identical ranking to FTS5 bm25", () => {
         expect(outcome(indexed, c), `${name} ${JSON.stringify(c)}`).toBe(want);
       }
       expect(nonEmpty).toBeGreaterThan(200);
+      expectOrPaths(or0, name, ["windows", "demoted", "dropped", "probed", "split"]);
+    }
+  });
+
+  it("OR top-k (news-or-top-k.ts): equal to bm25 summed row by row over the index's postings, every path taken", () => {
+    for (const { name, store } of stores) {
+      const index = store.newsIndex();
+      if (index === null) throw new Error("no index");
+      const terms = [...new Set(QUERY_WORDS.flatMap((w) => index.queryTerms([w])))];
+      // per term: weighted frequency by seq (0: absent)
+      const freq = new Map(
+        terms.map((t) => {
+          const p = index.postings(t);
+          const bySeq = new Uint32Array(index.docs + 1);
+          p.seqs.forEach((q, j) => {
+            bySeq[q] = p.freqs[j] as number;
+          });
+          return [t, bySeq] as const;
+        }),
+      );
+      /** FTS5's bm25 of every row in [lo, hi] holding a term, summed in query order, best k */
+      const reference = (
+        q: readonly string[],
+        lo: number,
+        hi: number,
+        k: number,
+        accept: ((seq: number) => boolean) | undefined,
+        asOf: number | null,
+      ): Ranked[] => {
+        const rows = asOf ?? index.docs;
+        const tokens = asOf === null ? index.tokens : index.tokensUpTo(asOf);
+        const avgdl = tokens / rows;
+        const idf = q.map((t) => {
+          const seqs = index.postings(t).seqs;
+          const df = asOf === null ? seqs.length : seqs.filter((x) => x <= asOf).length;
+          const v = index.lnOf((rows - df + 0.5) / (df + 0.5));
+          return v <= 0.0 ? 1e-6 : v;
+        });
+        const want: Ranked[] = [];
+        const byTerm = q.map((t) => freq.get(t) as Uint32Array);
+        for (let seq = lo; seq <= hi; seq++) {
+          if (accept !== undefined && !accept(seq)) continue;
+          let score = 0.0;
+          let held = false;
+          for (let i = 0; i < q.length; i++) {
+            const f = (byTerm[i] as Uint32Array)[seq] as number;
+            if (f === 0) continue;
+            held = true;
+            score += (idf[i] as number) * bm25Tf(f, index.docLen[seq - 1] as number, avgdl);
+          }
+          if (held) want.push({ seq, score: -score });
+        }
+        return want.sort((x, y) => x.score - y.score || x.seq - y.seq).slice(0, k);
+      };
+      const check = (
+        q: readonly string[],
+        lo: number,
+        hi: number,
+        k: number,
+        accept: ((seq: number) => boolean) | undefined,
+        asOf: number | null,
+        label: string,
+      ): Ranked[] => {
+        const want = reference(q, lo, hi, k, accept, asOf);
+        const got = topK(index, {
+          terms: q,
+          op: "OR",
+          lo,
+          hi,
+          k,
+          ...(accept === undefined ? {} : { accept }),
+          stats: asOf === null ? { kind: "global" } : { kind: "asOf", asOf },
+        });
+        expect(JSON.stringify(got), `${name} ${q.join(" OR ")} [${lo}, ${hi}] k ${k} ${label}`).toBe(
+          JSON.stringify(want),
+        );
+        return want;
+      };
+      const r = prng(name === "exact" ? 21 : 22);
+      const or0 = { ...orTopKCounts };
+      let full = 0;
+      for (let n = 0; n < 2500; n++) {
+        const m = r.pick([2, 2, 3, 3, 3, 4, 5, 8, 2, 3, 4, 3, 3, 2, 3, 33, 2, 3, 4, 3, 2, 3]);
+        const q = Array.from({ length: m }, () => r.pick(terms));
+        const wide = r.next() < 0.3;
+        const lo = wide ? r.int(1, 50) : r.int(1, index.docs);
+        const hi = wide ? r.int(index.docs - 50, index.docs) : r.int(lo, index.docs);
+        const k = r.pick([1, 2, 3, 5, 10, 10, 30, 100, 10_000]);
+        const lag = r.next() < 0.4 ? r.int(2, 5) : 0;
+        const accept = lag === 0 ? undefined : (seq: number) => (seq * 2654435761) % lag !== 0;
+        const asOf = r.next() < 0.25 ? r.int(hi, index.docs) : null;
+        if (check(q, lo, hi, k, accept, asOf, `lag ${lag} asOf ${asOf}`).length < k) full++;
+      }
+      // windows wider than a piece: a rare term's every match (few enough postings to be evaluated
+      // as one window), the range starting so that a match is the first piece's last seq
+      const rare = terms.filter((t) => {
+        const n = index.postings(t).seqs.length;
+        return n > 0 && n <= 2000;
+      });
+      expect(rare.length).toBeGreaterThan(0);
+      const split0 = orTopKCounts.split;
+      for (const t of rare) {
+        const seqs = index.postings(t).seqs;
+        for (const last of seqs.filter((x) => x >= OR_PIECE).slice(0, 5)) {
+          const want = check([t, "absent"], last - OR_PIECE + 1, index.docs, 10_000, undefined, null, "piece boundary");
+          expect(want.some((h) => h.seq === last)).toBe(true);
+        }
+      }
+      expect(orTopKCounts.split).toBeGreaterThan(split0);
+      expect(full).toBeGreaterThan(100);
+      expectOrPaths(or0, name);
     }
   });
 
@@ -236,6 +364,7 @@ describe("news index: identical ranking to FTS5 bm25", () => {
       const index = store.newsIndex();
       let nonEmpty = 0;
       let retried = 0;
+      const or0 = { ...orTopKCounts };
       let replayed = 0;
       let plain = 0;
       for (let i = 0; i < 1000; i++) {
@@ -259,6 +388,7 @@ describe("news index: identical ranking to FTS5 bm25", () => {
       // both evaluations ran often: FTS5's cursor replay and the plain reading
       expect(replayed).toBeGreaterThan(50);
       expect(plain).toBeGreaterThan(80);
+      expectOrPaths(or0, name, ["windows", "demoted", "dropped", "probed"]);
     }
   });
 
@@ -369,7 +499,11 @@ describe("news index: identical ranking to FTS5 bm25", () => {
       let now = 0;
       const indexed = store.at(() => now);
       const fts = ftsOnly(store, () => now);
+      const or0 = { ...orTopKCounts };
       for (const q of [
+        "x9 OR 2025",
+        "x9 OR absent",
+        "2025 OR absent OR voting",
         "run",
         "rate",
         "bank OR oil",
@@ -389,6 +523,7 @@ describe("news index: identical ranking to FTS5 bm25", () => {
           }
         }
       }
+      expectOrPaths(or0, name, ["windows", "demoted", "dropped", "probed", "split"]);
     }
   });
 });
