@@ -244,23 +244,33 @@ function orPiece(st: OrState, p0: number, p1: number, e: number, cut: number): v
     cur[i] = stop;
   }
   // survivors: the exact score in query order (each factor again, at its posting)
-  for (let t = 0; t < n; t++) {
-    const r = live[t] as number;
-    const h = held[r] as number;
-    acc[r] = 0;
-    held[r] = 0;
-    const d = p0 + r;
-    const dl = docLen[d - 1] as number;
-    let score = 0.0;
-    for (let i = 0; i < m; i++) {
-      if (i < 31 ? ((h >>> i) & 1) === 0 : h >= 0) continue;
-      const s = S[i] as Int32Array;
-      const j = lowerBound(s, d, start[i] as number, E[i] as number);
-      if (j < (E[i] as number) && s[j] === d)
-        score += (W[i] as number) * tf((F[i] as Uint32Array)[j] as number, dl, avgdl);
+  let t = 0;
+  try {
+    for (; t < n; t++) {
+      const r = live[t] as number;
+      const h = held[r] as number;
+      acc[r] = 0;
+      held[r] = 0;
+      const d = p0 + r;
+      const dl = docLen[d - 1] as number;
+      let score = 0.0;
+      for (let i = 0; i < m; i++) {
+        if (i < 31 ? ((h >>> i) & 1) === 0 : h >= 0) continue;
+        const s = S[i] as Int32Array;
+        const j = lowerBound(s, d, start[i] as number, E[i] as number);
+        if (j < (E[i] as number) && s[j] === d)
+          score += (W[i] as number) * tf((F[i] as Uint32Array)[j] as number, dl, avgdl);
+      }
+      if (heap.full && score < heap.worst) continue;
+      if (accept !== undefined && !accept(d)) continue;
+      heap.offer(score, d);
     }
-    if (heap.full && score < heap.worst) continue;
-    if (accept !== undefined && !accept(d)) continue;
-    heap.offer(score, d);
+  } finally {
+    // the accumulators are shared by every query: none left set when `accept` throws
+    for (; t < n; t++) {
+      const r = live[t] as number;
+      acc[r] = 0;
+      held[r] = 0;
+    }
   }
 }

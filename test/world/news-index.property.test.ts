@@ -350,6 +350,20 @@ describe("news index: identical ranking to FTS5 bm25", () => {
         }
       }
       expect(orTopKCounts.split).toBeGreaterThan(split0);
+      // a throwing `accept` leaves the shared accumulators clear: the same query again is exact
+      const q3 = ["rate", "bank", "oil"];
+      const throwing = () => {
+        throw new Error("accept failed");
+      };
+      for (const [lo, hi] of [
+        [1, index.docs],
+        [100, 2000],
+      ] as const) {
+        expect(() =>
+          topK(index, { terms: q3, op: "OR", lo, hi, k: 10, accept: throwing, stats: { kind: "global" } }),
+        ).toThrow("accept failed");
+        check(q3, lo, hi, 10, undefined, null, "after a throwing accept");
+      }
       expect(full).toBeGreaterThan(100);
       expectOrPaths(or0, name);
     }
