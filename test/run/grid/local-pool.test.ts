@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseRunConfig } from "../../../src/run/config.js";
 import { expandGrid } from "../../../src/run/grid/expand-grid.js";
 import { parseGridConfig } from "../../../src/run/grid/grid-config.js";
-import type { GridJobSummary } from "../../../src/run/grid/grid-job.js";
+import { type GridJobSummary, readResultsHead } from "../../../src/run/grid/grid-job.js";
 import { JobChildPool, JobProcessExitError } from "../../../src/run/grid/job-child.js";
 import { type GridEvent, type JobRunner, runGridLocal } from "../../../src/run/grid/local-pool.js";
 import { type PreparedCell, prepareGridCells } from "../../../src/run/grid/prepare-cells.js";
@@ -51,6 +51,11 @@ describe("local worker pool", () => {
     for (const c of cells) {
       expect(existsSync(join(c.runDir, "results.json"))).toBe(true);
       expect(out[c.index]!.summary!.runDir).toBe(c.runDir);
+      // the summary (made from the results in memory) is what results.json holds
+      expect({ primary: out[c.index]!.summary!.primary, spent_usd: out[c.index]!.summary!.spent_usd }).toEqual({
+        primary: readResultsHead(c.runDir).performance.primary,
+        spent_usd: readResultsHead(c.runDir).resources.spent_usd,
+      });
     }
     // no other run directories than the cells'
     const dirs = readdirSync(join(runsDir, "daily-digest"), { recursive: true, withFileTypes: true })
