@@ -36,7 +36,7 @@ export interface CodeCachedScript {
 
 export const CODE_CACHE_EXT = ".v8cache";
 
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const sha256 = (data: string | Uint8Array) => createHash("sha256").update(data).digest("hex");
 
 /** the environment part of a cache file's name: what V8 checks besides the source, plus how this process was started */
 export function codeCacheEnvironmentKey(): string {
@@ -45,8 +45,8 @@ export function codeCacheEnvironmentKey(): string {
   ).slice(0, 8);
 }
 
-/** the cache file of `source` (the text of `file`) in `cacheDir` */
-export function codeCachePath(cacheDir: string, file: string, source: string): string {
+/** the cache file of `source` (the text of `file`, or its bytes) in `cacheDir` */
+export function codeCachePath(cacheDir: string, file: string, source: string | Uint8Array): string {
   const stem = basename(file, extname(file));
   return join(cacheDir, `${stem}-${sha256(source).slice(0, 16)}-${codeCacheEnvironmentKey()}${CODE_CACHE_EXT}`);
 }
@@ -59,8 +59,9 @@ export function codeCachePath(cacheDir: string, file: string, source: string): s
  * instead (scripts/build.mjs routes the job process bundle's `import()` calls to one).
  */
 export function compileWithCodeCache(file: string, params: readonly string[], cacheDir: string): CodeCachedScript {
-  const source = readFileSync(file, "utf8");
-  const cachePath = codeCachePath(cacheDir, file, source);
+  const bytes = readFileSync(file);
+  const cachePath = codeCachePath(cacheDir, file, bytes); // hashing the bytes spares encoding the text again
+  const source = bytes.toString("utf8");
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cachePath);
