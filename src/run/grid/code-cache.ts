@@ -91,15 +91,16 @@ export function compileWithCodeCache(file: string, params: readonly string[], ca
 }
 
 /**
- * Writes the cache when this process is told to stop (SIGTERM), unless it was loaded from one:
- * by then the cache holds everything the process compiled while it worked. The process then ends
- * by that same signal (no listener is left, so the default action applies), as it would have
- * without the listener.
+ * Writes the cache when this process is told to stop (SIGTERM), unless it was loaded from one or
+ * `worthSaving` says no (a process that did no work has compiled little beyond start-up): by then
+ * the cache holds everything the process compiled while it worked. The process then ends by that
+ * same signal (no listener is left, so the default action applies), as it would have without the
+ * listener.
  */
-export function saveWhenTerminated(compiled: CodeCachedScript): void {
+export function saveWhenTerminated(compiled: CodeCachedScript, worthSaving: () => boolean = () => true): void {
   if (compiled.state === "used") return;
   process.once("SIGTERM", () => {
-    compiled.save();
+    if (worthSaving()) compiled.save();
     process.kill(process.pid, "SIGTERM");
   });
 }

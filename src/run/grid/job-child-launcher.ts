@@ -5,8 +5,8 @@
  * with a V8 code cache kept in `dist/bundles/code-cache/` (`code-cache.ts`): a job process then
  * deserializes the bytecode of the runner instead of parsing and compiling it. A process that
  * found no usable cache writes one when it is told to stop (SIGTERM, which the pool sends when a
- * grid ends), with everything it compiled while running jobs; then it ends by that same signal, as
- * before. Never run from sources (tests fork job-child-main.ts).
+ * grid ends) if it ran a job, with everything it compiled while running jobs; then it ends by that
+ * same signal, as before. Never run from sources (tests fork job-child-main.ts).
  */
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
@@ -21,7 +21,12 @@ const PARAMS = ["exports", "require", "module", "__filename", "__dirname", "__re
 
 const body = fileURLToPath(new URL("./grid-child-body.cjs", import.meta.url));
 const compiled = compileWithCodeCache(body, PARAMS, fileURLToPath(new URL("./code-cache/", import.meta.url)));
-saveWhenTerminated(compiled);
+// a process stopped before it ran a job (a grid with nothing left for it) would write a cache of start-up alone
+let jobs = 0;
+process.on("message", (m: unknown) => {
+  if (typeof m === "object" && m !== null && (m as { type?: unknown }).type === "run") jobs++;
+});
+saveWhenTerminated(compiled, () => jobs > 0);
 const module = { exports: {} };
 compiled.fn(
   module.exports,

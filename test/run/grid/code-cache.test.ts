@@ -114,7 +114,7 @@ describe("V8 code cache of the job process bundle", () => {
     expect(await load(copy)).toMatchObject({ v: 42, compiled: { state: "used" } });
   });
 
-  it("a process that found no cache writes it on SIGTERM, then still ends by SIGTERM; the next one uses it", async () => {
+  it("a process that found no cache writes it on SIGTERM (if it worked), then still ends by SIGTERM; the next one uses it", async () => {
     const { dir, file, cacheDir } = setup();
     writeFileSync(file, body("AAAA"));
     const script = join(dir, "proc.mts");
@@ -125,7 +125,7 @@ describe("V8 code cache of the job process bundle", () => {
 import { compileWithCodeCache, saveWhenTerminated } from ${JSON.stringify(mod)};
 const file = ${JSON.stringify(file)};
 const compiled = compileWithCodeCache(file, ["exports", "require", "module"], ${JSON.stringify(cacheDir)});
-saveWhenTerminated(compiled);
+saveWhenTerminated(compiled, () => process.env.WORKED === "1");
 const module = { exports: {} };
 compiled.fn(module.exports, createRequire(file), module);
 console.log(compiled.state + " " + module.exports.answer());
@@ -133,14 +133,23 @@ setInterval(() => {}, 1000);
 `,
     );
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-    const start = () => {
-      const child = spawn(process.execPath, ["--import", tsx, script], { stdio: ["ignore", "pipe", "inherit"] });
+    const start = (worked = true) => {
+      const child = spawn(process.execPath, ["--import", tsx, script], {
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, WORKED: worked ? "1" : "0" },
+      });
       const line = new Promise<string>((resolve) =>
         child.stdout.once("data", (d: Buffer) => resolve(d.toString().trim())),
       );
       const exit = new Promise<NodeJS.Signals | null>((resolve) => child.once("exit", (_c, s) => resolve(s)));
       return { child, line, exit };
     };
+    // a process that did no work writes nothing, and still ends by SIGTERM
+    const idle = start(false);
+    expect(await idle.line).toBe("absent AAAA42");
+    idle.child.kill("SIGTERM");
+    expect(await idle.exit).toBe("SIGTERM");
+    expect(existsSync(cacheDir)).toBe(false);
     const a = start();
     expect(await a.line).toBe("absent AAAA42");
     a.child.kill("SIGTERM");
