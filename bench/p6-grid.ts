@@ -11,7 +11,7 @@
  * process) to measure the time from enqueue to job start, and the same 100 runs with two workers.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, Socket } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -66,10 +66,26 @@ const groupBy = (out: Outcome[], key: (x: Outcome) => string, f: (x: Outcome) =>
   }, {});
 const byTask = (out: Outcome[], f: (x: Outcome) => number) => groupBy(out, (x) => x.cell.config.task, f);
 
+/**
+ * CPU time (user + sys, ms, every thread) of this process's reaped child processes so far (Linux:
+ * /proc/self/stat cutime + cstime; null elsewhere): the job processes' whole cost, start-up and
+ * V8's background threads included, which a busy machine skews far less than wall time.
+ */
+function childrenCpuMs(): number | null {
+  try {
+    const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return ((Number(f[13]) + Number(f[14])) * 1000) / 100; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return null;
+  }
+}
+
 async function localPool(workers: number, seeds: number, cacheDir: string) {
   const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-runs-"));
   const cells = await cellsOf(seeds, runsDir, cacheDir);
   let firstStart = 0;
+  const load = +loadavg()[0]!.toFixed(2);
+  const children0 = childrenCpuMs();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const out = await runGridLocal(cells, {
@@ -82,11 +98,17 @@ async function localPool(workers: number, seeds: number, cacheDir: string) {
   });
   const end = performance.now();
   const parentCpu = process.cpuUsage(cpu0);
+  // pool.close() has reaped the job processes: their CPU is in this process's children times now
+  const children1 = childrenCpuMs();
   rmSync(runsDir, { recursive: true, force: true });
   const failed = out.filter((x) => x.status !== "done");
   if (failed.length) throw new Error(`P6: ${failed.length} runs did not finish: ${failed[0]!.error}`);
   return {
+    /** 1-minute load average when this grid started */
+    load_1m: load,
     wall_ms: end - t0,
+    /** CPU of the job processes over their whole life (every thread), ms */
+    job_processes_cpu_ms: children0 === null || children1 === null ? Number.NaN : children1 - children0,
     /** forking the job processes and loading the runner in them */
     startup_ms: firstStart - t0,
     /** from the first job's start to the last job's end */
@@ -144,6 +166,19 @@ async function localPoolRepeated(seeds: number, cacheDir: string, repeats: numbe
       median_job_cpu_ms_by_task: medianBy(xs.map((x) => x.job_cpu_ms_by_task)),
       median_job_cpu_ms_by_model: medianBy(xs.map((x) => x.job_cpu_ms_by_model)),
       parent_cpu_ms: Math.round(median(xs.map((x) => x.parent_cpu_ms))),
+      /** the job processes' CPU, start-up and background threads included (median), ms */
+      job_processes_cpu_ms: Math.round(median(xs.map((x) => x.job_processes_cpu_ms))),
+      /** the job processes' CPU summed over the jobs' own spans (median), ms */
+      jobs_cpu_ms: Math.round(
+        median(
+          xs.map((x) =>
+            Object.values(x.job_cpu_ms_by_task)
+              .flat()
+              .reduce((a, b) => a + b, 0),
+          ),
+        ),
+      ),
+      loads_1m: xs.map((x) => x.load_1m),
       parent_cpu_ms_per_job: +(median(xs.map((x) => x.parent_cpu_ms)) / runs).toFixed(2),
       walls_ms: xs.map((x) => Math.round(x.wall_ms)),
     };
@@ -261,7 +296,29 @@ async function queueBench(seeds: number, latencyJobs: number, cacheDir: string) 
   }
 }
 
-export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?: number } = {}) {
+const CODE_CACHE_DIR = join(ROOT, "dist", "bundles", "code-cache");
+const codeCaches = () =>
+  existsSync(CODE_CACHE_DIR) ? readdirSync(CODE_CACHE_DIR).filter((f) => f.endsWith(".v8cache")) : [];
+
+/**
+ * Compiled job processes load the runner with a V8 code cache that the first processes of a build
+ * write when they stop (src/run/grid/README.md): an untimed grid of one cell per policy writes it
+ * when it is missing, so every timed grid starts alike (a first-ever grid of a build would
+ * otherwise be the one slower 1-worker repeat). Returns what was found.
+ */
+async function warmCodeCache(seeds: number, cacheDir: string): Promise<string> {
+  if (SOURCES) return "none (sources)";
+  if (codeCaches().length > 0) return "present before the bench";
+  const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-warm-"));
+  const cells = (await cellsOf(seeds, runsDir, cacheDir)).filter((_, i) => i % seeds === 0);
+  await runGridLocal(cells, { workers: 1, retries: 0, run: { runsDir, cacheDir } });
+  rmSync(runsDir, { recursive: true, force: true });
+  return codeCaches().length > 0
+    ? `written by an untimed ${cells.length}-cell grid`
+    : "absent (dist/bundles not writable?)";
+}
+
+export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?: number; queue?: boolean } = {}) {
   const seeds = opts.seeds ?? 25;
   const repeats = opts.repeats ?? 3;
   const latencyJobs = opts.latencyJobs ?? 40;
@@ -269,17 +326,23 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
   const loadBefore = loadavg()[0]!;
   try {
     await cellsOf(seeds, join(cacheDir, "unused"), cacheDir); // build the worlds once, outside the timings
+    const codeCache = await warmCodeCache(seeds, cacheDir);
     const { one, two } = await localPoolRepeated(seeds, cacheDir, repeats);
     const speedup = +(one.wall_ms / two.wall_ms).toFixed(2);
     const steadySpeedup = +(one.steady_ms / two.steady_ms).toFixed(2);
-    const queue = existsSync(REDIS_SERVER)
-      ? await queueBench(seeds, latencyJobs, cacheDir)
-      : { skipped: `${REDIS_SERVER} not found` };
+    const queue =
+      opts.queue === false
+        ? { skipped: "--no-queue" }
+        : existsSync(REDIS_SERVER)
+          ? await queueBench(seeds, latencyJobs, cacheDir)
+          : { skipped: `${REDIS_SERVER} not found` };
     const out = {
       id: "P6",
       what: `${one.runs} scripted runs (daily-digest and price-check, 2 policies each, ${seeds} seeds, 3-day windows) on the local pool with 1 and 2 job processes; queue overhead from enqueue to job start`,
       cpus: availableParallelism(),
       code: SOURCES ? "sources (tsx)" : "compiled (dist/)",
+      /** the job processes' V8 code cache (compiled runs) */
+      code_cache: codeCache,
       /** 1-minute load average before and after (other processes on the machine skew wall times) */
       load_avg_1m: { before: +loadBefore.toFixed(2), after: +loadavg()[0]!.toFixed(2) },
       local: { workers_1: one, workers_2: two, speedup_2_vs_1: speedup, steady_speedup_2_vs_1: steadySpeedup },
@@ -294,6 +357,9 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
     console.log(
       `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall (target ≥ ${TARGET_SPEEDUP}×: ${speedup >= TARGET_SPEEDUP ? "met" : "NOT met"}), ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before}, ${out.code}); median job ms by task (wall) ${JSON.stringify(two.median_job_ms_by_task)}, (CPU) ${JSON.stringify(two.median_job_cpu_ms_by_task)}; coordinator CPU ${one.parent_cpu_ms} / ${two.parent_cpu_ms} ms (1 / 2 workers)`,
     );
+    console.log(
+      `P6 job processes' CPU (every thread, start-up included; median): 1 worker ${one.job_processes_cpu_ms} ms (jobs alone ${one.jobs_cpu_ms}), 2 workers ${two.job_processes_cpu_ms} ms (jobs alone ${two.jobs_cpu_ms}); median job CPU by task and policy, 1 worker ${JSON.stringify(one.median_job_cpu_ms_by_model)}, 2 workers ${JSON.stringify(two.median_job_cpu_ms_by_model)}; median job ms by task (wall), 1 worker ${JSON.stringify(one.median_job_ms_by_task)}; load at each grid's start: 1 worker ${one.loads_1m.join(", ")}, 2 workers ${two.loads_1m.join(", ")}; code cache: ${codeCache}`,
+    );
     if ("met" in queue)
       console.log(
         `P6 queue: enqueue → start median ${queue.enqueue_to_start_median_ms} ms (p90 ${queue.enqueue_to_start_p90_ms} ms) over ${queue.latency_jobs} jobs; target < ${TARGET_QUEUE_MS} ms → ${queue.met ? "met" : "NOT met"}; ${queue.two_workers.runs} runs with 2 queue workers ${queue.two_workers.wall_ms} ms (${queue.two_workers.runs_per_s} runs/s)`,
@@ -306,4 +372,8 @@ export async function run(opts: { seeds?: number; latencyJobs?: number; repeats?
   }
 }
 
-if (isMain(import.meta.url)) await run();
+if (isMain(import.meta.url)) {
+  const at = process.argv.indexOf("--repeats");
+  const noQueue = process.argv.includes("--no-queue");
+  await run({ ...(at > 0 ? { repeats: Number(process.argv[at + 1]) } : {}), ...(noQueue ? { queue: false } : {}) });
+}

@@ -3,7 +3,7 @@
 // consumer project (dependencies from the npm cache: --prefer-offline), and runs the custom-task
 // example (examples/custom-task) through the installed CLI and through the library API.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,7 +77,7 @@ const listed = JSON.parse(
   sh(join(app, "node_modules", ".bin", "relive"), ["run", "--task", "post-counter", "-m", "scripted:silent", "--json", "-q"], app, { env }),
 );
 if (listed.performance.primary.value !== 0) fail(`relive.config run: count_acc ${listed.performance.primary.value} (want 0)`);
-step("CLI: relive grid over post-counter in the compiled job processes (dist/bundles/grid-child.js)");
+step("CLI: relive grid over post-counter in the compiled job processes (dist/bundles/grid-child.js and its body)");
 writeFileSync(
   join(app, "grid.yaml"),
   "name: pack-grid\nbase:\n  task: post-counter\naxes:\n  models: [\"scripted:counter\", \"scripted:silent\"]\n",
@@ -87,6 +87,21 @@ const cells = JSON.parse(grid);
 const scores = cells.map((c) => c.summary?.primary?.value).sort();
 if (cells.length !== 2 || scores[0] !== 0 || scores[1] !== 1)
   fail(`grid run: want count_acc 0 and 1 from two cells, got ${JSON.stringify(cells)}`);
+step("CLI: a second grid's job processes load the runner from the V8 code cache the first one wrote");
+const cacheDir = join(app, "node_modules", "relive", "dist", "bundles", "code-cache");
+const caches = () => (existsSync(cacheDir) ? readdirSync(cacheDir).filter((f) => f.endsWith(".v8cache")) : []);
+const [cache] = caches();
+if (caches().length !== 1) fail(`want one code cache in ${cacheDir} after the grid, found ${JSON.stringify(caches())}`);
+const written = statSync(join(cacheDir, cache)).mtimeMs;
+writeFileSync(
+  join(app, "grid2.yaml"),
+  "name: pack-grid-2\nbase:\n  task: post-counter\naxes:\n  models: [\"scripted:counter\"]\n  seeds: [1, 2]\n",
+);
+const second = JSON.parse(sh(join(app, "node_modules", ".bin", "relive"), ["grid", "grid2.yaml", "--workers", "2", "--json", "-q"], app, { env }));
+if (second.length !== 2 || second.some((c) => c.summary?.primary?.value !== 1))
+  fail(`second grid run: want count_acc 1 from two cells, got ${JSON.stringify(second)}`);
+if (caches().length !== 1 || statSync(join(cacheDir, cache)).mtimeMs !== written)
+  fail("the second grid's job processes wrote the code cache again: they did not use it");
 step("CLI: relive data recipes lists the shipped recipes from the installed package");
 const shipped = JSON.parse(sh(join(app, "node_modules", ".bin", "relive"), ["data", "recipes", "--json"], app, { env }));
 const episodes = shipped.flatMap((r) => (r.episode ? [r.episode] : [])).sort();

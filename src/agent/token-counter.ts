@@ -1,13 +1,19 @@
-import { Tiktoken } from "js-tiktoken/lite";
-import cl100k from "js-tiktoken/ranks/cl100k_base";
+import { createRequire } from "node:module";
+import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
 import type { ChatMessage, ToolSpec } from "../models/model.js";
 
 let encoder: Tiktoken | null = null;
 
+/**
+ * The cl100k_base ranks (a 2 MB table), read on the first count: runs that never count tokens
+ * (scripted agents, grid job processes of scripted cells) never load it.
+ */
+const loadCl100k = (): TiktokenBPE => createRequire(import.meta.url)("js-tiktoken/ranks/cl100k_base") as TiktokenBPE;
+
 /** Tokens of `text` in cl100k_base (the encoder loads once per process, about a second). */
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  encoder ??= new Tiktoken(cl100k);
+  encoder ??= new Tiktoken(loadCl100k());
   return encoder.encode(text).length;
 }
 

@@ -238,11 +238,21 @@ Example:
   relive grid status grid.yaml [--queue redis://127.0.0.1:6379]`,
     )
     .action(async (path: string, o: Locations & Record<string, unknown>) => {
-      const { grid: g, cells } = await loadCells(path, o, true);
-      const [{ gridStatus }, { runGridLocal }] = await Promise.all([
+      const [{ gridStatus }, { forkJobProcesses, runGridLocal }] = await Promise.all([
         import("../run/grid/grid-status.js"),
         import("../run/grid/local-pool.js"),
       ]);
+      const workers = (o.workers as number | undefined) ?? availableParallelism();
+      // the job processes load the runner while the cells are prepared (worlds built, runs resolved)
+      const pool = o.queue ? undefined : forkJobProcesses(workers);
+      let g: GridConfig;
+      let cells: PreparedCell[];
+      try {
+        ({ grid: g, cells } = await loadCells(path, o, true));
+      } catch (e) {
+        await pool?.close();
+        throw e;
+      }
       const retries = o.retries as number;
       if (o.queue) {
         const loc: QueueLocation = { url: o.queue as string, name: o.queueName as string };
@@ -268,7 +278,6 @@ Example:
           await new Promise((r) => setTimeout(r, 2000));
         }
       }
-      const workers = (o.workers as number | undefined) ?? availableParallelism();
       const progress = progressReporter(cells.length, Boolean(o.quiet));
       let outcomes: GridCellOutcome[];
       try {
@@ -278,6 +287,7 @@ Example:
           caps: g.concurrency,
           run: runOptions(o),
           onEvent: progress.onEvent,
+          ...(pool ? { pool } : {}),
         });
       } finally {
         progress.stop();

@@ -6,12 +6,37 @@ export function canonicalJson(v: unknown): string {
     const s = JSON.stringify(v);
     return s === undefined ? "null" : s;
   }
-  if (Array.isArray(v)) return `[${v.map((x) => (x === undefined ? "null" : canonicalJson(x))).join(",")}]`;
+  // built by concatenation, without the intermediate arrays of map/filter/join: every ledger line
+  // goes through here (same output as `[${v.map(...).join(",")}]`, holes included: a hole is empty)
+  if (Array.isArray(v)) {
+    let s = "[";
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) s += ",";
+      if (i in v) {
+        const x: unknown = v[i];
+        s += x === undefined ? "null" : canonicalJson(x);
+      }
+    }
+    return `${s}]`;
+  }
   const rec = v as Record<string, unknown>;
-  const keys = Object.keys(rec)
-    .filter((k) => rec[k] !== undefined)
-    .sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(rec[k])}`).join(",")}}`;
+  const keys = Object.keys(rec);
+  // most objects arrive with their keys in order already; sorting allocates even then
+  for (let i = 1; i < keys.length; i++)
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  let s = "{";
+  let first = true;
+  for (const k of keys) {
+    const x = rec[k];
+    if (x === undefined) continue;
+    if (first) first = false;
+    else s += ",";
+    s += `${JSON.stringify(k)}:${canonicalJson(x)}`;
+  }
+  return `${s}}`;
 }
 
 export function sha256Hex(text: string): string {

@@ -11,10 +11,20 @@ import { type LedgerEvent, LedgerEvent as LedgerEventSchema } from "./events.js"
 export const CURRENT_LEDGER_VERSION = 2;
 export type LedgerVersion = 1 | 2;
 
-const FIELD_ORDER: ReadonlyMap<string, readonly string[]> = new Map(
+/** per event type, its fields in line order, each with its `"key":` prefix */
+interface FieldOrder {
+  readonly keys: readonly string[];
+  readonly prefixes: readonly string[];
+  readonly known: ReadonlySet<string>;
+}
+
+const FIELD_ORDER: ReadonlyMap<string, FieldOrder> = new Map(
   LedgerEventSchema.options.map((o) => {
-    const keys = Object.keys(o.shape).filter((k) => k !== "seq" && k !== "t" && k !== "type");
-    return [o.shape.type.value, ["seq", "t", "type", ...keys]] as const;
+    const keys = ["seq", "t", "type", ...Object.keys(o.shape).filter((k) => k !== "seq" && k !== "t" && k !== "type")];
+    return [
+      o.shape.type.value,
+      { keys, prefixes: keys.map((k) => `${JSON.stringify(k)}:`), known: new Set(keys) },
+    ] as const;
   }),
 );
 
@@ -26,11 +36,19 @@ export function serializeEvent(e: LedgerEvent, version: LedgerVersion): string {
       const rec = e as unknown as Record<string, unknown>;
       const order = FIELD_ORDER.get(e.type);
       if (!order) throw new Error(`ledger: no field order for event type ${JSON.stringify(e.type)}`);
-      const extra = Object.keys(rec).filter((k) => !order.includes(k));
-      if (extra.length) throw new Error(`ledger: ${e.type} event has fields outside its schema: ${extra.join(", ")}`);
-      const parts: string[] = [];
-      for (const k of order) if (rec[k] !== undefined) parts.push(`${JSON.stringify(k)}:${canonicalJson(rec[k])}`);
-      return `{${parts.join(",")}}`;
+      for (const k of Object.keys(rec))
+        if (!order.known.has(k)) {
+          const extra = Object.keys(rec).filter((x) => !order.known.has(x));
+          throw new Error(`ledger: ${e.type} event has fields outside its schema: ${extra.join(", ")}`);
+        }
+      let line = "{";
+      for (let i = 0; i < order.keys.length; i++) {
+        const v = rec[order.keys[i]!];
+        if (v === undefined) continue;
+        if (line.length > 1) line += ",";
+        line += order.prefixes[i]! + canonicalJson(v);
+      }
+      return `${line}}`;
     }
     default: {
       const never: never = version;

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { ConfigError, parseRunConfig } from "../config.js";
 import { prepareRunWorld } from "../prepare-run-world.js";
 import { resolveRun } from "../resolve-run.js";
+import type { Results } from "../results.js";
 import { type RunOptions, resumeRun, runFromConfig } from "../runner.js";
 import { loadConfigTaskModule } from "../task-module.js";
 import { acquireRunLock } from "./run-lock.js";
@@ -61,6 +62,21 @@ export function readResultsHead(runDir: string): z.infer<typeof ResultsHeadSchem
 }
 
 /**
+ * The same from the results a run just wrote to results.json (without reading the file back: a
+ * price-check run's is 170 kB), through JSON as the file holds them (a NaN metric reads as null).
+ */
+function resultsHeadOf(results: Results, runDir: string): z.infer<typeof ResultsHeadSchema> {
+  const head = {
+    performance: { primary: results.performance.primary },
+    resources: { spent_usd: results.resources.spent_usd },
+  };
+  const parsed = ResultsHeadSchema.safeParse(JSON.parse(JSON.stringify(head)));
+  if (!parsed.success)
+    throw new Error(`${join(runDir, "results.json")} lacks performance.primary or resources.spent_usd`);
+  return parsed.data;
+}
+
+/**
  * Runs one grid cell; the one job function of the local pool and the queue workers. Idempotent:
  * a run directory with results.json is a no-op that returns the cached results; a directory
  * without results (an interrupted run) is continued with `resumeRun` (re-run from sim_start
@@ -81,8 +97,8 @@ export async function runGridJob(cell: GridJobInput, o: RunOptions): Promise<Gri
       `job ${cell.id}: this process resolves the cell to ${id} (${r.runDir}); the coordinator and this worker differ in task, scorer or harness version, or world`,
     );
   const label = cell.label ?? id;
-  const summary = (status: "done" | "cached", resumed: boolean): GridJobSummary => {
-    const head = readResultsHead(r.runDir);
+  const summary = (status: "done" | "cached", resumed: boolean, results?: Results): GridJobSummary => {
+    const head = results ? resultsHeadOf(results, r.runDir) : readResultsHead(r.runDir);
     return {
       id,
       label,
@@ -105,7 +121,8 @@ export async function runGridJob(cell: GridJobInput, o: RunOptions): Promise<Gri
       rmSync(r.runDir, { recursive: true, force: true });
     const resumed = existsSync(r.runDir);
     const out = resumed ? await resumeRun(r.runDir, o) : await runFromConfig(config, o);
-    return summary(out.cached ? "cached" : "done", resumed);
+    // a paused run's results are partial (results.partial.json): its summary reads results.json as before
+    return summary(out.cached ? "cached" : "done", resumed, out.paused ? undefined : out.results);
   } finally {
     release();
   }

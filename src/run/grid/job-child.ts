@@ -6,7 +6,8 @@ import type { GridJobInput, GridJobSummary } from "./grid-job.js";
 
 /**
  * compiled (dist/*.js) or TypeScript sources (tests, a stale build): the child runs the same kind;
- * compiled, it is the one-file bundle of job-child-main that scripts/build.mjs writes
+ * compiled, it is the launcher (job-child-launcher.ts) of the one-file bundle of job-child-main that
+ * scripts/build.mjs writes, loaded with its V8 code cache
  */
 const COMPILED = import.meta.url.endsWith(".js");
 const ENTRY = fileURLToPath(new URL(COMPILED ? "../../bundles/grid-child.js" : "./job-child-main.ts", import.meta.url));

@@ -42,6 +42,24 @@ export interface LocalGridOptions {
   onEvent?: (e: GridEvent) => void;
   /** replaces the job processes (tests) */
   runner?: JobRunner;
+  /**
+   * job processes forked earlier (`forkJobProcesses`, while the caller prepared the cells): used
+   * instead of forking here, and closed when the grid ends, whatever happens
+   */
+  pool?: JobChildPool;
+}
+
+/**
+ * Forks the job processes of a local grid now, so they load the runner while the caller prepares
+ * the cells (expanding the grid, building worlds); hand the pool to `runGridLocal` (`pool`), or
+ * close it. Children the grid turns out not to need (fewer cells left to run than workers) stay
+ * idle and are closed with the rest.
+ */
+export function forkJobProcesses(workers: number): JobChildPool {
+  if (!Number.isInteger(workers) || workers < 1) throw new Error(`workers must be ≥ 1, got ${workers}`);
+  const pool = new JobChildPool(workers);
+  void pool.warm();
+  return pool;
 }
 
 /** A finished cell's summary from its run directory, without running anything. */
@@ -69,6 +87,14 @@ export function cachedSummary(cell: PreparedCell): GridJobSummary | null {
  * failed cell.
  */
 export async function runGridLocal(cells: PreparedCell[], o: LocalGridOptions): Promise<GridCellOutcome[]> {
+  try {
+    return await runCells(cells, o);
+  } finally {
+    await o.pool?.close();
+  }
+}
+
+async function runCells(cells: PreparedCell[], o: LocalGridOptions): Promise<GridCellOutcome[]> {
   if (!Number.isInteger(o.workers) || o.workers < 1) throw new Error(`workers must be ≥ 1, got ${o.workers}`);
   const retries = o.retries ?? 2;
   if (!Number.isInteger(retries) || retries < 0) throw new Error(`retries must be ≥ 0, got ${retries}`);
@@ -85,7 +111,7 @@ export async function runGridLocal(cells: PreparedCell[], o: LocalGridOptions): 
   if (pending.length === 0) return cells.map((c) => outcomes.get(c.index)!);
 
   const workers = Math.min(o.workers, pending.length);
-  const pool = o.runner ? null : new JobChildPool(workers);
+  const pool = o.runner ? null : (o.pool ?? new JobChildPool(workers));
   const runner: JobRunner = o.runner ?? ((cell, options, onLog) => (pool as JobChildPool).run(cell, options, onLog));
   const gate = new ProviderGate(o.caps ?? {});
   const attempts = new Map<number, number>();

@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { parseRunConfig } from "../../../src/run/config.js";
 import { expandGrid } from "../../../src/run/grid/expand-grid.js";
 import { parseGridConfig } from "../../../src/run/grid/grid-config.js";
-import type { GridJobSummary } from "../../../src/run/grid/grid-job.js";
+import { type GridJobSummary, readResultsHead } from "../../../src/run/grid/grid-job.js";
 import { JobChildPool, JobProcessExitError } from "../../../src/run/grid/job-child.js";
-import { type GridEvent, type JobRunner, runGridLocal } from "../../../src/run/grid/local-pool.js";
+import { forkJobProcesses, type GridEvent, type JobRunner, runGridLocal } from "../../../src/run/grid/local-pool.js";
 import { type PreparedCell, prepareGridCells } from "../../../src/run/grid/prepare-cells.js";
+import { processAlive } from "../../../src/run/grid/run-lock.js";
 import { runFromConfig } from "../../../src/run/runner.js";
 import { CACHE_DIR, freshRunsDir, options } from "../helpers.js";
 
@@ -51,6 +52,11 @@ describe("local worker pool", () => {
     for (const c of cells) {
       expect(existsSync(join(c.runDir, "results.json"))).toBe(true);
       expect(out[c.index]!.summary!.runDir).toBe(c.runDir);
+      // the summary (made from the results in memory) is what results.json holds
+      expect({ primary: out[c.index]!.summary!.primary, spent_usd: out[c.index]!.summary!.spent_usd }).toEqual({
+        primary: readResultsHead(c.runDir).performance.primary,
+        spent_usd: readResultsHead(c.runDir).resources.spent_usd,
+      });
     }
     // no other run directories than the cells'
     const dirs = readdirSync(join(runsDir, "daily-digest"), { recursive: true, withFileTypes: true })
@@ -192,6 +198,30 @@ describe("local worker pool", () => {
     expect(perProvider.get("openai")).toBe(1);
     expect(perProvider.get("scripted")).toBe(2);
     expect(maxOpen(events, () => "all").get("all")).toBe(3);
+  });
+
+  it("runs on job processes forked before the cells were prepared, and closes them when the grid ends", async () => {
+    const pool = forkJobProcesses(2);
+    const forked = pool.pids;
+    expect(forked).toHaveLength(2);
+    const runsDir = freshRunsDir();
+    const cells = (await prepared(runsDir)).slice(0, 3); // prepared while the processes load the runner
+    const out = await runGridLocal(cells, { workers: 2, run: runOpts(runsDir), pool });
+    expect(out.map((x) => x.status)).toEqual(["done", "done", "done"]);
+    expect(pool.pids).toEqual([]);
+    for (const pid of forked) expect(processAlive(pid)).toBe(false);
+    // a grid with nothing left to run closes the processes forked for it too
+    const idle = forkJobProcesses(2);
+    const idlePids = idle.pids;
+    const again = await runGridLocal(cells, { workers: 2, run: runOpts(runsDir), pool: idle });
+    expect(again.map((x) => x.status)).toEqual(["cached", "cached", "cached"]);
+    expect(idle.pids).toEqual([]);
+    for (const pid of idlePids) expect(processAlive(pid)).toBe(false);
+    // and so does one whose options are refused
+    const refused = forkJobProcesses(1);
+    const refusedPids = refused.pids;
+    await expect(runGridLocal(cells, { workers: 0, run: runOpts(runsDir), pool: refused })).rejects.toThrow(/workers/);
+    for (const pid of refusedPids) expect(processAlive(pid)).toBe(false);
   });
 
   it("a job process that dies fails only its job; the pool forks a new one", async () => {
