@@ -1,8 +1,11 @@
 import type Database from "better-sqlite3";
 import { fmix32 } from "../common/random.js";
 import { bm25Tf } from "./bm25.js";
+import { getEmbedder } from "./embedder.js";
+import { HASHING_EMBEDDER_ID } from "./embedder-hashing.js";
 import { ftsIndexTextFast } from "./fts-build.js";
 import { FtsTokenizer } from "./fts-tokens.js";
+import { WordVectors } from "./news-vectors-words.js";
 
 /**
  * Builds the relive-owned inverted index of news (`news-index.ts` reads it) from the same prepared
@@ -78,68 +81,81 @@ class U32 {
  * Word ids of the space-separated words of prepared texts, looked up in place: the caller hashes
  * each word while scanning (FNV-1a over UTF-16 code units, then `fmix32`) and an open-addressing
  * table compares the candidate's characters, so a known word costs no substring and no second
- * pass (the Map<string, number> it replaces needed `split(" ")` and a hash per word). Ids are
- * assigned in first-seen order, as before.
+ * pass. A slot holds (hash, id + 1, offset, length) in one Int32Array and the words' characters
+ * sit one after another in one Uint16Array, so a probe touches two flat arrays and no string
+ * object. Ids are assigned in first-seen order.
  */
 class WordIds {
-  private words: string[] = [];
-  private slots = new Int32Array(1 << 16); // word id + 1; 0 = empty
-  private hashes = new Int32Array(1 << 16);
+  private pool = new Uint16Array(1 << 18);
+  private poolN = 0;
+  private tab = new Int32Array(4 << 16); // per slot: hash, id + 1 (0 = empty), pool offset, length
   private mask = (1 << 16) - 1;
+  private n = 0;
 
   get size(): number {
-    return this.words.length;
+    return this.n;
   }
 
   /** the id of `text[a, b)` (hash `h`), adding the word (and pushing it onto `fresh`) if new */
   id(text: string, a: number, b: number, h: number, fresh: string[]): number {
-    const words = this.words;
-    const slots = this.slots;
-    const hashes = this.hashes;
+    const tab = this.tab;
+    const pool = this.pool;
     const len = b - a;
-    let i = h & this.mask;
+    const mask = this.mask;
+    let i = h & mask;
     for (;;) {
-      const s = slots[i] as number;
+      const x = i << 2;
+      const s = tab[x + 1] as number;
       if (s === 0) break;
-      if (hashes[i] === h) {
-        const w = words[s - 1] as string;
-        if (w.length === len) {
-          let k = 0;
-          while (k < len && w.charCodeAt(k) === text.charCodeAt(a + k)) k++;
-          if (k === len) return s - 1;
-        }
+      if (tab[x] === h && tab[x + 3] === len) {
+        const off = tab[x + 2] as number;
+        let k = 0;
+        while (k < len && pool[off + k] === text.charCodeAt(a + k)) k++;
+        if (k === len) return s - 1;
       }
-      i = (i + 1) & this.mask;
+      i = (i + 1) & mask;
     }
-    const id = words.length;
-    const w = text.slice(a, b);
-    words.push(w);
-    fresh.push(w);
-    slots[i] = id + 1;
-    hashes[i] = h;
-    if (2 * words.length > this.mask) this.grow();
+    const id = this.n++;
+    fresh.push(text.slice(a, b));
+    if (this.poolN + len > pool.length) {
+      let size = pool.length * 2;
+      while (size < this.poolN + len) size *= 2;
+      const grown = new Uint16Array(size);
+      grown.set(pool.subarray(0, this.poolN));
+      this.pool = grown;
+    }
+    const off = this.poolN;
+    const dst = this.pool;
+    for (let k = 0; k < len; k++) dst[off + k] = text.charCodeAt(a + k);
+    this.poolN = off + len;
+    const x = i << 2;
+    tab[x] = h;
+    tab[x + 1] = id + 1;
+    tab[x + 2] = off;
+    tab[x + 3] = len;
+    if (2 * this.n > mask) this.grow();
     return id;
   }
 
   private grow(): void {
     const size = 2 * (this.mask + 1);
-    const slots = new Int32Array(size);
-    const hashes = new Int32Array(size);
+    const tab = new Int32Array(4 * size);
     const mask = size - 1;
-    for (let i = 0; i <= this.mask; i++) {
-      const s = this.slots[i] as number;
-      if (s === 0) continue;
-      const h = this.hashes[i] as number;
-      let j = h & mask;
-      while (slots[j] !== 0) j = (j + 1) & mask;
-      slots[j] = s;
-      hashes[j] = h;
+    const old = this.tab;
+    for (let x = 0; x < old.length; x += 4) {
+      if (old[x + 1] === 0) continue;
+      let j = (old[x] as number) & mask;
+      while (tab[(j << 2) + 1] !== 0) j = (j + 1) & mask;
+      tab.set(old.subarray(x, x + 4), j << 2);
     }
-    this.slots = slots;
-    this.hashes = hashes;
+    this.tab = tab;
     this.mask = mask;
   }
 }
+
+/** `NewsIndexBuilder.wordTerm` values of a word without FTS5 tokens and of one with several */
+const NO_TERM = -1;
+const MANY_TERMS = -2;
 
 const bytes = (a: Uint16Array | Uint32Array | Int32Array | Float64Array) =>
   Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -161,28 +177,42 @@ export interface NewsIndexFeed {
  * then `write(db)` stores it.
  */
 export class NewsIndexBuilder implements NewsIndexFeed {
+  private readonly withVectors: boolean;
+  /** the hashing embedder's vectors of the same articles (`opts.vectors`), from the same words */
+  private vectors: WordVectors | null;
   private tok: FtsTokenizer | null = null;
   private termOf = new Map<string, number>(); // FTS5 term -> term id
   private terms: string[] = [];
   private wordId = new WordIds(); // prepared word -> word id
-  private wordTerms: (readonly number[])[] = []; // word id -> its term ids
+  /** word id -> its term id when the word is exactly one FTS5 token; NO_TERM (none) or MANY_TERMS (see wordTermsMany) */
+  private wordTerm = new Int32Array(1 << 16);
+  private wordTermsMany = new Map<number, readonly number[]>();
   private batchWids = new U32();
   private docTerm = new U32(); // per (doc, term): term id
   private docFreq = new U32(); // per (doc, term): weighted frequency
   private docCount = new U32(); // per (doc, term): occurrences
   private docPos = new U32(); // per (doc, term) in that order: its encoded positions, ascending
-  private occTerm = new U32(); // the current doc's token occurrences: term id
-  private occPos = new U32(); // ... and encoded position
-  private occAt = new Uint32Array(1024); // per term: its next slot in the current doc's positions
+  private occTerm = new Uint32Array(1024); // the current doc's token occurrences: term id
+  private occPos = new Uint32Array(1024); // ... and encoded position
+  private touched = new Uint32Array(1024); // the current doc's distinct terms, in first-occurrence order
   private maxPos = 0;
   private docStart = new U32(); // per doc: offset into docTerm
   private lens = new U32();
-  private acc = new Uint32Array(1024); // per term: weighted frequency in the current doc
-  private touched: number[] = [];
+  /** per term t: [2t] its weighted frequency in the current doc, [2t + 1] its occurrences there, then its next slot in docPos */
+  private acc = new Uint32Array(2048);
   private totalTokens = 0;
   private docs = 0;
   /** wall-clock ms spent in addBatch (build diagnostics: this work overlaps the FTS worker's inserts) */
   feedMs = 0;
+
+  /**
+   * With `vectors`, the builder also makes the news vectors of the offline hashing embedder
+   * (`WordVectors`) and `write` stores them after the index tables.
+   */
+  constructor(opts: { vectors?: boolean } = {}) {
+    this.withVectors = opts.vectors ?? false;
+    this.vectors = this.withVectors ? new WordVectors() : null;
+  }
 
   /** Documents added so far (the last seq). */
   get size(): number {
@@ -191,25 +221,26 @@ export class NewsIndexBuilder implements NewsIndexFeed {
 
   /** Forgets everything added (the FTS stream gave up; the index is rebuilt from the start). */
   reset(): void {
+    this.vectors = this.withVectors ? new WordVectors() : null;
     this.tok?.close();
     this.tok = null;
     this.termOf = new Map();
     this.terms = [];
     this.wordId = new WordIds();
-    this.wordTerms = [];
+    this.wordTerm = new Int32Array(1 << 16);
+    this.wordTermsMany = new Map();
     this.batchWids = new U32();
     this.docTerm = new U32();
     this.docFreq = new U32();
     this.docCount = new U32();
     this.docPos = new U32();
-    this.occTerm = new U32();
-    this.occPos = new U32();
-    this.occAt = new Uint32Array(1024);
+    this.occTerm = new Uint32Array(1024);
+    this.occPos = new Uint32Array(1024);
+    this.touched = new Uint32Array(1024);
     this.maxPos = 0;
     this.docStart = new U32();
     this.lens = new U32();
-    this.acc = new Uint32Array(1024);
-    this.touched = [];
+    this.acc = new Uint32Array(2048);
     this.totalTokens = 0;
     this.docs = 0;
     this.feedMs = 0;
@@ -219,7 +250,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
   addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void {
     const t0 = performance.now();
     this.tok ??= new FtsTokenizer();
-    // pass 1: every word to its word id (one map lookup per token); new words are resolved together
+    // pass 1: every word to its word id (one table probe per token); new words are resolved together
     const wids = this.batchWids;
     wids.n = 0;
     const cuts = new Int32Array(2 * seq.length + 1);
@@ -247,66 +278,122 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     }
     if (fresh.length > 0) {
       this.tok.resolve(fresh);
-      for (const w of fresh) this.wordTerms.push(this.tok.tokens(w).map(this.termId));
+      this.vectors?.addWords(fresh);
+      let wid = wordId.size - fresh.length;
+      if (wordId.size > this.wordTerm.length) {
+        let size = this.wordTerm.length * 2;
+        while (size < wordId.size) size *= 2;
+        const grown = new Int32Array(size);
+        grown.set(this.wordTerm);
+        this.wordTerm = grown;
+      }
+      for (const w of fresh) {
+        const ids = this.tok.tokens(w).map(this.termId);
+        if (ids.length === 1) this.wordTerm[wid] = ids[0] as number;
+        else {
+          this.wordTerm[wid] = ids.length === 0 ? NO_TERM : MANY_TERMS;
+          if (ids.length > 1) this.wordTermsMany.set(wid, ids);
+        }
+        wid++;
+      }
     }
     // pass 2: per article, the weighted frequency of each term (title 2, body 1) and its length
-    const wordTerms = this.wordTerms;
+    const wordTerm = this.wordTerm;
+    const wa = wids.a;
     for (let i = 0; i < seq.length; i++) {
       if (seq[i] !== this.docs + 1) throw new Error(`news index: seq ${String(seq[i])} after ${this.docs}`);
       const acc = this.acc;
-      const touched = this.touched;
-      const occTerm = this.occTerm;
-      const occPos = this.occPos;
-      const occAt = this.occAt;
-      occTerm.n = 0;
-      occPos.n = 0;
+      let no = 0; // occurrences so far
+      let nt = 0; // distinct terms so far
       let len = 0;
       for (let c = 0; c < 2; c++) {
         const weight = c === 0 ? 2 : 1;
-        for (let p = cuts[2 * i + c] as number; p < (cuts[2 * i + c + 1] as number); p++) {
-          const ids = wordTerms[wids.a[p] as number] as readonly number[];
-          for (let k = 0; k < ids.length; k++) {
-            const id = ids[k] as number;
-            if (acc[id] === 0) touched.push(id);
-            acc[id] = (acc[id] as number) + weight;
-            occAt[id] = (occAt[id] as number) + 1;
-            occTerm.push(id);
+        const odd = c === 0 ? 1 : 0;
+        const end = cuts[2 * i + c + 1] as number;
+        for (let p = cuts[2 * i + c] as number; p < end; p++) {
+          const w = wa[p] as number;
+          const t = wordTerm[w] as number;
+          if (t >= 0) {
+            if (no === this.occTerm.length) this.growOcc();
+            const x = t << 1;
+            const f = acc[x] as number;
+            if (f === 0) this.touched[nt++] = t;
+            acc[x] = f + weight;
+            acc[x + 1] = (acc[x + 1] as number) + 1;
+            this.occTerm[no] = t;
             // FTS5 positions count tokens per column; len counts title then body tokens
-            occPos.push(2 * (len + k) + (c === 0 ? 1 : 0));
+            this.occPos[no++] = 2 * len + odd;
+            len++;
+          } else if (t === MANY_TERMS) {
+            const ids = this.wordTermsMany.get(w) as readonly number[];
+            for (let k = 0; k < ids.length; k++) {
+              if (no === this.occTerm.length) this.growOcc();
+              const id = ids[k] as number;
+              const x = id << 1;
+              const f = acc[x] as number;
+              if (f === 0) this.touched[nt++] = id;
+              acc[x] = f + weight;
+              acc[x + 1] = (acc[x + 1] as number) + 1;
+              this.occTerm[no] = id;
+              this.occPos[no++] = 2 * len + odd;
+              len++;
+            }
           }
-          len += ids.length;
         }
       }
       if (2 * len + 1 > this.maxPos) this.maxPos = 2 * len + 1;
-      this.docStart.push(this.docTerm.n);
-      // positions grouped by term in touched order (occAt: count, then the term's next slot)
-      const base = this.docPos.n;
-      let at = base;
-      for (const id of touched) {
-        this.docTerm.push(id);
-        this.docFreq.push(acc[id] as number);
-        this.docCount.push(occAt[id] as number);
-        const cnt = occAt[id] as number;
-        occAt[id] = at;
+      this.vectors?.addDoc(wa, cuts[2 * i] as number, cuts[2 * i + 2] as number);
+      const { docTerm, docFreq, docCount, docPos, touched, occTerm, occPos } = this;
+      this.docStart.push(docTerm.n);
+      // positions grouped by term in touched order (acc[2t + 1]: count, then the term's next slot)
+      const d0 = docTerm.n;
+      docTerm.reserve(d0 + nt);
+      docFreq.reserve(d0 + nt);
+      docCount.reserve(d0 + nt);
+      const dT = docTerm.a;
+      const dF = docFreq.a;
+      const dC = docCount.a;
+      let at = docPos.n;
+      for (let j = 0; j < nt; j++) {
+        const t = touched[j] as number;
+        const x = t << 1;
+        const cnt = acc[x + 1] as number;
+        dT[d0 + j] = t;
+        dF[d0 + j] = acc[x] as number;
+        dC[d0 + j] = cnt;
+        acc[x] = 0;
+        acc[x + 1] = at;
         at += cnt;
-        acc[id] = 0;
       }
-      const docPos = this.docPos;
+      docTerm.n = docFreq.n = docCount.n = d0 + nt;
       docPos.reserve(at);
       docPos.n = at;
-      for (let o = 0; o < occTerm.n; o++) {
-        const id = occTerm.a[o] as number;
-        const slot = occAt[id] as number;
-        docPos.a[slot] = occPos.a[o] as number;
-        occAt[id] = slot + 1;
+      const dp = docPos.a;
+      for (let o = 0; o < no; o++) {
+        const x = ((occTerm[o] as number) << 1) + 1;
+        const slot = acc[x] as number;
+        dp[slot] = occPos[o] as number;
+        acc[x] = slot + 1;
       }
-      for (const id of touched) occAt[id] = 0;
-      touched.length = 0;
+      for (let j = 0; j < nt; j++) acc[((touched[j] as number) << 1) + 1] = 0;
       this.lens.push(len);
       this.totalTokens += len;
       this.docs++;
     }
     this.feedMs += performance.now() - t0;
+  }
+
+  private growOcc(): void {
+    const size = this.occTerm.length * 2;
+    const t = new Uint32Array(size);
+    t.set(this.occTerm);
+    this.occTerm = t;
+    const p = new Uint32Array(size);
+    p.set(this.occPos);
+    this.occPos = p;
+    const u = new Uint32Array(size);
+    u.set(this.touched);
+    this.touched = u;
   }
 
   private readonly termId = (t: string): number => {
@@ -315,13 +402,10 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       id = this.terms.length;
       this.termOf.set(t, id);
       this.terms.push(t);
-      if (id >= this.acc.length) {
+      if (2 * id + 1 >= this.acc.length) {
         const b = new Uint32Array(this.acc.length * 2);
         b.set(this.acc);
         this.acc = b;
-        const o = new Uint32Array(this.occAt.length * 2);
-        o.set(this.occAt);
-        this.occAt = o;
       }
     }
     return id;
@@ -414,15 +498,23 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       meta.run(META_NEWS_INDEX_BLOCK, String(NEWS_INDEX_BLOCK));
       meta.run(META_NEWS_INDEX_POS_WIDTH, wide ? "32" : "16");
     })();
+    if (this.vectors !== null) {
+      if (this.vectors.size !== docs)
+        throw new Error(`news vectors: ${this.vectors.size} articles, the world has ${docs}`);
+      this.vectors.write(db, getEmbedder(HASHING_EMBEDDER_ID));
+    }
     const n = terms.length;
     this.reset();
     return n;
   }
 }
 
-/** Builds the index from `news` in seq order (a world under construction: news_order exists). Returns the term count. */
-export function buildNewsIndex(db: Database.Database): number {
-  const builder = new NewsIndexBuilder();
+/**
+ * Builds the index from `news` in seq order (a world under construction: news_order exists), with
+ * `vectors` also the hashing embedder's news vectors (see `NewsIndexBuilder`). Returns the term count.
+ */
+export function buildNewsIndex(db: Database.Database, opts: { vectors?: boolean } = {}): number {
+  const builder = new NewsIndexBuilder(opts);
   const read = db.prepare(
     "SELECT o.seq AS seq, n.title AS title, n.text AS text FROM news_order o JOIN news n ON n.rid = o.rid" +
       " WHERE o.seq > ? ORDER BY o.seq LIMIT ?",

@@ -56,9 +56,11 @@ export class NewsIndexJob implements NewsIndexFeed {
   /** wall-clock ms this thread spent in addBatch (posting, or waiting for the worker) */
   feedMs = 0;
 
+  /** With `vectors`, the index builder also makes the hashing embedder's news vectors (`NewsIndexBuilder`). */
   constructor(
     private readonly sidePath: string,
     private readonly minRows = PARALLEL_INDEX_MIN_ROWS,
+    private readonly vectors = false,
   ) {}
 
   /** Articles added so far (the last seq). */
@@ -107,7 +109,7 @@ export class NewsIndexJob implements NewsIndexFeed {
     try {
       const run = this.run;
       if (run === null) {
-        const builder = new NewsIndexBuilder();
+        const builder = new NewsIndexBuilder({ vectors: this.vectors });
         for (const b of this.held) builder.addBatch(b.seq, b.title, b.body);
         this.held = [];
         return builder.write(db, docs);
@@ -144,7 +146,7 @@ export class NewsIndexJob implements NewsIndexFeed {
   private start(): Running {
     const shared = new Int32Array(new SharedArrayBuffer(IW_CELLS * 4));
     const { port1, port2 } = new MessageChannel();
-    const data: IndexWorkerData = { shared: shared.buffer as SharedArrayBuffer, port: port2 };
+    const data: IndexWorkerData = { shared: shared.buffer as SharedArrayBuffer, port: port2, vectors: this.vectors };
     const worker = startModuleWorker(
       "news-index-worker",
       "runNewsIndexWorker",

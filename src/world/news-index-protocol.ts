@@ -12,6 +12,8 @@ export const SIDE_META_DDL = "CREATE TABLE world_meta (key TEXT PRIMARY KEY, val
 export interface IndexWorkerData {
   shared: SharedArrayBuffer;
   port: MessagePort;
+  /** also build the hashing embedder's news vectors (NewsIndexBuilder's `vectors`) */
+  vectors: boolean;
 }
 
 /** Main → worker: a batch of prepared texts (newline-joined; prepared texts hold no newline), or write the index. */

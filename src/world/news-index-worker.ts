@@ -19,7 +19,7 @@ import {
 export function runNewsIndexWorker(data: IndexWorkerData): void {
   const shared = new Int32Array(data.shared);
   const { port } = data;
-  const builder = new NewsIndexBuilder();
+  const builder = new NewsIndexBuilder({ vectors: data.vectors });
   const fail = (e: unknown) => {
     port.postMessage({ error: e instanceof Error ? e.message : String(e) });
     Atomics.store(shared, IW_FAILED, 1);

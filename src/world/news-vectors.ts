@@ -59,19 +59,28 @@ export function embedRows(
     const part = rows.slice(off, off + EMBED_BATCH);
     const vecs = embedder.embed(part.map((r) => `${r.title}\n${r.text}`));
     for (let k = 0; k < part.length; k++) {
-      const r = off + k;
       const v = vecs[k];
       if (!v || v.length !== dim) throw new Error(`embedder ${embedder.id} returned a vector of the wrong length`);
-      l2Normalize(v);
-      let max = 0;
-      for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
-      if (max === 0) continue;
-      const s = max / 127;
-      scale[r] = s;
-      for (let j = 0; j < dim; j++) q[j * n + r] = Math.round((v[j] as number) / s);
+      quantizeRow(v, q, n, off + k, scale);
     }
   }
   return { q, scale };
+}
+
+/**
+ * Row `r` of a column-major block of `n` rows: L2-normalizes `v` (in place), then stores it
+ * quantized to int8 by its max |value| (`q[j * n + r]`) with `scale[r]` = max / 127 (a zero vector
+ * leaves both untouched). The quantizer of every vector build.
+ */
+export function quantizeRow(v: Float32Array, q: Int8Array, n: number, r: number, scale: Float32Array): void {
+  const dim = v.length;
+  l2Normalize(v);
+  let max = 0;
+  for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
+  if (max === 0) return;
+  const s = max / 127;
+  scale[r] = s;
+  for (let j = 0; j < dim; j++) q[j * n + r] = Math.round((v[j] as number) / s);
 }
 
 /** The news rows with seq in (after, after + limit], in seq order (a world under construction: news_order exists). */

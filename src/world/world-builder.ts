@@ -9,6 +9,7 @@ import { buildNewsIndex } from "./news-index-build.js";
 import { NewsIndexJob, PARALLEL_INDEX_MIN_ROWS } from "./news-index-parallel.js";
 import { buildNewsVectors } from "./news-vectors.js";
 import { defaultVectorWorkers, NewsVectorsJob, PARALLEL_VECTORS_MIN_ROWS } from "./news-vectors-parallel.js";
+import { WordVectors } from "./news-vectors-words.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
 import {
@@ -77,6 +78,13 @@ export interface WorldBuildOptions {
   vectorWorkers?: number;
   /** news row count from which the vectors are built by workers (default PARALLEL_VECTORS_MIN_ROWS) */
   parallelVectorsMinRows?: number;
+  /**
+   * With the offline hashing embedder (the default), build the news vectors from the words the
+   * news index cuts anyway (news-vectors-words.ts: no second read or tokenization of the texts;
+   * `vectorWorkers` then has no work). Default true; false embeds the texts again (vector workers
+   * or this thread). The same bytes either way.
+   */
+  vectorsFromIndex?: boolean;
   /**
    * news row count from which the relive news index is built by a worker thread while the FTS build
    * feeds it (news-index-parallel.ts; same tables either way; default PARALLEL_INDEX_MIN_ROWS)
@@ -307,6 +315,8 @@ export class WorldBuilder implements WorldSink {
 
   private readonly options: Required<Omit<WorldBuildOptions, "newsEmbedder">>;
   private readonly newsEmbedder: Embedder | null;
+  /** whether the news index builder makes the news vectors (see `vectorsFromIndex`) */
+  private readonly indexVectors: boolean;
   private ftsStream: NewsFtsStream | null = null;
   private vectorJob: NewsVectorsJob | null = null;
   private readonly newsIndex: NewsIndexJob;
@@ -319,10 +329,17 @@ export class WorldBuilder implements WorldSink {
       vectorWorkers: options.vectorWorkers ?? defaultVectorWorkers(),
       parallelVectorsMinRows: options.parallelVectorsMinRows ?? PARALLEL_VECTORS_MIN_ROWS,
       parallelIndexMinRows: options.parallelIndexMinRows ?? PARALLEL_INDEX_MIN_ROWS,
+      vectorsFromIndex: options.vectorsFromIndex ?? true,
     };
     this.newsEmbedder = options.newsEmbedder === undefined ? getEmbedder(DEFAULT_EMBEDDER_ID) : options.newsEmbedder;
+    this.indexVectors =
+      this.options.vectorsFromIndex && this.newsEmbedder !== null && WordVectors.supports(this.newsEmbedder);
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
-    this.newsIndex = new NewsIndexJob(join(this.tmpDir, NEWS_INDEX_SIDE_DB), this.options.parallelIndexMinRows);
+    this.newsIndex = new NewsIndexJob(
+      join(this.tmpDir, NEWS_INDEX_SIDE_DB),
+      this.options.parallelIndexMinRows,
+      this.indexVectors,
+    );
     this.meta = { ...meta, window: { ...meta.window } };
     if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
     mkdirSync(this.tmpDir, { recursive: true });
@@ -415,8 +432,9 @@ export class WorldBuilder implements WorldSink {
       // news_order first (committed: the vector workers read it while the other indexes are built)
       this.world.exec(NEWS_ORDER_DDL);
       stage("news_order");
-      let vectorsBuilt = false;
-      const embedder = this.newsEmbedder;
+      // vectors made by the news index builder need nothing here
+      let vectorsBuilt = this.indexVectors;
+      const embedder = this.indexVectors ? null : this.newsEmbedder;
       const newsCount = this.digest("news").rows;
       if (
         embedder !== null &&
@@ -434,8 +452,8 @@ export class WorldBuilder implements WorldSink {
       }
       this.world.exec(WORLD_LATER_INDEXES_DDL);
       stage("indexes");
-      if (this.vectorJob === null && stream !== null && this.newsEmbedder !== null) {
-        buildNewsVectors(this.world, this.newsEmbedder);
+      if (this.vectorJob === null && stream !== null && embedder !== null) {
+        buildNewsVectors(this.world, embedder);
         vectorsBuilt = true;
         stage("news_vectors");
       }
@@ -471,7 +489,7 @@ export class WorldBuilder implements WorldSink {
       // the relive news index: fed by the FTS build (stream or worker path), else read here
       const feedMs = this.newsIndex.feedMs;
       if (indexFed) this.newsIndex.write(db, newsRows);
-      else buildNewsIndex(db);
+      else buildNewsIndex(db, { vectors: this.indexVectors });
       stage("news_index");
       // the part of the index built while the FTS worker inserted (inside fts_insert / the load)
       if (indexFed) this.finishTimings.news_index_feed_overlapped = Math.round(feedMs);
@@ -479,8 +497,8 @@ export class WorldBuilder implements WorldSink {
         this.vectorJob.finish(this.world);
         this.vectorJob = null;
         stage("news_vectors_join");
-      } else if (this.newsEmbedder !== null && !vectorsBuilt) {
-        buildNewsVectors(db, this.newsEmbedder);
+      } else if (embedder !== null && !vectorsBuilt) {
+        buildNewsVectors(db, embedder);
         stage("news_vectors");
       }
       const lag = db

@@ -41,6 +41,13 @@ function dump(db: Database.Database): unknown {
   return {
     postings: db.prepare("SELECT rowid, * FROM news_postings ORDER BY rowid").raw().all(),
     doclen: db.prepare("SELECT rowid, * FROM news_doclen ORDER BY rowid").raw().all(),
+    positions: db.prepare("SELECT rowid, * FROM news_positions ORDER BY rowid").raw().all(),
+    vectors: db.prepare("SELECT name FROM sqlite_master WHERE name = 'news_vec'").get()
+      ? [
+          db.prepare("SELECT rowid, * FROM news_vec ORDER BY rowid").raw().all(),
+          db.prepare("SELECT rowid, * FROM news_vec_scale ORDER BY rowid").raw().all(),
+        ]
+      : null,
     meta: db.prepare("SELECT rowid, key, value FROM world_meta ORDER BY rowid").raw().all(),
     tables: db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid").raw().all(),
   };

@@ -1,0 +1,98 @@
+import type Database from "better-sqlite3";
+import type { Embedder } from "./embedder.js";
+import { addWordFeatures, HASHING_DIM, HASHING_EMBEDDER_ID, l2Normalize, wordFeature } from "./embedder-hashing.js";
+import { NEWS_VEC_BLOCK, NEWS_VEC_DDL, quantizeRow, writeNewsVecBlock, writeNewsVecMeta } from "./news-vectors.js";
+
+/**
+ * The news vectors of the offline hashing embedder (`hash-unibi-256-v1`), built from the words the
+ * news index already cut (`NewsIndexBuilder`), so the texts are not read and tokenized a second
+ * time: the same bytes as `buildNewsVectors` with `hashingEmbedder()`.
+ *
+ * Why the words suffice: the embedder hashes the content tokens of `title + "\n" + text` (lowercase
+ * letter/digit runs without stopwords, a plural "s" stripped), and the index's words are the
+ * content tokens of the title followed by those of the text (`ftsIndexText` = content tokens joined
+ * by spaces; the newline between title and text is a token boundary like the end of a string). So
+ * a word id carries its feature hash (`wordFeature`, computed once per distinct word) and an
+ * article's vector is `addWordFeatures` over its word ids, normalized as `hashingEmbedder().embed`
+ * does, then quantized by `quantizeRow` as `embedRows` does. Property-tested against the embedder
+ * on random texts (unicode included) and by building worlds both ways.
+ *
+ * Vectors are kept per block of `NEWS_VEC_BLOCK` rows (column-major, 16 MiB a block at 256
+ * dimensions) until `write`, which stores them after the index tables.
+ */
+export class WordVectors {
+  /** word id -> its feature hash; `skip` marks words that are no token (an empty word) */
+  private feats = new Int32Array(1 << 16);
+  private skip = new Uint8Array(1 << 16);
+  private words = 0;
+  private readonly v = new Float32Array(HASHING_DIM);
+  private readonly blocks: { q: Int8Array; scale: Float32Array }[] = [];
+  private q = new Int8Array(NEWS_VEC_BLOCK * HASHING_DIM);
+  private scale = new Float32Array(NEWS_VEC_BLOCK);
+  private inBlock = 0;
+  private rows = 0;
+
+  /** Whether `embedder` is the one these vectors reproduce. */
+  static supports(embedder: Embedder): boolean {
+    return embedder.id === HASHING_EMBEDDER_ID && embedder.dim === HASHING_DIM;
+  }
+
+  /** Articles added so far. */
+  get size(): number {
+    return this.rows;
+  }
+
+  /** Registers the next word ids (in id order): their feature hashes. */
+  addWords(words: readonly string[]): void {
+    const need = this.words + words.length;
+    if (need > this.feats.length) {
+      let size = this.feats.length * 2;
+      while (size < need) size *= 2;
+      const feats = new Int32Array(size);
+      feats.set(this.feats);
+      this.feats = feats;
+      const skip = new Uint8Array(size);
+      skip.set(this.skip);
+      this.skip = skip;
+    }
+    for (const w of words) {
+      if (w === "") this.skip[this.words] = 1;
+      else this.feats[this.words] = wordFeature(w);
+      this.words++;
+    }
+  }
+
+  /** Adds the next article: its words are `wids[from, to)` (title words, then text words). */
+  addDoc(wids: Uint32Array, from: number, to: number): void {
+    const v = this.v;
+    v.fill(0);
+    addWordFeatures(v, this.feats, this.skip, wids, from, to);
+    l2Normalize(v); // as hashingEmbedder().embed returns it
+    quantizeRow(v, this.q, NEWS_VEC_BLOCK, this.inBlock, this.scale);
+    this.rows++;
+    if (++this.inBlock === NEWS_VEC_BLOCK) {
+      this.blocks.push({ q: this.q, scale: this.scale });
+      this.q = new Int8Array(NEWS_VEC_BLOCK * HASHING_DIM);
+      this.scale = new Float32Array(NEWS_VEC_BLOCK);
+      this.inBlock = 0;
+    }
+  }
+
+  /** Writes `news_vec`, `news_vec_scale` and the vectors' world_meta rows into `db` (as `buildNewsVectors` does). */
+  write(db: Database.Database, embedder: Embedder): number {
+    db.exec(NEWS_VEC_DDL);
+    const dim = HASHING_DIM;
+    this.blocks.forEach((b, i) => {
+      writeNewsVecBlock(db, dim, i, NEWS_VEC_BLOCK, b.q, b.scale);
+    });
+    const n = this.inBlock;
+    if (n > 0) {
+      // the last block holds n rows: its columns are n long
+      const q = new Int8Array(n * dim);
+      for (let j = 0; j < dim; j++) q.set(this.q.subarray(j * NEWS_VEC_BLOCK, j * NEWS_VEC_BLOCK + n), j * n);
+      writeNewsVecBlock(db, dim, this.blocks.length, n, q, this.scale.subarray(0, n));
+    }
+    writeNewsVecMeta(db, embedder, this.rows);
+    return this.rows;
+  }
+}
