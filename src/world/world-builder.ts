@@ -44,6 +44,8 @@ export const WORLD_JSON = "world.json";
 const FTS_SIDE_DB = "news-fts.tmp.db";
 /** Side database the news index worker writes (inside the temp dir; copied into world.db by finish()). */
 const NEWS_INDEX_SIDE_DB = "news-index.tmp.db";
+/** Rows inserted into one database between two commits of its load transaction (see `load`). */
+const COMMIT_ROWS = 200_000;
 /** From this many articles on, the FTS index is built by two threads (see fts-build.ts). */
 export const PARALLEL_FTS_MIN_ROWS = 20_000;
 
@@ -307,6 +309,8 @@ export class WorldBuilder implements WorldSink {
   private readonly sources: WorldManifest["sources"] = [];
   private readonly digests = new Map<string, RowDigest>();
   private readonly stmts = new Map<string, Database.Statement>();
+  /** rows inserted since the last commit of each database's load transaction */
+  private readonly uncommitted = new Map<Database.Database, number>();
   private state: BuilderState = "open";
   /** Wall-clock milliseconds of each finish() stage (build diagnostics for benchmarks only). */
   readonly finishTimings: Record<string, number> = {};
@@ -419,6 +423,8 @@ export class WorldBuilder implements WorldSink {
   finish(): WorldManifest {
     this.assertOpen();
     try {
+      this.commit(this.world);
+      this.commit(this.truth);
       const stage = stageTimer(this.finishTimings, this.finishCpuMs);
       const stream = this.ftsStream;
       // The FTS worker optimizes the streamed index (in its side database) and the news index
@@ -636,7 +642,12 @@ export class WorldBuilder implements WorldSink {
     if (this.state !== "open") throw new Error(`world builder for ${this.targetDir} is ${this.state}`);
   }
 
-  /** Inserts rows in one transaction; on any error rolls back, marks the builder failed and rethrows. */
+  /**
+   * Inserts rows as one savepoint inside the database's open load transaction (begun here, committed
+   * every `COMMIT_ROWS` rows and by `finish()`: a page the load touches again and again, such as a
+   * leaf of a unique index fed in random key order, is written once per commit instead of once per
+   * call); on any error rolls back the savepoint, marks the builder failed and rethrows.
+   */
   private load<R>(
     db: Database.Database,
     digestKey: string,
@@ -656,6 +667,7 @@ export class WorldBuilder implements WorldSink {
     const stream = digestKey === "news" ? this.newsStream() : null;
     let index = 0;
     try {
+      if (!db.inTransaction) db.exec("BEGIN");
       db.transaction(() => {
         for (const raw of rows) {
           const row = validate(raw, index);
@@ -685,7 +697,16 @@ export class WorldBuilder implements WorldSink {
       throw e;
     }
     this.digest(digestKey).merge(batch);
+    const pending = (this.uncommitted.get(db) ?? 0) + index;
+    this.uncommitted.set(db, pending);
+    if (pending >= COMMIT_ROWS) this.commit(db);
     return index;
+  }
+
+  /** Commits the load transaction of `db`, if one is open. */
+  private commit(db: Database.Database): void {
+    if (db.inTransaction) db.exec("COMMIT");
+    this.uncommitted.set(db, 0);
   }
 }
 
