@@ -202,6 +202,20 @@ export class NewsIndexBuilder implements NewsIndexFeed {
   private acc = new Uint32Array(2048);
   private totalTokens = 0;
   private docs = 0;
+  /** the stored form computed by `prepareWrite`, until `store` */
+  private prepared: {
+    docs: number;
+    start: Uint32Array;
+    seqs: Int32Array;
+    freqs: Uint32Array;
+    blockAt: Uint32Array;
+    blocks: Uint32Array;
+    bmax: Float64Array;
+    occ: Float64Array;
+    counts: Uint16Array | Uint32Array;
+    pos: Uint16Array | Uint32Array;
+    wide: boolean;
+  } | null = null;
   /** wall-clock ms spent in addBatch (build diagnostics: this work overlaps the FTS worker's inserts) */
   feedMs = 0;
 
@@ -243,6 +257,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     this.acc = new Uint32Array(2048);
     this.totalTokens = 0;
     this.docs = 0;
+    this.prepared = null;
     this.feedMs = 0;
   }
 
@@ -413,13 +428,22 @@ export class NewsIndexBuilder implements NewsIndexFeed {
 
   /** Writes the index tables into `db` (checks that it saw exactly the `docs` articles of news_order). */
   write(db: Database.Database, docs: number): number {
+    this.prepareWrite(docs);
+    return this.store(db);
+  }
+
+  /**
+   * The CPU part of `write`, before any database is touched: checks that it saw exactly the `docs`
+   * articles of news_order, sorts the (article, term) pairs by term into postings and positions and
+   * computes every term's block bounds. `store` then writes them.
+   */
+  prepareWrite(docs: number): void {
     this.tok?.close();
     this.tok = null;
     if (docs !== this.docs) throw new Error(`news index: built from ${this.docs} articles, the world has ${docs}`);
     const { terms, docTerm, docFreq, lens } = this;
     const docStart = this.docStart;
     docStart.push(docTerm.n);
-    db.exec(NEWS_INDEX_DDL);
     // counting sort of the (doc, term) pairs by term: postings in seq order
     const df = new Uint32Array(terms.length);
     for (let p = 0; p < docTerm.n; p++) df[docTerm.a[p] as number] = (df[docTerm.a[p] as number] as number) + 1;
@@ -457,8 +481,55 @@ export class NewsIndexBuilder implements NewsIndexFeed {
         src += cnt;
       }
     }
-    const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks, bmax) VALUES (?, ?, ?, ?, ?, ?)");
+    // per term, per block of NEWS_INDEX_BLOCK postings: (last seq, max freq, min length) and the max term factor
     const avgdl = this.totalTokens / docs;
+    const blockAt = new Uint32Array(terms.length + 1);
+    for (let t = 0; t < terms.length; t++) {
+      blockAt[t + 1] = (blockAt[t] as number) + Math.ceil((df[t] as number) / NEWS_INDEX_BLOCK);
+    }
+    const nBlocks = blockAt[terms.length] as number;
+    const blocks = new Uint32Array(3 * nBlocks);
+    const bmax = new Float64Array(nBlocks);
+    const la = lens.a;
+    for (let t = 0; t < terms.length; t++) {
+      const a = start[t] as number;
+      const b = start[t + 1] as number;
+      let k = blockAt[t] as number;
+      for (let s = a; s < b; s += NEWS_INDEX_BLOCK, k++) {
+        const e = Math.min(b, s + NEWS_INDEX_BLOCK);
+        let maxF = 0;
+        let minD = 0xffffffff;
+        let maxTf = 0;
+        for (let p = s; p < e; p++) {
+          const f = freqs[p] as number;
+          const d = la[(seqs[p] as number) - 1] as number;
+          maxF = Math.max(maxF, f);
+          minD = Math.min(minD, d);
+          maxTf = Math.max(maxTf, bm25Tf(f, d, avgdl));
+        }
+        bmax[k] = maxTf;
+        blocks[3 * k] = seqs[e - 1] as number;
+        blocks[3 * k + 1] = maxF;
+        blocks[3 * k + 2] = minD;
+      }
+    }
+    this.prepared = { docs, start, seqs, freqs, blockAt, blocks, bmax, occ, counts, pos, wide };
+    // the per-article pairs are no longer needed (the largest arrays before the sort)
+    this.docTerm = new U32();
+    this.docFreq = new U32();
+    this.docCount = new U32();
+    this.docPos = new U32();
+    this.docStart = new U32();
+  }
+
+  /** Writes what `prepareWrite` computed into `db` (the index tables, their world_meta rows, then the vectors); returns the term count. */
+  store(db: Database.Database): number {
+    const w = this.prepared;
+    if (w === null) throw new Error("news index: store before prepareWrite");
+    const { docs, start, seqs, freqs, blockAt, blocks, bmax, occ, counts, pos, wide } = w;
+    const { terms, lens } = this;
+    db.exec(NEWS_INDEX_DDL);
+    const put = db.prepare("INSERT INTO news_postings (term, df, seqs, freqs, blocks, bmax) VALUES (?, ?, ?, ?, ?, ?)");
     const putLen = db.prepare("INSERT INTO news_doclen (chunk, lens) VALUES (?, ?)");
     const putPos = db.prepare("INSERT INTO news_positions (term, counts, pos) VALUES (?, ?, ?)");
     const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
@@ -466,28 +537,16 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       for (let t = 0; t < terms.length; t++) {
         const a = start[t] as number;
         const b = start[t + 1] as number;
-        const nb = Math.ceil((b - a) / NEWS_INDEX_BLOCK);
-        const blocks = new Uint32Array(3 * nb);
-        const bmax = new Float64Array(nb);
-        for (let k = 0; k < nb; k++) {
-          const s = a + k * NEWS_INDEX_BLOCK;
-          const e = Math.min(b, s + NEWS_INDEX_BLOCK);
-          let maxF = 0;
-          let minD = 0xffffffff;
-          let maxTf = 0;
-          for (let p = s; p < e; p++) {
-            const f = freqs[p] as number;
-            const d = lens.a[(seqs[p] as number) - 1] as number;
-            maxF = Math.max(maxF, f);
-            minD = Math.min(minD, d);
-            maxTf = Math.max(maxTf, bm25Tf(f, d, avgdl));
-          }
-          bmax[k] = maxTf;
-          blocks[3 * k] = seqs[e - 1] as number;
-          blocks[3 * k + 1] = maxF;
-          blocks[3 * k + 2] = minD;
-        }
-        put.run(terms[t], b - a, bytes(seqs.subarray(a, b)), bytes(freqs.subarray(a, b)), bytes(blocks), bytes(bmax));
+        const ka = blockAt[t] as number;
+        const kb = blockAt[t + 1] as number;
+        put.run(
+          terms[t],
+          b - a,
+          bytes(seqs.subarray(a, b)),
+          bytes(freqs.subarray(a, b)),
+          bytes(blocks.subarray(3 * ka, 3 * kb)),
+          bytes(bmax.subarray(ka, kb)),
+        );
         putPos.run(terms[t], bytes(counts.subarray(a, b)), bytes(pos.subarray(occ[t] as number, occ[t + 1] as number)));
       }
       for (let c = 0; c * NEWS_DOCLEN_CHUNK < docs; c++) {

@@ -42,8 +42,6 @@ export const TRUTH_DB = "truth.db";
 export const WORLD_JSON = "world.json";
 /** Side database of the streamed FTS build (inside the temp dir; never part of a finished world). */
 const FTS_SIDE_DB = "news-fts.tmp.db";
-/** Side database the news index worker writes (inside the temp dir; copied into world.db by finish()). */
-const NEWS_INDEX_SIDE_DB = "news-index.tmp.db";
 /** Rows inserted into one database between two commits of its load transaction (see `load`). */
 const COMMIT_ROWS = 200_000;
 /** From this many articles on, the FTS index is built by two threads (see fts-build.ts). */
@@ -270,9 +268,10 @@ function insertSql(spec: { table: string; columns: string[] }): string {
 }
 
 /**
- * Opens a build database. `journal: "MEMORY"` while rows load (one writer, no reader: each commit
- * writes its pages once, where WAL would write them to the log and again at every checkpoint);
- * `finish()` switches world.db to WAL before the worker threads read it.
+ * Opens a build database. `journal: "MEMORY"` while rows load and through `finish()` while one
+ * thread at a time writes world.db (each commit writes its pages once, where WAL would write them
+ * to the log and again at every checkpoint); `finish()` switches world.db to WAL only when worker
+ * threads read it while this thread writes.
  */
 function openForBuild(path: string, journal: "MEMORY" | "WAL" = "MEMORY"): Database.Database {
   const db = new Database(path);
@@ -322,6 +321,8 @@ export class WorldBuilder implements WorldSink {
   /** whether the news index builder makes the news vectors (see `vectorsFromIndex`) */
   private readonly indexVectors: boolean;
   private ftsStream: NewsFtsStream | null = null;
+  /** whether world.db is in WAL mode (during `finish`, see `useWal`) */
+  private wal = false;
   private vectorJob: NewsVectorsJob | null = null;
   private readonly newsIndex: NewsIndexJob;
 
@@ -339,11 +340,7 @@ export class WorldBuilder implements WorldSink {
     this.indexVectors =
       this.options.vectorsFromIndex && this.newsEmbedder !== null && WordVectors.supports(this.newsEmbedder);
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
-    this.newsIndex = new NewsIndexJob(
-      join(this.tmpDir, NEWS_INDEX_SIDE_DB),
-      this.options.parallelIndexMinRows,
-      this.indexVectors,
-    );
+    this.newsIndex = new NewsIndexJob(this.options.parallelIndexMinRows, this.indexVectors);
     this.meta = { ...meta, window: { ...meta.window } };
     if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
     mkdirSync(this.tmpDir, { recursive: true });
@@ -428,13 +425,13 @@ export class WorldBuilder implements WorldSink {
       const stage = stageTimer(this.finishTimings, this.finishCpuMs);
       const stream = this.ftsStream;
       // The FTS worker optimizes the streamed index (in its side database) and the news index
-      // worker writes its side database while this thread builds the indexes and the news vectors
-      // (or, with vector workers, adopts the FTS index and copies the news index while they embed).
+      // worker sorts the index into its stored form while this thread builds news_order and the
+      // indexes and adopts the FTS index; the index worker then writes its tables into world.db.
+      // world.db stays in its rollback-journal mode (each page written once) unless other threads
+      // read it while this one writes (vector workers, the after-load FTS worker): then WAL.
       const order = stream?.end() ?? null;
-      // WAL from here on: the vector workers (and the after-load FTS worker) read world.db while this thread writes
-      this.world.pragma("journal_mode = WAL");
-      // the news index worker (if any) writes its side database meanwhile; discarded if not adopted
-      if (order !== null) this.newsIndex.requestWrite();
+      // the news index worker (if any) prepares its tables meanwhile; discarded if not adopted
+      if (order !== null) this.newsIndex.prepareWrite();
       // news_order first (committed: the vector workers read it while the other indexes are built)
       this.world.exec(NEWS_ORDER_DDL);
       stage("news_order");
@@ -448,6 +445,7 @@ export class WorldBuilder implements WorldSink {
         newsCount >= Math.max(1, this.options.parallelVectorsMinRows) &&
         NewsVectorsJob.supports(embedder)
       ) {
+        this.useWal();
         this.vectorJob = NewsVectorsJob.start(
           join(this.tmpDir, WORLD_DB),
           embedder,
@@ -478,8 +476,9 @@ export class WorldBuilder implements WorldSink {
         this.newsIndex.reset();
         db.exec(NEWS_FTS_DDL);
         if (newsRows >= this.options.parallelFtsMinRows) {
+          this.useWal();
           buildNewsFts(db, join(this.tmpDir, WORLD_DB), this.newsIndex);
-          this.newsIndex.requestWrite(); // written by its worker during the optimize
+          this.newsIndex.prepareWrite(); // sorted by its worker during the optimize
           indexFed = true;
         } else {
           db.function("relive_fts_text", { deterministic: true }, (s: unknown) => ftsIndexText(String(s)));
@@ -518,7 +517,7 @@ export class WorldBuilder implements WorldSink {
       db.pragma("analysis_limit = 2000");
       db.exec("ANALYZE");
       stage("analyze");
-      db.pragma("wal_checkpoint(TRUNCATE)");
+      if (this.wal) db.pragma("wal_checkpoint(TRUNCATE)");
       db.pragma("journal_mode = DELETE");
       this.truth.exec("ANALYZE");
       this.truth.pragma("wal_checkpoint(TRUNCATE)");
@@ -628,8 +627,15 @@ export class WorldBuilder implements WorldSink {
     }
     db.exec("DETACH DATABASE fts_side");
     db.close();
-    this.world = openForBuild(join(this.tmpDir, WORLD_DB), "WAL");
+    this.world = openForBuild(join(this.tmpDir, WORLD_DB), this.wal ? "WAL" : "MEMORY");
     return true;
+  }
+
+  /** Switches world.db to WAL (from then on until `finish` ends): other threads read it while this one writes. */
+  private useWal(): void {
+    if (this.wal) return;
+    this.world.pragma("journal_mode = WAL");
+    this.wal = true;
   }
 
   private digest(key: string): RowDigest {

@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 import { hashingEmbedder } from "../../src/world/embedder-hashing.js";
 import { ftsIndexTextFast } from "../../src/world/fts-build.js";
 import { NewsIndexBuilder } from "../../src/world/news-index-build.js";
-import { SIDE_META_DDL } from "../../src/world/news-index-protocol.js";
 import { embedRows } from "../../src/world/news-vectors.js";
 
 /** The vectors a `NewsIndexBuilder` with `vectors` writes for these articles (one block: fewer than 65,536 rows). */
@@ -19,7 +18,7 @@ function fromWords(rows: { title: string; text: string }[], batch: number): { q:
     );
   }
   const db = new Database(":memory:");
-  db.exec(SIDE_META_DDL);
+  db.exec("CREATE TABLE world_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   b.write(db, rows.length);
   const q = db.prepare("SELECT data FROM news_vec ORDER BY key").pluck().all() as Buffer[];
   const scale = db.prepare("SELECT data FROM news_vec_scale WHERE block = 0").pluck().get() as Buffer;
