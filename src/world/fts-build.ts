@@ -77,7 +77,14 @@ interface FtsBatch {
   body: string[];
 }
 
-const joinBatch = (b: FtsBatch) => ({ seq: b.seq, title: b.title.join("\n"), body: b.body.join("\n") });
+/** A batch as it travels: each column newline-joined (prepared texts hold no newline). */
+interface JoinedBatch {
+  seq: number[];
+  title: string;
+  body: string;
+}
+
+const joinBatch = (b: FtsBatch): JoinedBatch => ({ seq: b.seq, title: b.title.join("\n"), body: b.body.join("\n") });
 
 /** A worker thread that inserts FTS batches; shared[0] = batches done, [1] = failed, [2] = closed. */
 class FtsWorker {
@@ -102,10 +109,10 @@ class FtsWorker {
   }
 
   /** Queues a batch, first waiting while MAX_IN_FLIGHT batches are pending; throws if the worker failed. */
-  send(b: FtsBatch): void {
+  send(b: JoinedBatch): void {
     while (this.sent - Atomics.load(this.shared, 0) >= MAX_IN_FLIGHT) this.waitWhile(0, Atomics.load(this.shared, 0));
     this.check();
-    this.port.postMessage(joinBatch(b));
+    this.port.postMessage(b);
     this.sent++;
   }
 
@@ -202,8 +209,9 @@ export function buildNewsFts(db: Database.Database, path: string, index?: NewsIn
         body.push(ftsIndexTextFast(r.text));
       }
       last = rows[rows.length - 1]?.seq ?? last;
-      worker.send({ seq, title, body });
-      index?.addBatch(seq, title, body);
+      const joined = joinBatch({ seq, title, body });
+      worker.send(joined);
+      index?.addBatch(seq, title, body, joined);
     }
     worker.close(false);
   } finally {
@@ -321,7 +329,8 @@ export class NewsFtsStream {
   private flush(): void {
     const b = this.out;
     this.out = { seq: [], title: [], body: [] };
-    this.worker?.send(b);
-    this.index?.addBatch(b.seq, b.title, b.body);
+    const joined = joinBatch(b);
+    this.worker?.send(joined);
+    this.index?.addBatch(b.seq, b.title, b.body, joined);
   }
 }

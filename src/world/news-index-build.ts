@@ -164,8 +164,17 @@ const bytes = (a: Uint16Array | Uint32Array | Int32Array | Float64Array) =>
 export interface NewsIndexFeed {
   /** Articles added so far (the last seq). */
   readonly size: number;
-  /** Adds articles seq[i] (which must continue 1, 2, ...) with prepared title and body texts. */
-  addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void;
+  /**
+   * Adds articles seq[i] (which must continue 1, 2, ...) with prepared title and body texts;
+   * `joined` may carry the same texts newline-joined (prepared texts hold no newline), when the
+   * caller has them anyway.
+   */
+  addBatch(
+    seq: readonly number[],
+    title: readonly string[],
+    body: readonly string[],
+    joined?: { title: string; body: string },
+  ): void;
   /** Forgets everything added. */
   reset(): void;
 }

@@ -39,6 +39,7 @@ interface Batch {
   seq: readonly number[];
   title: readonly string[];
   body: readonly string[];
+  joined: { title: string; body: string } | undefined;
 }
 
 interface Running {
@@ -72,10 +73,15 @@ export class NewsIndexJob implements NewsIndexFeed {
     return this.run !== null;
   }
 
-  addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void {
+  addBatch(
+    seq: readonly number[],
+    title: readonly string[],
+    body: readonly string[],
+    joined?: { title: string; body: string },
+  ): void {
     const t0 = performance.now();
     if (seq.length === 0) return;
-    const batch = { seq, title, body };
+    const batch = { seq, title, body, joined };
     this.docs += seq.length;
     if (this.run === null) {
       this.held.push(batch);
@@ -167,7 +173,11 @@ export class NewsIndexJob implements NewsIndexFeed {
       if (run.sent - done < MAX_IN_FLIGHT) break;
       Atomics.wait(run.shared, IW_DONE, done, 50);
     }
-    const m: IndexWorkerRequest = { seq: [...b.seq], title: b.title.join("\n"), body: b.body.join("\n") };
+    const m: IndexWorkerRequest = {
+      seq: [...b.seq],
+      title: b.joined?.title ?? b.title.join("\n"),
+      body: b.joined?.body ?? b.body.join("\n"),
+    };
     run.port.postMessage(m);
     run.sent++;
   }
