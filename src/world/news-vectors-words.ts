@@ -18,13 +18,8 @@ import { NEWS_VEC_BLOCK, NEWS_VEC_DDL, quantizeRow, writeNewsVecBlock, writeNews
  * on random texts (unicode included) and by building worlds both ways.
  *
  * Vectors are kept per block of `NEWS_VEC_BLOCK` rows (column-major, 16 MiB a block at 256
- * dimensions) until `write`, which stores them after the index tables. Rows are quantized into a
- * row-major staging area of `STAGE_ROWS` rows first and moved into the block a column at a time
- * (one cache line per column, instead of 256 scattered bytes per row).
+ * dimensions) until `write`, which stores them after the index tables.
  */
-/** rows quantized row-major before they are moved into the column-major block (a divisor of NEWS_VEC_BLOCK) */
-const STAGE_ROWS = 64;
-
 export class WordVectors {
   /** word id -> its feature hash; `skip` marks words that are no token (an empty word) */
   private feats = new Int32Array(1 << 16);
@@ -36,8 +31,6 @@ export class WordVectors {
   private scale = new Float32Array(NEWS_VEC_BLOCK);
   private inBlock = 0;
   private rows = 0;
-  private readonly stage = new Int8Array(STAGE_ROWS * HASHING_DIM);
-  private staged = 0;
 
   /** Whether `embedder` is the one these vectors reproduce. */
   static supports(embedder: Embedder): boolean {
@@ -75,11 +68,9 @@ export class WordVectors {
     v.fill(0);
     addWordFeatures(v, this.feats, this.skip, wids, from, to);
     l2Normalize(v); // as hashingEmbedder().embed returns it
-    quantizeRow(v, this.stage, 1, this.staged * HASHING_DIM, this.scale, this.inBlock);
+    quantizeRow(v, this.q, NEWS_VEC_BLOCK, this.inBlock, this.scale);
     this.rows++;
-    this.inBlock++;
-    if (++this.staged === STAGE_ROWS) this.unstage();
-    if (this.inBlock === NEWS_VEC_BLOCK) {
+    if (++this.inBlock === NEWS_VEC_BLOCK) {
       this.blocks.push({ q: this.q, scale: this.scale });
       this.q = new Int8Array(NEWS_VEC_BLOCK * HASHING_DIM);
       this.scale = new Float32Array(NEWS_VEC_BLOCK);
@@ -87,23 +78,8 @@ export class WordVectors {
     }
   }
 
-  /** Moves the staged rows (the last `staged` rows of the block so far) into the block's columns. */
-  private unstage(): void {
-    const n = this.staged;
-    const r0 = this.inBlock - n;
-    const stage = this.stage;
-    const q = this.q;
-    for (let j = 0; j < HASHING_DIM; j++) {
-      const col = j * NEWS_VEC_BLOCK + r0;
-      for (let r = 0; r < n; r++) q[col + r] = stage[r * HASHING_DIM + j] as number;
-    }
-    stage.fill(0, 0, n * HASHING_DIM);
-    this.staged = 0;
-  }
-
   /** Writes `news_vec`, `news_vec_scale` and the vectors' world_meta rows into `db` (as `buildNewsVectors` does). */
   write(db: Database.Database, embedder: Embedder): number {
-    this.unstage();
     db.exec(NEWS_VEC_DDL);
     const dim = HASHING_DIM;
     this.blocks.forEach((b, i) => {
