@@ -176,14 +176,14 @@ export function wordFeature(word: string): number {
 }
 
 /**
- * Adds the features of a token sequence given by its words' `wordFeature`s (`feats[words[p]]` for
- * p in [from, to), skipping the words with `skip[w]` set): each word with weight 1 and each
- * adjacent pair with weight 0.5, exactly as `addFeatures` (the same dimensions, signs and order).
+ * Adds the features of a token sequence given by its words' `wordFeature`s: the word ids are
+ * `words[from, to)` and word w's feature is `feats[2w + 1]` (the caller keeps a pair of values per
+ * word). Each word with weight 1 and each adjacent pair with weight 0.5, exactly as `addFeatures`
+ * (the same dimensions, signs and order).
  */
 export function addWordFeatures(
   v: Float32Array,
   feats: Int32Array,
-  skip: Uint8Array,
   words: Uint32Array,
   from: number,
   to: number,
@@ -191,20 +191,16 @@ export function addWordFeatures(
   const dim = v.length;
   const mask = (dim & (dim - 1)) === 0 ? dim - 1 : -1;
   let prev = 0;
-  let hasPrev = false;
   for (let p = from; p < to; p++) {
-    const w = words[p] as number;
-    if (skip[w] !== 0) continue;
-    const f = feats[w] as number;
+    const f = feats[((words[p] as number) << 1) + 1] as number;
     const j = mask >= 0 ? f & mask : (f >>> 0) % dim;
     v[j] = (v[j] as number) + (f < 0 ? -1 : 1);
-    if (hasPrev) {
+    if (p > from) {
       const b = fmix32(Math.imul(prev, 0x9e3779b1) ^ ((f << 13) | (f >>> 19)) ^ 0x27d4eb2f);
       const k = mask >= 0 ? b & mask : (b >>> 0) % dim;
       v[k] = (v[k] as number) + (b < 0 ? -BIGRAM_WEIGHT : BIGRAM_WEIGHT);
     }
     prev = f;
-    hasPrev = true;
   }
 }
 

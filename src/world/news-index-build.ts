@@ -2,7 +2,7 @@ import type Database from "better-sqlite3";
 import { fmix32 } from "../common/random.js";
 import { bm25Tf } from "./bm25.js";
 import { getEmbedder } from "./embedder.js";
-import { HASHING_EMBEDDER_ID } from "./embedder-hashing.js";
+import { HASHING_EMBEDDER_ID, wordFeature } from "./embedder-hashing.js";
 import { ftsIndexTextFast } from "./fts-build.js";
 import { FtsTokenizer } from "./fts-tokens.js";
 import { WordVectors } from "./news-vectors-words.js";
@@ -153,7 +153,7 @@ class WordIds {
   }
 }
 
-/** `NewsIndexBuilder.wordTerm` values of a word without FTS5 tokens and of one with several */
+/** `NewsIndexBuilder.wordInfo` term values of a word without FTS5 tokens and of one with several */
 const NO_TERM = -1;
 const MANY_TERMS = -2;
 
@@ -193,8 +193,12 @@ export class NewsIndexBuilder implements NewsIndexFeed {
   private termOf = new Map<string, number>(); // FTS5 term -> term id
   private terms: string[] = [];
   private wordId = new WordIds(); // prepared word -> word id
-  /** word id -> its term id when the word is exactly one FTS5 token; NO_TERM (none) or MANY_TERMS (see wordTermsMany) */
-  private wordTerm = new Int32Array(1 << 16);
+  /**
+   * per word id w: [2w] its term id when the word is exactly one FTS5 token, else NO_TERM (none)
+   * or MANY_TERMS (see wordTermsMany); [2w + 1] its feature hash for the vectors (`wordFeature`).
+   * One cache line serves both passes over an article's words.
+   */
+  private wordInfo = new Int32Array(2 << 16);
   private wordTermsMany = new Map<number, readonly number[]>();
   private batchWids = new U32();
   private docTerm = new U32(); // per (doc, term): term id
@@ -250,7 +254,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     this.termOf = new Map();
     this.terms = [];
     this.wordId = new WordIds();
-    this.wordTerm = new Int32Array(1 << 16);
+    this.wordInfo = new Int32Array(2 << 16);
     this.wordTermsMany = new Map();
     this.batchWids = new U32();
     this.docTerm = new U32();
@@ -284,14 +288,15 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       for (let c = 0; c < 2; c++) {
         const text = (c === 0 ? title[i] : body[i]) as string;
         if (text !== "") {
-          // the words of text.split(" "), empty ones included, each hashed while scanning
+          // the words of text.split(" "), each hashed while scanning; an empty word (never in a
+          // prepared text) has no FTS5 token and no feature, so it is left out
           const n = text.length;
           let a = 0;
           let h = 0x811c9dc5 | 0;
           for (let p = 0; p <= n; p++) {
             const ch = p < n ? text.charCodeAt(p) : 32;
             if (ch === 32) {
-              wids.push(wordId.id(text, a, p, fmix32(h) | 0, fresh));
+              if (p > a) wids.push(wordId.id(text, a, p, fmix32(h) | 0, fresh));
               a = p + 1;
               h = 0x811c9dc5 | 0;
             } else h = Math.imul(h ^ ch, 0x01000193);
@@ -302,27 +307,28 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     }
     if (fresh.length > 0) {
       this.tok.resolve(fresh);
-      this.vectors?.addWords(fresh);
       let wid = wordId.size - fresh.length;
-      if (wordId.size > this.wordTerm.length) {
-        let size = this.wordTerm.length * 2;
-        while (size < wordId.size) size *= 2;
+      if (2 * wordId.size > this.wordInfo.length) {
+        let size = this.wordInfo.length * 2;
+        while (size < 2 * wordId.size) size *= 2;
         const grown = new Int32Array(size);
-        grown.set(this.wordTerm);
-        this.wordTerm = grown;
+        grown.set(this.wordInfo);
+        this.wordInfo = grown;
       }
+      const info = this.wordInfo;
       for (const w of fresh) {
         const ids = this.tok.tokens(w).map(this.termId);
-        if (ids.length === 1) this.wordTerm[wid] = ids[0] as number;
+        if (ids.length === 1) info[2 * wid] = ids[0] as number;
         else {
-          this.wordTerm[wid] = ids.length === 0 ? NO_TERM : MANY_TERMS;
+          info[2 * wid] = ids.length === 0 ? NO_TERM : MANY_TERMS;
           if (ids.length > 1) this.wordTermsMany.set(wid, ids);
         }
+        if (this.vectors !== null) info[2 * wid + 1] = wordFeature(w);
         wid++;
       }
     }
     // pass 2: per article, the weighted frequency of each term (title 2, body 1) and its length
-    const wordTerm = this.wordTerm;
+    const info = this.wordInfo;
     const wa = wids.a;
     for (let i = 0; i < seq.length; i++) {
       if (seq[i] !== this.docs + 1) throw new Error(`news index: seq ${String(seq[i])} after ${this.docs}`);
@@ -336,7 +342,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
         const end = cuts[2 * i + c + 1] as number;
         for (let p = cuts[2 * i + c] as number; p < end; p++) {
           const w = wa[p] as number;
-          const t = wordTerm[w] as number;
+          const t = info[w << 1] as number;
           if (t >= 0) {
             if (no === this.occTerm.length) this.growOcc();
             const x = t << 1;
@@ -366,7 +372,7 @@ export class NewsIndexBuilder implements NewsIndexFeed {
         }
       }
       if (2 * len + 1 > this.maxPos) this.maxPos = 2 * len + 1;
-      this.vectors?.addDoc(wa, cuts[2 * i] as number, cuts[2 * i + 2] as number);
+      this.vectors?.addDoc(info, wa, cuts[2 * i] as number, cuts[2 * i + 2] as number);
       const { docTerm, docFreq, docCount, docPos, touched, occTerm, occPos } = this;
       this.docStart.push(docTerm.n);
       // positions grouped by term in touched order (acc[2t + 1]: count, then the term's next slot)

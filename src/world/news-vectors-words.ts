@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Embedder } from "./embedder.js";
-import { addWordFeatures, HASHING_DIM, HASHING_EMBEDDER_ID, l2Normalize, wordFeature } from "./embedder-hashing.js";
+import { addWordFeatures, HASHING_DIM, HASHING_EMBEDDER_ID, l2Normalize } from "./embedder-hashing.js";
 import { NEWS_VEC_BLOCK, NEWS_VEC_DDL, quantizeRow, writeNewsVecBlock, writeNewsVecMeta } from "./news-vectors.js";
 
 /**
@@ -12,8 +12,8 @@ import { NEWS_VEC_BLOCK, NEWS_VEC_DDL, quantizeRow, writeNewsVecBlock, writeNews
  * letter/digit runs without stopwords, a plural "s" stripped), and the index's words are the
  * content tokens of the title followed by those of the text (`ftsIndexText` = content tokens joined
  * by spaces; the newline between title and text is a token boundary like the end of a string). So
- * a word id carries its feature hash (`wordFeature`, computed once per distinct word) and an
- * article's vector is `addWordFeatures` over its word ids, normalized as `hashingEmbedder().embed`
+ * the index keeps each word id's feature hash (`wordFeature`, computed once per distinct word) next
+ * to its term and an article's vector is `addWordFeatures` over its word ids, normalized as `hashingEmbedder().embed`
  * does, then quantized by `quantizeRow` as `embedRows` does. Property-tested against the embedder
  * on random texts (unicode included) and by building worlds both ways.
  *
@@ -21,10 +21,6 @@ import { NEWS_VEC_BLOCK, NEWS_VEC_DDL, quantizeRow, writeNewsVecBlock, writeNews
  * dimensions) until `write`, which stores them after the index tables.
  */
 export class WordVectors {
-  /** word id -> its feature hash; `skip` marks words that are no token (an empty word) */
-  private feats = new Int32Array(1 << 16);
-  private skip = new Uint8Array(1 << 16);
-  private words = 0;
   private readonly v = new Float32Array(HASHING_DIM);
   private readonly blocks: { q: Int8Array; scale: Float32Array }[] = [];
   private q = new Int8Array(NEWS_VEC_BLOCK * HASHING_DIM);
@@ -42,31 +38,14 @@ export class WordVectors {
     return this.rows;
   }
 
-  /** Registers the next word ids (in id order): their feature hashes. */
-  addWords(words: readonly string[]): void {
-    const need = this.words + words.length;
-    if (need > this.feats.length) {
-      let size = this.feats.length * 2;
-      while (size < need) size *= 2;
-      const feats = new Int32Array(size);
-      feats.set(this.feats);
-      this.feats = feats;
-      const skip = new Uint8Array(size);
-      skip.set(this.skip);
-      this.skip = skip;
-    }
-    for (const w of words) {
-      if (w === "") this.skip[this.words] = 1;
-      else this.feats[this.words] = wordFeature(w);
-      this.words++;
-    }
-  }
-
-  /** Adds the next article: its words are `wids[from, to)` (title words, then text words). */
-  addDoc(wids: Uint32Array, from: number, to: number): void {
+  /**
+   * Adds the next article: its words are `wids[from, to)` (title words, then text words, no empty
+   * word), word w's feature hash (`wordFeature`) at `feats[2w + 1]`.
+   */
+  addDoc(feats: Int32Array, wids: Uint32Array, from: number, to: number): void {
     const v = this.v;
     v.fill(0);
-    addWordFeatures(v, this.feats, this.skip, wids, from, to);
+    addWordFeatures(v, feats, wids, from, to);
     l2Normalize(v); // as hashingEmbedder().embed returns it
     quantizeRow(v, this.q, NEWS_VEC_BLOCK, this.inBlock, this.scale);
     this.rows++;
