@@ -17,8 +17,10 @@ import { NEWS_VEC_BLOCK, NEWS_VEC_DDL, quantizeRow, writeNewsVecBlock, writeNews
  * does, then quantized by `quantizeRow` as `embedRows` does. Property-tested against the embedder
  * on random texts (unicode included) and by building worlds both ways.
  *
- * Vectors are kept per block of `NEWS_VEC_BLOCK` rows (column-major, 16 MiB a block at 256
- * dimensions) until `write`, which stores them after the index tables.
+ * Vectors are kept per block of `NEWS_VEC_BLOCK` rows (16 MiB a block at 256 dimensions) until
+ * `write`, which stores them after the index tables. A block fills row by row (each row's 256
+ * bytes together: column-major stores would touch 256 pages 64 KiB apart per row) and is turned
+ * column-major at `write`, 64 rows at a time.
  */
 export class WordVectors {
   private readonly v = new Float32Array(HASHING_DIM);
@@ -47,7 +49,7 @@ export class WordVectors {
     v.fill(0);
     addWordFeatures(v, feats, wids, from, to);
     l2Normalize(v); // as hashingEmbedder().embed returns it
-    quantizeRow(v, this.q, NEWS_VEC_BLOCK, this.inBlock, this.scale);
+    quantizeRow(v, this.q, 1, this.inBlock * HASHING_DIM, this.scale, this.inBlock);
     this.rows++;
     if (++this.inBlock === NEWS_VEC_BLOCK) {
       this.blocks.push({ q: this.q, scale: this.scale });
@@ -61,17 +63,31 @@ export class WordVectors {
   write(db: Database.Database, embedder: Embedder): number {
     db.exec(NEWS_VEC_DDL);
     const dim = HASHING_DIM;
+    const cols = new Int8Array(NEWS_VEC_BLOCK * dim);
     this.blocks.forEach((b, i) => {
-      writeNewsVecBlock(db, dim, i, NEWS_VEC_BLOCK, b.q, b.scale);
+      columnMajor(b.q, NEWS_VEC_BLOCK, cols);
+      writeNewsVecBlock(db, dim, i, NEWS_VEC_BLOCK, cols, b.scale);
     });
     const n = this.inBlock;
     if (n > 0) {
       // the last block holds n rows: its columns are n long
-      const q = new Int8Array(n * dim);
-      for (let j = 0; j < dim; j++) q.set(this.q.subarray(j * NEWS_VEC_BLOCK, j * NEWS_VEC_BLOCK + n), j * n);
+      const q = cols.subarray(0, n * dim);
+      columnMajor(this.q, n, q);
       writeNewsVecBlock(db, dim, this.blocks.length, n, q, this.scale.subarray(0, n));
     }
     writeNewsVecMeta(db, embedder, this.rows);
     return this.rows;
+  }
+}
+
+/** `out[j · n + r]` = `rows[r · HASHING_DIM + j]` for the first n rows, 64 rows at a time (cache-sized tiles). */
+function columnMajor(rows: Int8Array, n: number, out: Int8Array): void {
+  const dim = HASHING_DIM;
+  for (let r0 = 0; r0 < n; r0 += 64) {
+    const r1 = Math.min(n, r0 + 64);
+    for (let j = 0; j < dim; j++) {
+      const col = j * n;
+      for (let r = r0; r < r1; r++) out[col + r] = rows[r * dim + j] as number;
+    }
   }
 }

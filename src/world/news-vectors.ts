@@ -61,26 +61,34 @@ export function embedRows(
     for (let k = 0; k < part.length; k++) {
       const v = vecs[k];
       if (!v || v.length !== dim) throw new Error(`embedder ${embedder.id} returned a vector of the wrong length`);
-      quantizeRow(v, q, n, off + k, scale);
+      quantizeRow(v, q, n, off + k, scale, off + k);
     }
   }
   return { q, scale };
 }
 
 /**
- * Row `r` of a column-major block of `n` rows: L2-normalizes `v` (in place), then stores it
- * quantized to int8 by its max |value| (`q[j * n + r]`) with `scale[r]` = max / 127 (a zero vector
- * leaves both untouched). The quantizer of every vector build.
+ * L2-normalizes `v` (in place), then stores it quantized to int8 by its max |value|: dimension j at
+ * `q[at + j * stride]` (row r of a column-major block of n rows: at = r, stride = n; of a row-major
+ * one: at = r · dim, stride = 1) and the scale max / 127 at `scale[scaleAt]` (a zero vector leaves
+ * both untouched). The quantizer of every vector build.
  */
-export function quantizeRow(v: Float32Array, q: Int8Array, n: number, r: number, scale: Float32Array): void {
+export function quantizeRow(
+  v: Float32Array,
+  q: Int8Array,
+  stride: number,
+  at: number,
+  scale: Float32Array,
+  scaleAt: number,
+): void {
   const dim = v.length;
   l2Normalize(v);
   let max = 0;
   for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
   if (max === 0) return;
   const s = max / 127;
-  scale[r] = s;
-  for (let j = 0; j < dim; j++) q[j * n + r] = Math.round((v[j] as number) / s);
+  scale[scaleAt] = s;
+  for (let j = 0; j < dim; j++) q[at + j * stride] = Math.round((v[j] as number) / s);
 }
 
 /** The news rows with seq in (after, after + limit], in seq order (a world under construction: news_order exists). */
