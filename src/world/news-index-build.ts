@@ -464,7 +464,6 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     for (let p = 0; p < docTerm.n; p++) df[docTerm.a[p] as number] = (df[docTerm.a[p] as number] as number) + 1;
     const start = new Uint32Array(terms.length + 1);
     for (let t = 0; t < terms.length; t++) start[t + 1] = (start[t] as number) + (df[t] as number);
-    const fill = start.slice(0, terms.length);
     const seqs = new Int32Array(docTerm.n);
     const freqs = new Uint32Array(docTerm.n);
     // the positions alike: per term its occurrences, in posting order
@@ -476,26 +475,13 @@ export class NewsIndexBuilder implements NewsIndexFeed {
       occ[t + 1] = (occ[t + 1] as number) + (docCount.a[p] as number);
     }
     for (let t = 0; t < terms.length; t++) occ[t + 1] = (occ[t + 1] as number) + (occ[t] as number);
-    const occFill = occ.slice(0, terms.length);
     const counts = wide ? new Uint32Array(docTerm.n) : new Uint16Array(docTerm.n);
     const pos = wide ? new Uint32Array(docPos.n) : new Uint16Array(docPos.n);
-    let src = 0;
-    for (let d = 0; d < docs; d++) {
-      for (let p = docStart.a[d] as number; p < (docStart.a[d + 1] as number); p++) {
-        const t = docTerm.a[p] as number;
-        const at = fill[t] as number;
-        seqs[at] = d + 1;
-        freqs[at] = docFreq.a[p] as number;
-        fill[t] = at + 1;
-        const cnt = docCount.a[p] as number;
-        counts[at] = cnt;
-        const o = occFill[t] as number;
-        const dp = docPos.a;
-        for (let x = 0; x < cnt; x++) pos[o + x] = dp[src + x] as number;
-        occFill[t] = o + cnt;
-        src += cnt;
-      }
-    }
+    transposeByTerm(
+      { docs, docStart: docStart.a, docTerm: docTerm.a, docFreq: docFreq.a, docCount: docCount.a, docPos: docPos.a },
+      { df, start, occ },
+      { seqs, freqs, counts, pos },
+    );
     // per term, per block of NEWS_INDEX_BLOCK postings: (last seq, max freq, min length) and the max term factor
     const avgdl = this.totalTokens / docs;
     const blockAt = new Uint32Array(terms.length + 1);
@@ -580,6 +566,128 @@ export class NewsIndexBuilder implements NewsIndexFeed {
     const n = terms.length;
     this.reset();
     return n;
+  }
+}
+
+/** Pairs per bucket of `transposeByTerm` (about 1.5 MiB of pairs: a bucket is sorted within the cache). */
+const BUCKET_PAIRS = 1 << 17;
+
+/**
+ * The counting sort of `prepareWrite`: the (article, term) pairs, grouped by article in seq order
+ * (`docStart`, `docTerm`, `docFreq`, `docCount`, and each pair's positions one after another in
+ * `docPos`), regrouped by term into `seqs`, `freqs`, `counts` (term t at `[start[t], start[t + 1])`,
+ * in seq order) and `pos` (term t's at `[occ[t], occ[t + 1])`, in posting order). One scatter by
+ * term writes to as many places as there are terms, each a cache (and TLB) miss at a million
+ * articles; here pass A moves every pair to its bucket (consecutive terms holding about
+ * `BUCKET_PAIRS` pairs; a term with more has a bucket of its own) through one sequential stream
+ * per bucket, and pass B orders each bucket by term within a copy that fits the cache. Both
+ * passes keep seq order within a term, so the result is the single scatter's, element for element.
+ */
+export function transposeByTerm(
+  by: {
+    docs: number;
+    docStart: Uint32Array;
+    docTerm: Uint32Array;
+    docFreq: Uint32Array;
+    docCount: Uint32Array;
+    docPos: Uint32Array;
+  },
+  at: { df: Uint32Array; start: Uint32Array; occ: Float64Array },
+  out: { seqs: Int32Array; freqs: Uint32Array; counts: Uint16Array | Uint32Array; pos: Uint16Array | Uint32Array },
+  bucketPairs = BUCKET_PAIRS,
+): void {
+  const { docs, docStart, docTerm, docFreq, docCount, docPos } = by;
+  const { df, start, occ } = at;
+  const { seqs, freqs, counts, pos } = out;
+  const nTerms = df.length;
+  // buckets: consecutive term ranges [first[b], first[b + 1])
+  const first: number[] = [0];
+  const bucketOf = new Uint32Array(nTerms);
+  let inBucket = 0;
+  for (let t = 0; t < nTerms; t++) {
+    const d = df[t] as number;
+    if (inBucket > 0 && (inBucket + d > bucketPairs || t - (first[first.length - 1] as number) >= 0xffff)) {
+      first.push(t);
+      inBucket = 0;
+    }
+    bucketOf[t] = first.length - 1;
+    inBucket += d;
+  }
+  first.push(nTerms);
+  const nb = first.length - 1;
+  // pass A: each pair to the next free place of its bucket's region, in seq order
+  const pairAt = new Float64Array(nb);
+  const posAt = new Float64Array(nb);
+  for (let b = 0; b < nb; b++) {
+    pairAt[b] = start[first[b] as number] as number;
+    posAt[b] = occ[first[b] as number] as number;
+  }
+  const low = new Uint16Array(start[nTerms] as number); // per pair: its term minus its bucket's first term
+  let src = 0;
+  for (let d = 0; d < docs; d++) {
+    const end = docStart[d + 1] as number;
+    for (let p = docStart[d] as number; p < end; p++) {
+      const t = docTerm[p] as number;
+      const b = bucketOf[t] as number;
+      const a = pairAt[b] as number;
+      pairAt[b] = a + 1;
+      seqs[a] = d + 1;
+      freqs[a] = docFreq[p] as number;
+      const cnt = docCount[p] as number;
+      counts[a] = cnt;
+      low[a] = t - (first[b] as number);
+      const o = posAt[b] as number;
+      for (let x = 0; x < cnt; x++) pos[o + x] = docPos[src + x] as number;
+      posAt[b] = o + cnt;
+      src += cnt;
+    }
+  }
+  // pass B: each bucket of several terms sorted by term (stable) through a copy of its region
+  let cap = 0;
+  let posCap = 0;
+  for (let b = 0; b < nb; b++) {
+    if ((first[b + 1] as number) - (first[b] as number) < 2) continue;
+    cap = Math.max(cap, (start[first[b + 1] as number] as number) - (start[first[b] as number] as number));
+    posCap = Math.max(posCap, (occ[first[b + 1] as number] as number) - (occ[first[b] as number] as number));
+  }
+  const tSeq = new Int32Array(cap);
+  const tFreq = new Uint32Array(cap);
+  const tCount = new Uint32Array(cap);
+  const tLow = new Uint16Array(cap);
+  const tPos = new Uint32Array(posCap);
+  const fill = new Float64Array(0x10000);
+  const posFill = new Float64Array(0x10000);
+  for (let b = 0; b < nb; b++) {
+    const t0 = first[b] as number;
+    const t1 = first[b + 1] as number;
+    if (t1 - t0 < 2) continue; // one term: already in seq order
+    const a0 = start[t0] as number;
+    const n = (start[t1] as number) - a0;
+    const o0 = occ[t0] as number;
+    const m = (occ[t1] as number) - o0;
+    tSeq.set(seqs.subarray(a0, a0 + n));
+    tFreq.set(freqs.subarray(a0, a0 + n));
+    tCount.set(counts.subarray(a0, a0 + n));
+    tLow.set(low.subarray(a0, a0 + n));
+    tPos.set(pos.subarray(o0, o0 + m));
+    for (let t = t0; t < t1; t++) {
+      fill[t - t0] = start[t] as number;
+      posFill[t - t0] = occ[t] as number;
+    }
+    let so = 0;
+    for (let e = 0; e < n; e++) {
+      const k = tLow[e] as number;
+      const a = fill[k] as number;
+      fill[k] = a + 1;
+      seqs[a] = tSeq[e] as number;
+      freqs[a] = tFreq[e] as number;
+      const cnt = tCount[e] as number;
+      counts[a] = cnt;
+      const o = posFill[k] as number;
+      for (let x = 0; x < cnt; x++) pos[o + x] = tPos[so + x] as number;
+      posFill[k] = o + cnt;
+      so += cnt;
+    }
   }
 }
 
