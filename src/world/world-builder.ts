@@ -509,9 +509,10 @@ export class WorldBuilder implements WorldSink {
         buildNewsVectors(db, embedder);
         stage("news_vectors");
       }
+      // over news_order: every news row's two times, in a table 20 times narrower than news
       const lag = db
         .prepare(
-          "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news",
+          "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news_order",
         )
         .get() as { pv: number; vp: number };
       const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
