@@ -106,6 +106,23 @@ describe("NewsIndexJob (the news index on a worker thread)", () => {
     db.close();
   });
 
+  it("an error while the worker writes into the database is thrown with its message, and the worker is stopped", () => {
+    const job = new NewsIndexJob(1);
+    const { title, body } = texts(50, 3);
+    job.addBatch(
+      title.map((_, i) => i + 1),
+      title.map(ftsIndexTextFast),
+      body.map(ftsIndexTextFast),
+    );
+    const path = `${fresh("index")}.db`;
+    const db = new Database(path);
+    db.exec(META_DDL);
+    rmSync(path); // the worker opens the file by its path (it must exist): gone
+    expect(() => job.write(db, 50)).toThrow(/news index build failed: .*unable to open database file/);
+    expect(job.parallel).toBe(false);
+    db.close();
+  });
+
   it("a world built with the index worker equals one built without (streamed, fallback and after-load FTS)", () => {
     const META = { name: "t", window: { start: 0, end: 100_000_000 }, builder: "test", builder_version: "1" };
     const { title, body } = texts(2500, 9);
