@@ -122,15 +122,17 @@ export function measureHybrid(o: {
       `${band.padEnd(8)} ${String(e.queries).padStart(7)} ${e.hybrid_p50_ms.toFixed(2).padStart(9)} ${e.hybrid_p99_ms.toFixed(2).padStart(9)} ${e.bm25_p50_ms.toFixed(2).padStart(9)} ${e.bm25_p99_ms.toFixed(2).padStart(9)} ${e.ratio_of_p50.toFixed(2).padStart(9)} ${e.median_per_query_ratio.toFixed(2).padStart(8)} ${e.short_share.toFixed(4).padStart(8)}`,
     );
   }
-  // vectors built on the main thread have their own stage; built by worker threads (the default at
-  // this size), only the main thread's wait for them at the join is recorded
+  // vectors built on the main thread have their own stage; built by worker threads, only the main
+  // thread's wait for them at the join is recorded; built by the news index builder from its words
+  // (the default for the hashing embedder since ingest3), neither stage exists
   const onMain = o.buildStagesMs.news_vectors;
-  const joinS = (o.buildStagesMs.news_vectors_join ?? 0) / 1e3;
-  const vecS = onMain === undefined ? null : onMain / 1e3;
+  const join = o.buildStagesMs.news_vectors_join;
   const built =
-    vecS === null
-      ? `vectors built by worker threads beside the index build (main thread waited ${joinS.toFixed(1)} s at the join)`
-      : `vectors built in ${vecS.toFixed(1)} s`;
+    onMain !== undefined
+      ? `vectors built in ${(onMain / 1e3).toFixed(1)} s`
+      : join !== undefined
+        ? `vectors built by worker threads beside the index build (main thread waited ${(join / 1e3).toFixed(1)} s at the join)`
+        : "vectors built by the news index builder from its words (inside the news index stages)";
   const loaded = store.db.prepare("SELECT count(*) AS n FROM news_vec").get() as { n: number };
   const printed = [
     `relive hybrid (BM25 + ${vectors.embedderId} vectors, reciprocal rank fusion k = 60), limit ${k}; ${built}`,
@@ -141,8 +143,8 @@ export function measureHybrid(o: {
     embedder: vectors.embedderId,
     dim: vectors.dim,
     storage: "int8 column blocks of 65,536 rows + one float32 scale per row (news_vec, news_vec_scale)",
-    vector_build_seconds: vecS === null ? null : r3(vecS),
-    vector_join_wait_seconds: r3(joinS),
+    vector_build_seconds: onMain === undefined ? null : r3(onMain / 1e3),
+    vector_join_wait_seconds: join === undefined ? null : r3(join / 1e3),
     vector_blobs: loaded.n,
     warmup_seconds: r3(warmS),
     query:

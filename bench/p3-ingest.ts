@@ -6,10 +6,11 @@
  * is chronological with ±30 min jitter) plus a 200k-line file, then times `importNewsJsonl`
  * end to end (read, parse, validate, de-duplicate, insert, index, FTS build, rename): median of 3
  * runs on 200k and one 1M build. Run: `tsx bench/p3-ingest.ts [--articles N] [--vector-workers N] [--before FILE]`
- * (default 1,000,000 articles; vector workers default to the builder's own default, 0 = main thread).
+ * (default 1,000,000 articles; `--vector-workers` only matters where the texts are embedded again:
+ * the default hashing vectors are made by the news index worker from its words).
  *
  * Beside wall time (meaningless on a loaded machine) each import reports its CPU time: the whole
- * process (`process.cpuUsage`, every thread: main, the FTS worker, the vector workers, libuv and
+ * process (`process.cpuUsage`, every thread: main, the FTS worker, the news index worker, libuv and
  * GC helpers), the main thread alone (/proc/self/task/<pid>/stat), the other threads (the
  * difference), articles per CPU-second of the process and of the main thread, and the 1-minute
  * load average at its start.
@@ -154,7 +155,7 @@ export async function run(
     console.log(describeRun(n, bigRun));
     return {
       bench: "p3-ingest",
-      what: "importNewsJsonl end to end: read + JSON.parse + zod + dedupe + insert + indexes + FTS5 build + optimize + news index (worker thread) + news vectors (worker threads) + ANALYZE + rename",
+      what: "importNewsJsonl end to end: read + JSON.parse + zod + dedupe + insert + indexes + FTS5 build (worker thread) + optimize + news index and its hashing vectors (worker thread) + ANALYZE + rename",
       vector_workers: opts.vectorWorkers ?? "builder default",
       small: {
         articles: small,

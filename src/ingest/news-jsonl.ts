@@ -225,17 +225,19 @@ export async function importNewsJsonlInto(
           reject(`field "url": cannot parse a host from ${JSON.stringify(r.url)}`);
           continue;
         }
-        if (seenUrl.has(r.url)) {
+        // one hash-set operation per key: add, and a size that did not grow means "seen before"
+        const urls = seenUrl.size;
+        if (seenUrl.add(r.url).size === urls) {
           reject(`duplicate url ${JSON.stringify(r.url)} (the first occurrence is kept)`);
           continue;
         }
         const id = r.id ?? urlId(r.url);
-        if (seenId.has(id)) {
+        const ids = seenId.size;
+        if (seenId.add(id).size === ids) {
+          seenUrl.delete(r.url); // the row is rejected: its url was not taken
           reject(`duplicate id ${JSON.stringify(id)} (the first occurrence is kept)`);
           continue;
         }
-        seenUrl.add(r.url);
-        seenId.add(id);
         batch.push({
           id,
           url: r.url,

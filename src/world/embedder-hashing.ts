@@ -31,6 +31,7 @@ export function hashTokens(text: string): string[] {
   return out;
 }
 
+/** The plural-stripping of `hashTokens` (exported for `wordFeature`). */
 function stem(t: string): string {
   if (t.length > 3 && t.charCodeAt(t.length - 1) === 115) {
     const p = t.charCodeAt(t.length - 2);
@@ -162,6 +163,44 @@ export function addTokenFeatures(v: Float32Array, tokens: readonly string[]): vo
       v[k] = (v[k] as number) + (b & 0x80000000 ? -BIGRAM_WEIGHT : BIGRAM_WEIGHT);
     }
     prev = h;
+  }
+}
+
+/**
+ * The feature hash of one content token (a word of `ftsIndexText`: lowercase, no stopword), signed
+ * int32 as `addFeatures` keeps it: `featureHash` of the stemmed word. `addWordFeatures` over the
+ * features of a text's content tokens gives what `addFeatures` gives for the text itself.
+ */
+export function wordFeature(word: string): number {
+  return featureHash(stem(word)) | 0;
+}
+
+/**
+ * Adds the features of a token sequence given by its words' `wordFeature`s: the word ids are
+ * `words[from, to)` and word w's feature is `feats[2w + 1]` (the caller keeps a pair of values per
+ * word). Each word with weight 1 and each adjacent pair with weight 0.5, exactly as `addFeatures`
+ * (the same dimensions, signs and order).
+ */
+export function addWordFeatures(
+  v: Float32Array,
+  feats: Int32Array,
+  words: Uint32Array,
+  from: number,
+  to: number,
+): void {
+  const dim = v.length;
+  const mask = (dim & (dim - 1)) === 0 ? dim - 1 : -1;
+  let prev = 0;
+  for (let p = from; p < to; p++) {
+    const f = feats[((words[p] as number) << 1) + 1] as number;
+    const j = mask >= 0 ? f & mask : (f >>> 0) % dim;
+    v[j] = (v[j] as number) + (f < 0 ? -1 : 1);
+    if (p > from) {
+      const b = fmix32(Math.imul(prev, 0x9e3779b1) ^ ((f << 13) | (f >>> 19)) ^ 0x27d4eb2f);
+      const k = mask >= 0 ? b & mask : (b >>> 0) % dim;
+      v[k] = (v[k] as number) + (b < 0 ? -BIGRAM_WEIGHT : BIGRAM_WEIGHT);
+    }
+    prev = f;
   }
 }
 

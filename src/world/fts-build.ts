@@ -77,7 +77,14 @@ interface FtsBatch {
   body: string[];
 }
 
-const joinBatch = (b: FtsBatch) => ({ seq: b.seq, title: b.title.join("\n"), body: b.body.join("\n") });
+/** A batch as it travels: each column newline-joined (prepared texts hold no newline). */
+interface JoinedBatch {
+  seq: number[];
+  title: string;
+  body: string;
+}
+
+const joinBatch = (b: FtsBatch): JoinedBatch => ({ seq: b.seq, title: b.title.join("\n"), body: b.body.join("\n") });
 
 /** A worker thread that inserts FTS batches; shared[0] = batches done, [1] = failed, [2] = closed. */
 class FtsWorker {
@@ -102,10 +109,10 @@ class FtsWorker {
   }
 
   /** Queues a batch, first waiting while MAX_IN_FLIGHT batches are pending; throws if the worker failed. */
-  send(b: FtsBatch): void {
+  send(b: JoinedBatch): void {
     while (this.sent - Atomics.load(this.shared, 0) >= MAX_IN_FLIGHT) this.waitWhile(0, Atomics.load(this.shared, 0));
     this.check();
-    this.port.postMessage(joinBatch(b));
+    this.port.postMessage(b);
     this.sent++;
   }
 
@@ -154,28 +161,73 @@ class FtsWorker {
   }
 }
 
+/** Open-addressing table of the stopwords by their FNV-1a hash: slot = index into STOPWORDS + 1 (0 = empty). */
+const STOPWORDS = [...ENGLISH_STOPWORDS];
+const STOP_MASK = 1023;
+const STOP_SLOTS = new Int32Array(STOP_MASK + 1);
+const STOP_HASH = new Int32Array(STOP_MASK + 1);
+for (let k = 0; k < STOPWORDS.length; k++) {
+  const w = STOPWORDS[k] as string;
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 0x01000193);
+  let i = h & STOP_MASK;
+  while (STOP_SLOTS[i] !== 0) i = (i + 1) & STOP_MASK;
+  STOP_SLOTS[i] = k + 1;
+  STOP_HASH[i] = h;
+}
+
+/** Whether `out[a, b)` (lowercase ASCII, FNV-1a hash `h`) is a stopword. */
+function isStopword(out: Uint8Array, a: number, b: number, h: number): boolean {
+  for (let i = h & STOP_MASK; ; i = (i + 1) & STOP_MASK) {
+    const k = STOP_SLOTS[i] as number;
+    if (k === 0) return false;
+    if (STOP_HASH[i] !== h) continue;
+    const w = STOPWORDS[k - 1] as string;
+    if (w.length !== b - a) continue;
+    let j = 0;
+    while (j < w.length && w.charCodeAt(j) === out[a + j]) j++;
+    if (j === w.length) return true;
+  }
+}
+
+/** The output buffer of `ftsIndexTextFast` (one per thread; the prepared text is never longer than its input). */
+let prepBuf = Buffer.allocUnsafe(1 << 16);
+
 /**
  * `ftsIndexText` with an ASCII fast path: for pure-ASCII text the unicode61-like token boundaries
- * are exactly the runs of [A-Za-z0-9], so tokens are cut by a char-code scan; any other text goes
- * through `ftsIndexText` itself. Same output for every input (property-tested).
+ * are exactly the runs of [A-Za-z0-9], so tokens are cut by one char-code scan that lowercases
+ * them into a byte buffer as it goes (a space before each but the first), hashes them and drops a
+ * stopword by one probe of a small table; the buffer becomes the result string in one step (no
+ * lowercased copy, no substring per token). Any other text goes through `ftsIndexText` itself.
+ * Same output for every input (property-tested).
  */
 export function ftsIndexTextFast(text: string): string {
-  const lower = text.toLowerCase();
-  const out: string[] = [];
-  let start = -1;
-  const n = lower.length;
+  const n = text.length;
+  if (n > prepBuf.length) prepBuf = Buffer.allocUnsafe(Math.max(n, 2 * prepBuf.length));
+  const out = prepBuf;
+  let o = 0; // committed output length
+  let w = -1; // where the current word's letters start in `out` (-1: not in a word)
+  let p = 0; // write position of the current word
+  let h = 0;
   for (let i = 0; i <= n; i++) {
-    const c = i < n ? lower.charCodeAt(i) : 32;
+    let c = i < n ? text.charCodeAt(i) : 32;
     if (c > 127) return ftsIndexText(text);
+    if (c <= 90 && c >= 65) c += 32;
     if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57)) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      const tok = lower.slice(start, i);
-      start = -1;
-      if (!ENGLISH_STOPWORDS.has(tok)) out.push(tok);
+      if (w < 0) {
+        w = o === 0 ? 0 : o + 1;
+        if (o > 0) out[o] = 32;
+        p = w;
+        h = 0x811c9dc5 | 0;
+      }
+      out[p++] = c;
+      h = Math.imul(h ^ c, 0x01000193);
+    } else if (w >= 0) {
+      if (!isStopword(out, w, p, h)) o = p;
+      w = -1;
     }
   }
-  return out.join(" ");
+  return o === 0 ? "" : out.toString("latin1", 0, o);
 }
 
 /**
@@ -202,8 +254,9 @@ export function buildNewsFts(db: Database.Database, path: string, index?: NewsIn
         body.push(ftsIndexTextFast(r.text));
       }
       last = rows[rows.length - 1]?.seq ?? last;
-      worker.send({ seq, title, body });
-      index?.addBatch(seq, title, body);
+      const joined = joinBatch({ seq, title, body });
+      worker.send(joined);
+      index?.addBatch(seq, title, body, joined);
     }
     worker.close(false);
   } finally {
@@ -321,7 +374,8 @@ export class NewsFtsStream {
   private flush(): void {
     const b = this.out;
     this.out = { seq: [], title: [], body: [] };
-    this.worker?.send(b);
-    this.index?.addBatch(b.seq, b.title, b.body);
+    const joined = joinBatch(b);
+    this.worker?.send(joined);
+    this.index?.addBatch(b.seq, b.title, b.body, joined);
   }
 }

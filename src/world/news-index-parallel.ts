@@ -1,4 +1,3 @@
-import { existsSync, rmSync } from "node:fs";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from "node:worker_threads";
 import type Database from "better-sqlite3";
 import { startModuleWorker } from "./module-worker.js";
@@ -10,6 +9,7 @@ import {
   IW_CELLS,
   IW_DONE,
   IW_FAILED,
+  IW_GO,
   IW_WRITTEN,
 } from "./news-index-protocol.js";
 
@@ -21,13 +21,13 @@ import {
  * the first batches are held here until `minRows` articles have arrived, so a small world never
  * starts a thread (and `write` then builds the index here). From then on each batch is posted to
  * the worker (newline-joined texts, one string per column), at most `MAX_IN_FLIGHT` ahead of it
- * (the caller blocks on a shared counter). `requestWrite()` asks the worker to store the index in
- * a side database at `sidePath` while this thread does other work; `write(db)` waits for it and
- * copies every table of the side database and its world_meta rows into `db` (tables in creation
- * order, rows with their rowids, so the copy equals what `NewsIndexBuilder.write(db)` would write,
- * including any table a later index format adds there). The worker runs in input order only, so
- * its output does not depend on thread timing. A worker error is thrown with its message by the
- * next call; `reset()` stops the worker and deletes the side database.
+ * (the caller blocks on a shared counter). `prepareWrite()` asks the worker to sort the index into
+ * its stored form while this thread does other work; `write(db)` then lets the worker write the
+ * tables straight into `db`'s file through its own connection (this thread waits, its connection
+ * idle: no copy through a side database) with the same statements in the same order as
+ * `NewsIndexBuilder.write(db)`. The worker runs in input order only, so its output does not depend
+ * on thread timing. A worker error is thrown with its message by the next call; `reset()` stops
+ * the worker.
  */
 
 /** From this many articles on, the news index is built by a worker thread. */
@@ -39,6 +39,7 @@ interface Batch {
   seq: readonly number[];
   title: readonly string[];
   body: readonly string[];
+  joined: { title: string; body: string } | undefined;
 }
 
 interface Running {
@@ -46,7 +47,7 @@ interface Running {
   port: MessagePort;
   shared: Int32Array;
   sent: number;
-  writeRequested: boolean;
+  prepareRequested: boolean;
 }
 
 export class NewsIndexJob implements NewsIndexFeed {
@@ -56,9 +57,10 @@ export class NewsIndexJob implements NewsIndexFeed {
   /** wall-clock ms this thread spent in addBatch (posting, or waiting for the worker) */
   feedMs = 0;
 
+  /** With `vectors`, the index builder also makes the hashing embedder's news vectors (`NewsIndexBuilder`). */
   constructor(
-    private readonly sidePath: string,
     private readonly minRows = PARALLEL_INDEX_MIN_ROWS,
+    private readonly vectors = false,
   ) {}
 
   /** Articles added so far (the last seq). */
@@ -71,10 +73,15 @@ export class NewsIndexJob implements NewsIndexFeed {
     return this.run !== null;
   }
 
-  addBatch(seq: readonly number[], title: readonly string[], body: readonly string[]): void {
+  addBatch(
+    seq: readonly number[],
+    title: readonly string[],
+    body: readonly string[],
+    joined?: { title: string; body: string },
+  ): void {
     const t0 = performance.now();
     if (seq.length === 0) return;
-    const batch = { seq, title, body };
+    const batch = { seq, title, body, joined };
     this.docs += seq.length;
     if (this.run === null) {
       this.held.push(batch);
@@ -88,46 +95,51 @@ export class NewsIndexJob implements NewsIndexFeed {
     this.feedMs += performance.now() - t0;
   }
 
-  /** Asks the worker to write the side database now (no-op without a worker or if already asked). */
-  requestWrite(): void {
+  /** Asks the worker to sort the index into its stored form now (no-op without a worker or if already asked). */
+  prepareWrite(): void {
     const run = this.run;
-    if (run === null || run.writeRequested) return;
+    if (run === null || run.prepareRequested) return;
     this.check(run);
-    rmSync(this.sidePath, { force: true });
-    const m: IndexWorkerRequest = { write: this.sidePath, docs: this.docs };
+    const m: IndexWorkerRequest = { prepare: this.docs };
     run.port.postMessage(m);
-    run.writeRequested = true;
+    run.prepareRequested = true;
   }
 
   /**
    * Writes the index tables into `db` (checks that it saw exactly the `docs` articles of
-   * news_order); returns the term count. Ends the job (as `reset()` does).
+   * news_order; with a worker, `db` is a file and holds no open transaction); returns the term
+   * count. Ends the job (as `reset()` does).
    */
   write(db: Database.Database, docs: number): number {
     try {
       const run = this.run;
       if (run === null) {
-        const builder = new NewsIndexBuilder();
+        const builder = new NewsIndexBuilder({ vectors: this.vectors });
         for (const b of this.held) builder.addBatch(b.seq, b.title, b.body);
         this.held = [];
         return builder.write(db, docs);
       }
       if (docs !== this.docs) throw new Error(`news index: built from ${this.docs} articles, the world has ${docs}`);
-      this.requestWrite();
+      if (db.memory || db.inTransaction)
+        throw new Error("news index: the worker writes into a database file with no open transaction");
+      this.prepareWrite();
+      const m: IndexWorkerRequest = { store: db.name };
+      run.port.postMessage(m);
+      Atomics.store(run.shared, IW_GO, 1);
+      Atomics.notify(run.shared, IW_GO);
       while (Atomics.load(run.shared, IW_WRITTEN) === 0) {
         this.check(run);
         Atomics.wait(run.shared, IW_DONE, Atomics.load(run.shared, IW_DONE), 50);
       }
       const msg = receiveMessageOnPort(run.port)?.message as IndexWorkerMessage | undefined;
       if (msg === undefined || !("terms" in msg)) throw new Error("news index: the worker wrote no result");
-      copySide(db, this.sidePath);
       return msg.terms;
     } finally {
       this.reset();
     }
   }
 
-  /** Forgets everything added, stops the worker and deletes the side database. */
+  /** Forgets everything added and stops the worker. */
   reset(): void {
     const run = this.run;
     this.run = null;
@@ -138,20 +150,19 @@ export class NewsIndexJob implements NewsIndexFeed {
     this.held = [];
     this.docs = 0;
     this.feedMs = 0;
-    if (existsSync(this.sidePath)) rmSync(this.sidePath, { force: true });
   }
 
   private start(): Running {
     const shared = new Int32Array(new SharedArrayBuffer(IW_CELLS * 4));
     const { port1, port2 } = new MessageChannel();
-    const data: IndexWorkerData = { shared: shared.buffer as SharedArrayBuffer, port: port2 };
+    const data: IndexWorkerData = { shared: shared.buffer as SharedArrayBuffer, port: port2, vectors: this.vectors };
     const worker = startModuleWorker(
       "news-index-worker",
       "runNewsIndexWorker",
       data,
       `Atomics.store(s, ${IW_FAILED}, 1); Atomics.notify(s, ${IW_DONE});`,
     );
-    return { worker, port: port1, shared, sent: 0, writeRequested: false };
+    return { worker, port: port1, shared, sent: 0, prepareRequested: false };
   }
 
   private post(b: Batch): void {
@@ -162,7 +173,11 @@ export class NewsIndexJob implements NewsIndexFeed {
       if (run.sent - done < MAX_IN_FLIGHT) break;
       Atomics.wait(run.shared, IW_DONE, done, 50);
     }
-    const m: IndexWorkerRequest = { seq: [...b.seq], title: b.title.join("\n"), body: b.body.join("\n") };
+    const m: IndexWorkerRequest = {
+      seq: [...b.seq],
+      title: b.joined?.title ?? b.title.join("\n"),
+      body: b.joined?.body ?? b.body.join("\n"),
+    };
     run.port.postMessage(m);
     run.sent++;
   }
@@ -173,35 +188,5 @@ export class NewsIndexJob implements NewsIndexFeed {
     const text = msg !== undefined && "error" in msg ? msg.error : "worker stopped";
     this.reset();
     throw new Error(`news index build failed: ${text}`);
-  }
-}
-
-/**
- * Copies the side database's tables (created as there, in creation order; rows by a plain
- * `INSERT ... SELECT *`, which SQLite runs as a record-for-record transfer keeping the rowids),
- * its explicit indexes and its world_meta rows (in rowid order) into `db`.
- */
-function copySide(db: Database.Database, sidePath: string): void {
-  db.prepare("ATTACH DATABASE ? AS news_index_side").run(sidePath);
-  try {
-    const objects = db
-      .prepare(
-        "SELECT type, name, sql FROM news_index_side.sqlite_master WHERE type IN ('table', 'index') AND sql IS NOT NULL" +
-          " AND tbl_name <> 'world_meta' ORDER BY rowid",
-      )
-      .all() as { type: "table" | "index"; name: string; sql: string }[];
-    db.transaction(() => {
-      for (const t of objects) {
-        if (t.type !== "table") continue;
-        db.exec(t.sql);
-        db.exec(`INSERT INTO main."${t.name}" SELECT * FROM news_index_side."${t.name}"`);
-      }
-      for (const t of objects) if (t.type === "index") db.exec(t.sql);
-      db.exec(
-        "INSERT INTO main.world_meta (key, value) SELECT key, value FROM news_index_side.world_meta ORDER BY rowid",
-      );
-    })();
-  } finally {
-    db.exec("DETACH DATABASE news_index_side");
   }
 }

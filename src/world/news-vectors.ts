@@ -59,19 +59,36 @@ export function embedRows(
     const part = rows.slice(off, off + EMBED_BATCH);
     const vecs = embedder.embed(part.map((r) => `${r.title}\n${r.text}`));
     for (let k = 0; k < part.length; k++) {
-      const r = off + k;
       const v = vecs[k];
       if (!v || v.length !== dim) throw new Error(`embedder ${embedder.id} returned a vector of the wrong length`);
-      l2Normalize(v);
-      let max = 0;
-      for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
-      if (max === 0) continue;
-      const s = max / 127;
-      scale[r] = s;
-      for (let j = 0; j < dim; j++) q[j * n + r] = Math.round((v[j] as number) / s);
+      quantizeRow(v, q, n, off + k, scale, off + k);
     }
   }
   return { q, scale };
+}
+
+/**
+ * L2-normalizes `v` (in place), then stores it quantized to int8 by its max |value|: dimension j at
+ * `q[at + j * stride]` (row r of a column-major block of n rows: at = r, stride = n; of a row-major
+ * one: at = r · dim, stride = 1) and the scale max / 127 at `scale[scaleAt]` (a zero vector leaves
+ * both untouched). The quantizer of every vector build.
+ */
+export function quantizeRow(
+  v: Float32Array,
+  q: Int8Array,
+  stride: number,
+  at: number,
+  scale: Float32Array,
+  scaleAt: number,
+): void {
+  const dim = v.length;
+  l2Normalize(v);
+  let max = 0;
+  for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(v[j] as number));
+  if (max === 0) return;
+  const s = max / 127;
+  scale[scaleAt] = s;
+  for (let j = 0; j < dim; j++) q[at + j * stride] = Math.round((v[j] as number) / s);
 }
 
 /** The news rows with seq in (after, after + limit], in seq order (a world under construction: news_order exists). */

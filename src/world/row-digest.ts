@@ -11,13 +11,24 @@ export class RowDigest {
   private b = 0;
 
   add(key: string): void {
+    this.addParts(key, "", "");
+  }
+
+  /**
+   * `add(a + b + c)` without building the string (a key joined from parts, e.g. an id, the
+   * separator and a time, would be a rope flattened on first read).
+   */
+  addParts(a: string, b: string, c: string): void {
     let h1 = 0x811c9dc5;
     let h2 = 0x9747b28c;
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 0x01000193);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-      h2 ^= h2 >>> 15;
+    for (let p = 0; p < 3; p++) {
+      const key = p === 0 ? a : p === 1 ? b : c;
+      for (let i = 0; i < key.length; i++) {
+        const ch = key.charCodeAt(i);
+        h1 = Math.imul(h1 ^ ch, 0x01000193);
+        h2 = Math.imul(h2 ^ ch, 0x5bd1e995);
+        h2 ^= h2 >>> 15;
+      }
     }
     this.a = (this.a + (h1 >>> 0)) >>> 0;
     this.b = (this.b + (h2 >>> 0)) >>> 0;

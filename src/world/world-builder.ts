@@ -9,6 +9,7 @@ import { buildNewsIndex } from "./news-index-build.js";
 import { NewsIndexJob, PARALLEL_INDEX_MIN_ROWS } from "./news-index-parallel.js";
 import { buildNewsVectors } from "./news-vectors.js";
 import { defaultVectorWorkers, NewsVectorsJob, PARALLEL_VECTORS_MIN_ROWS } from "./news-vectors-parallel.js";
+import { WordVectors } from "./news-vectors-words.js";
 import { lintQuestions, QUESTION_LINT_JSON } from "./question-lint.js";
 import { RowDigest } from "./row-digest.js";
 import {
@@ -41,8 +42,8 @@ export const TRUTH_DB = "truth.db";
 export const WORLD_JSON = "world.json";
 /** Side database of the streamed FTS build (inside the temp dir; never part of a finished world). */
 const FTS_SIDE_DB = "news-fts.tmp.db";
-/** Side database the news index worker writes (inside the temp dir; copied into world.db by finish()). */
-const NEWS_INDEX_SIDE_DB = "news-index.tmp.db";
+/** Rows inserted into one database between two commits of its load transaction (see `load`). */
+const COMMIT_ROWS = 200_000;
 /** From this many articles on, the FTS index is built by two threads (see fts-build.ts). */
 export const PARALLEL_FTS_MIN_ROWS = 20_000;
 
@@ -78,6 +79,13 @@ export interface WorldBuildOptions {
   /** news row count from which the vectors are built by workers (default PARALLEL_VECTORS_MIN_ROWS) */
   parallelVectorsMinRows?: number;
   /**
+   * With the offline hashing embedder (the default), build the news vectors from the words the
+   * news index cuts anyway (news-vectors-words.ts: no second read or tokenization of the texts;
+   * `vectorWorkers` then has no work). Default true; false embeds the texts again (vector workers
+   * or this thread). The same bytes either way.
+   */
+  vectorsFromIndex?: boolean;
+  /**
    * news row count from which the relive news index is built by a worker thread while the FTS build
    * feeds it (news-index-parallel.ts; same tables either way; default PARALLEL_INDEX_MIN_ROWS)
    */
@@ -90,6 +98,8 @@ interface KindSpec<R> {
   columns: string[];
   params(r: R): unknown[];
   key(r: R): string;
+  /** `d.add(key(r))` without building the key (for kinds loaded by the million) */
+  digest?(d: RowDigest, r: R): void;
 }
 
 const S = "\u0001";
@@ -100,6 +110,7 @@ const STREAM_SPECS: { [K in StreamKind]: KindSpec<StreamRows[K]> } = {
     columns: ["id", "published_at", "visible_at", "domain", "url", "title", "text"],
     params: (r) => [r.id, r.published_at, r.visible_at, r.domain, r.url, r.title, r.text],
     key: (r) => r.id + S + r.visible_at,
+    digest: (d, r) => d.addParts(r.id, S, String(r.visible_at)),
   },
   market: {
     table: "market",
@@ -260,9 +271,10 @@ function insertSql(spec: { table: string; columns: string[] }): string {
 }
 
 /**
- * Opens a build database. `journal: "MEMORY"` while rows load (one writer, no reader: each commit
- * writes its pages once, where WAL would write them to the log and again at every checkpoint);
- * `finish()` switches world.db to WAL before the worker threads read it.
+ * Opens a build database. `journal: "MEMORY"` while rows load and through `finish()` while one
+ * thread at a time writes world.db (each commit writes its pages once, where WAL would write them
+ * to the log and again at every checkpoint); `finish()` switches world.db to WAL only when worker
+ * threads read it while this thread writes.
  */
 function openForBuild(path: string, journal: "MEMORY" | "WAL" = "MEMORY"): Database.Database {
   const db = new Database(path);
@@ -299,6 +311,8 @@ export class WorldBuilder implements WorldSink {
   private readonly sources: WorldManifest["sources"] = [];
   private readonly digests = new Map<string, RowDigest>();
   private readonly stmts = new Map<string, Database.Statement>();
+  /** rows inserted since the last commit of each database's load transaction */
+  private readonly uncommitted = new Map<Database.Database, number>();
   private state: BuilderState = "open";
   /** Wall-clock milliseconds of each finish() stage (build diagnostics for benchmarks only). */
   readonly finishTimings: Record<string, number> = {};
@@ -307,7 +321,11 @@ export class WorldBuilder implements WorldSink {
 
   private readonly options: Required<Omit<WorldBuildOptions, "newsEmbedder">>;
   private readonly newsEmbedder: Embedder | null;
+  /** whether the news index builder makes the news vectors (see `vectorsFromIndex`) */
+  private readonly indexVectors: boolean;
   private ftsStream: NewsFtsStream | null = null;
+  /** whether world.db is in WAL mode (during `finish`, see `useWal`) */
+  private wal = false;
   private vectorJob: NewsVectorsJob | null = null;
   private readonly newsIndex: NewsIndexJob;
 
@@ -319,10 +337,13 @@ export class WorldBuilder implements WorldSink {
       vectorWorkers: options.vectorWorkers ?? defaultVectorWorkers(),
       parallelVectorsMinRows: options.parallelVectorsMinRows ?? PARALLEL_VECTORS_MIN_ROWS,
       parallelIndexMinRows: options.parallelIndexMinRows ?? PARALLEL_INDEX_MIN_ROWS,
+      vectorsFromIndex: options.vectorsFromIndex ?? true,
     };
     this.newsEmbedder = options.newsEmbedder === undefined ? getEmbedder(DEFAULT_EMBEDDER_ID) : options.newsEmbedder;
+    this.indexVectors =
+      this.options.vectorsFromIndex && this.newsEmbedder !== null && WordVectors.supports(this.newsEmbedder);
     this.tmpDir = `${targetDir}.tmp-${process.pid}`;
-    this.newsIndex = new NewsIndexJob(join(this.tmpDir, NEWS_INDEX_SIDE_DB), this.options.parallelIndexMinRows);
+    this.newsIndex = new NewsIndexJob(this.options.parallelIndexMinRows, this.indexVectors);
     this.meta = { ...meta, window: { ...meta.window } };
     if (existsSync(this.tmpDir)) rmSync(this.tmpDir, { recursive: true, force: true });
     mkdirSync(this.tmpDir, { recursive: true });
@@ -402,21 +423,24 @@ export class WorldBuilder implements WorldSink {
   finish(): WorldManifest {
     this.assertOpen();
     try {
+      this.commit(this.world);
+      this.commit(this.truth);
       const stage = stageTimer(this.finishTimings, this.finishCpuMs);
       const stream = this.ftsStream;
       // The FTS worker optimizes the streamed index (in its side database) and the news index
-      // worker writes its side database while this thread builds the indexes and the news vectors
-      // (or, with vector workers, adopts the FTS index and copies the news index while they embed).
+      // worker sorts the index into its stored form while this thread builds news_order and the
+      // indexes and adopts the FTS index; the index worker then writes its tables into world.db.
+      // world.db stays in its rollback-journal mode (each page written once) unless other threads
+      // read it while this one writes (vector workers, the after-load FTS worker): then WAL.
       const order = stream?.end() ?? null;
-      // WAL from here on: the vector workers (and the after-load FTS worker) read world.db while this thread writes
-      this.world.pragma("journal_mode = WAL");
-      // the news index worker (if any) writes its side database meanwhile; discarded if not adopted
-      if (order !== null) this.newsIndex.requestWrite();
+      // the news index worker (if any) prepares its tables meanwhile; discarded if not adopted
+      if (order !== null) this.newsIndex.prepareWrite();
       // news_order first (committed: the vector workers read it while the other indexes are built)
       this.world.exec(NEWS_ORDER_DDL);
       stage("news_order");
-      let vectorsBuilt = false;
-      const embedder = this.newsEmbedder;
+      // vectors made by the news index builder need nothing here
+      let vectorsBuilt = this.indexVectors;
+      const embedder = this.indexVectors ? null : this.newsEmbedder;
       const newsCount = this.digest("news").rows;
       if (
         embedder !== null &&
@@ -424,6 +448,7 @@ export class WorldBuilder implements WorldSink {
         newsCount >= Math.max(1, this.options.parallelVectorsMinRows) &&
         NewsVectorsJob.supports(embedder)
       ) {
+        this.useWal();
         this.vectorJob = NewsVectorsJob.start(
           join(this.tmpDir, WORLD_DB),
           embedder,
@@ -434,8 +459,8 @@ export class WorldBuilder implements WorldSink {
       }
       this.world.exec(WORLD_LATER_INDEXES_DDL);
       stage("indexes");
-      if (this.vectorJob === null && stream !== null && this.newsEmbedder !== null) {
-        buildNewsVectors(this.world, this.newsEmbedder);
+      if (this.vectorJob === null && stream !== null && embedder !== null) {
+        buildNewsVectors(this.world, embedder);
         vectorsBuilt = true;
         stage("news_vectors");
       }
@@ -454,8 +479,9 @@ export class WorldBuilder implements WorldSink {
         this.newsIndex.reset();
         db.exec(NEWS_FTS_DDL);
         if (newsRows >= this.options.parallelFtsMinRows) {
+          this.useWal();
           buildNewsFts(db, join(this.tmpDir, WORLD_DB), this.newsIndex);
-          this.newsIndex.requestWrite(); // written by its worker during the optimize
+          this.newsIndex.prepareWrite(); // sorted by its worker during the optimize
           indexFed = true;
         } else {
           db.function("relive_fts_text", { deterministic: true }, (s: unknown) => ftsIndexText(String(s)));
@@ -471,7 +497,7 @@ export class WorldBuilder implements WorldSink {
       // the relive news index: fed by the FTS build (stream or worker path), else read here
       const feedMs = this.newsIndex.feedMs;
       if (indexFed) this.newsIndex.write(db, newsRows);
-      else buildNewsIndex(db);
+      else buildNewsIndex(db, { vectors: this.indexVectors });
       stage("news_index");
       // the part of the index built while the FTS worker inserted (inside fts_insert / the load)
       if (indexFed) this.finishTimings.news_index_feed_overlapped = Math.round(feedMs);
@@ -479,13 +505,14 @@ export class WorldBuilder implements WorldSink {
         this.vectorJob.finish(this.world);
         this.vectorJob = null;
         stage("news_vectors_join");
-      } else if (this.newsEmbedder !== null && !vectorsBuilt) {
-        buildNewsVectors(db, this.newsEmbedder);
+      } else if (embedder !== null && !vectorsBuilt) {
+        buildNewsVectors(db, embedder);
         stage("news_vectors");
       }
+      // over news_order: every news row's two times, in a table 20 times narrower than news
       const lag = db
         .prepare(
-          "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news",
+          "SELECT coalesce(max(published_at - visible_at), 0) AS pv, coalesce(max(visible_at - published_at), 0) AS vp FROM news_order",
         )
         .get() as { pv: number; vp: number };
       const meta = db.prepare("INSERT INTO world_meta (key, value) VALUES (?, ?)");
@@ -494,7 +521,7 @@ export class WorldBuilder implements WorldSink {
       db.pragma("analysis_limit = 2000");
       db.exec("ANALYZE");
       stage("analyze");
-      db.pragma("wal_checkpoint(TRUNCATE)");
+      if (this.wal) db.pragma("wal_checkpoint(TRUNCATE)");
       db.pragma("journal_mode = DELETE");
       this.truth.exec("ANALYZE");
       this.truth.pragma("wal_checkpoint(TRUNCATE)");
@@ -604,8 +631,15 @@ export class WorldBuilder implements WorldSink {
     }
     db.exec("DETACH DATABASE fts_side");
     db.close();
-    this.world = openForBuild(join(this.tmpDir, WORLD_DB), "WAL");
+    this.world = openForBuild(join(this.tmpDir, WORLD_DB), this.wal ? "WAL" : "MEMORY");
     return true;
+  }
+
+  /** Switches world.db to WAL (from then on until `finish` ends): other threads read it while this one writes. */
+  private useWal(): void {
+    if (this.wal) return;
+    this.world.pragma("journal_mode = WAL");
+    this.wal = true;
   }
 
   private digest(key: string): RowDigest {
@@ -618,7 +652,12 @@ export class WorldBuilder implements WorldSink {
     if (this.state !== "open") throw new Error(`world builder for ${this.targetDir} is ${this.state}`);
   }
 
-  /** Inserts rows in one transaction; on any error rolls back, marks the builder failed and rethrows. */
+  /**
+   * Inserts rows as one savepoint inside the database's open load transaction (begun here, committed
+   * every `COMMIT_ROWS` rows and by `finish()`: a page the load touches again and again, such as a
+   * leaf of a unique index fed in random key order, is written once per commit instead of once per
+   * call); on any error rolls back the savepoint, marks the builder failed and rethrows.
+   */
   private load<R>(
     db: Database.Database,
     digestKey: string,
@@ -638,6 +677,7 @@ export class WorldBuilder implements WorldSink {
     const stream = digestKey === "news" ? this.newsStream() : null;
     let index = 0;
     try {
+      if (!db.inTransaction) db.exec("BEGIN");
       db.transaction(() => {
         for (const raw of rows) {
           const row = validate(raw, index);
@@ -653,7 +693,8 @@ export class WorldBuilder implements WorldSink {
             const n = row as unknown as StreamRows["news"];
             stream.add(Number(rid), n.visible_at, n.id, n.title, n.text);
           }
-          batch.add(spec.key(row));
+          if (spec.digest) spec.digest(batch, row);
+          else batch.add(spec.key(row));
           index++;
         }
       })();
@@ -667,7 +708,16 @@ export class WorldBuilder implements WorldSink {
       throw e;
     }
     this.digest(digestKey).merge(batch);
+    const pending = (this.uncommitted.get(db) ?? 0) + index;
+    this.uncommitted.set(db, pending);
+    if (pending >= COMMIT_ROWS) this.commit(db);
     return index;
+  }
+
+  /** Commits the load transaction of `db`, if one is open. */
+  private commit(db: Database.Database): void {
+    if (db.inTransaction) db.exec("COMMIT");
+    this.uncommitted.set(db, 0);
   }
 }
 

@@ -100,6 +100,27 @@ describe("importNewsJsonl", () => {
     w.close();
   });
 
+  it("a row rejected for its id does not take its url: a later row with that url is accepted", async () => {
+    const row = (o: Record<string, unknown>) =>
+      JSON.stringify({ title: "T", text: "x", published_at: "2025-03-01T00:00:00Z", ...o });
+    const file = join(work, "dup-id-url.jsonl");
+    writeFileSync(
+      file,
+      `${[
+        row({ id: "x", url: "https://news.test/1" }),
+        row({ id: "x", url: "https://news.test/2" }), // duplicate id: rejected
+        row({ url: "https://news.test/2" }), // its url is still free
+        row({ url: "https://news.test/2" }), // now it is taken
+      ].join("\n")}\n`,
+    );
+    const res = await importNewsJsonl([file], join(work, "dup-id-url"), { name: "dup-id-url" });
+    expect(res.accepted).toBe(2);
+    expect(res.rejected.map((r) => [r.line, r.reason])).toEqual([
+      [2, 'duplicate id "x" (the first occurrence is kept)'],
+      [4, 'duplicate url "https://news.test/2" (the first occurrence is kept)'],
+    ]);
+  });
+
   it("rejects rows outside a given window and never leaves a partial world on failure", async () => {
     const file = join(work, "win.jsonl");
     writeFileSync(file, `${LINES[8]}\n${LINES[0]}\n`);

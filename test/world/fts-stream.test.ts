@@ -18,6 +18,25 @@ let n = 0;
 const fresh = () => join(work, `w${n++}`);
 const META = { name: "t", window: { start: 0, end: 10_000_000 }, builder: "test", builder_version: "1" };
 const WORDS = ["storm", "rates", "Oil", "bank", "the", "of", "élan", "ＫＯ", "K", "2025", "naïve", "AND"];
+const ASCII_WORDS = [
+  "the",
+  "The",
+  "THE",
+  "them",
+  "theme",
+  "of",
+  "Of",
+  "a",
+  "A",
+  "I",
+  "is",
+  "isn",
+  "s",
+  "t",
+  "don",
+  "bank",
+];
+ASCII_WORDS.push("Rates", "2025", "x1", "a1", "ourselves", "ourselve", "WOULDN", "wouldnt", "y", "yy", "z");
 
 function article(i: number, t: number): NewsRow {
   const w = (k: number) => WORDS[(i * k) % WORDS.length] as string;
@@ -63,6 +82,12 @@ describe("ftsIndexTextFast", () => {
           fc.string(),
           fc.array(chars).map((a) => a.join("")),
           fc.array(fc.constantFrom(...WORDS)).map((a) => a.join(" ")),
+          // pure ASCII (the fast path): stopwords in any case, words that start or end like one, digits
+          fc
+            .array(
+              fc.tuple(fc.constantFrom(...ASCII_WORDS), fc.constantFrom(" ", ", ", ".", "-", "'", "\n", "  ", "_")),
+            )
+            .map((a) => a.map(([w, sep]) => w + sep).join("")),
         ),
         (s) => {
           expect(ftsIndexTextFast(s)).toBe(ftsIndexText(s));

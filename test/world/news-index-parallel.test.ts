@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -6,7 +6,6 @@ import { SplitMix32 } from "../../src/common/random.js";
 import { ftsIndexTextFast } from "../../src/world/fts-build.js";
 import { NewsIndexBuilder } from "../../src/world/news-index-build.js";
 import { NewsIndexJob } from "../../src/world/news-index-parallel.js";
-import { SIDE_META_DDL } from "../../src/world/news-index-protocol.js";
 import type { NewsRow } from "../../src/world/types.js";
 import { WorldBuilder } from "../../src/world/world-builder.js";
 import { workDir } from "./world-fixtures.js";
@@ -41,12 +40,20 @@ function dump(db: Database.Database): unknown {
   return {
     postings: db.prepare("SELECT rowid, * FROM news_postings ORDER BY rowid").raw().all(),
     doclen: db.prepare("SELECT rowid, * FROM news_doclen ORDER BY rowid").raw().all(),
+    positions: db.prepare("SELECT rowid, * FROM news_positions ORDER BY rowid").raw().all(),
+    vectors: db.prepare("SELECT name FROM sqlite_master WHERE name = 'news_vec'").get()
+      ? [
+          db.prepare("SELECT rowid, * FROM news_vec ORDER BY rowid").raw().all(),
+          db.prepare("SELECT rowid, * FROM news_vec_scale ORDER BY rowid").raw().all(),
+        ]
+      : null,
     meta: db.prepare("SELECT rowid, key, value FROM world_meta ORDER BY rowid").raw().all(),
     tables: db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid").raw().all(),
   };
 }
 
 type Feed = Pick<NewsIndexBuilder, "addBatch" | "write">;
+const META_DDL = "CREATE TABLE world_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)";
 
 function writeWith(feed: Feed, n: number): unknown {
   const { title, body } = texts(n, 5);
@@ -55,8 +62,9 @@ function writeWith(feed: Feed, n: number): unknown {
     const seq = Array.from({ length: Math.min(batch, n - i) }, (_, j) => i + j + 1);
     feed.addBatch(seq, title.slice(i, i + batch).map(ftsIndexTextFast), body.slice(i, i + batch).map(ftsIndexTextFast));
   }
-  const db = new Database(":memory:");
-  db.exec(SIDE_META_DDL);
+  // a file: the worker writes into it through its own connection
+  const db = new Database(`${fresh("index")}.db`);
+  db.exec(META_DDL);
   db.prepare("INSERT INTO world_meta (key, value) VALUES ('before', 'x')").run();
   feed.write(db, n);
   const out = dump(db);
@@ -68,8 +76,7 @@ describe("NewsIndexJob (the news index on a worker thread)", () => {
   it("writes exactly the tables of an in-thread NewsIndexBuilder (rowids and meta order included)", () => {
     const n = 6000;
     const local = writeWith(new NewsIndexBuilder(), n);
-    const side = fresh("side");
-    const job = new NewsIndexJob(`${side}.db`, 1000);
+    const job = new NewsIndexJob(1000);
     let sawThread = false;
     const parallel = writeWith(
       {
@@ -84,21 +91,35 @@ describe("NewsIndexJob (the news index on a worker thread)", () => {
     expect(sawThread).toBe(true);
     expect((local as { postings: unknown[] }).postings.length).toBeGreaterThan(500);
     expect(parallel).toEqual(local);
-    expect(existsSync(`${side}.db`)).toBe(false);
     // below its threshold the job never starts a thread and builds the same index here
-    const held = new NewsIndexJob(`${fresh("side")}.db`, 1e9);
+    const held = new NewsIndexJob(1e9);
     expect(writeWith(held, n)).toEqual(local);
   });
 
-  it("throws the worker's error by the next call and leaves no side database", () => {
-    const side = `${fresh("side")}.db`;
-    const job = new NewsIndexJob(side, 1);
+  it("throws the worker's error by the next call and writes nothing", () => {
+    const job = new NewsIndexJob(1);
     job.addBatch([2], ["storm"], ["rates"]); // seq must start at 1
-    const db = new Database(":memory:");
-    db.exec(SIDE_META_DDL);
+    const db = new Database(`${fresh("index")}.db`);
+    db.exec(META_DDL);
     expect(() => job.write(db, 1)).toThrow(/news index build failed: news index: seq 2 after 0/);
-    expect(existsSync(side)).toBe(false);
     expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'news_postings'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it("an error while the worker writes into the database is thrown with its message, and the worker is stopped", () => {
+    const job = new NewsIndexJob(1);
+    const { title, body } = texts(50, 3);
+    job.addBatch(
+      title.map((_, i) => i + 1),
+      title.map(ftsIndexTextFast),
+      body.map(ftsIndexTextFast),
+    );
+    const path = `${fresh("index")}.db`;
+    const db = new Database(path);
+    db.exec(META_DDL);
+    rmSync(path); // the worker opens the file by its path (it must exist): gone
+    expect(() => job.write(db, 50)).toThrow(/news index build failed: .*unable to open database file/);
+    expect(job.parallel).toBe(false);
     db.close();
   });
 

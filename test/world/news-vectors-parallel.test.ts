@@ -45,9 +45,16 @@ function vecDigest(dir: string): string {
   return h.digest("hex");
 }
 
-function build(vectorWorkers: number) {
-  const dir = join(work, `w${vectorWorkers}`);
-  const b = WorldBuilder.create(dir, META, { vectorWorkers, parallelVectorsMinRows: 1 });
+/** with `vectorsFromIndex` false: the texts embedded again (this thread or vector workers) */
+let builds = 0;
+function build(vectorWorkers: number, vectorsFromIndex = false, parallelIndexMinRows?: number) {
+  const dir = join(work, `w${builds++}`);
+  const b = WorldBuilder.create(dir, META, {
+    vectorWorkers,
+    parallelVectorsMinRows: 1,
+    vectorsFromIndex,
+    ...(parallelIndexMinRows === undefined ? {} : { parallelIndexMinRows, parallelFtsMinRows: 1 }),
+  });
   const all = rows();
   for (let i = 0; i < all.length; i += 5000) b.insert("news", all.slice(i, i + 5000));
   const manifest = b.finish();
@@ -65,6 +72,15 @@ describe("news vectors built by worker threads", () => {
     }
   });
 
+  it("built from the news index's words (the default), they are the same bytes as embedding the texts", () => {
+    const embedded = build(0);
+    // the index (and so the vectors) built on this thread, then by the index worker
+    for (const fromIndex of [build(2, true), build(2, true, 1)]) {
+      expect(fromIndex.workerPath).toBe(false);
+      expect({ hash: fromIndex.hash, vec: fromIndex.vec }).toEqual({ hash: embedded.hash, vec: embedded.vec });
+    }
+  });
+
   it("a worker's error is thrown with its message and leaves no world and no temp dir", { timeout: 900_000 }, () => {
     const real = NewsVectorsJob.start.bind(NewsVectorsJob);
     const spy = vi
@@ -74,7 +90,11 @@ describe("news vectors built by worker threads", () => {
       );
     try {
       const dir = join(work, "failing");
-      const b = WorldBuilder.create(dir, META, { vectorWorkers: 2, parallelVectorsMinRows: 1 });
+      const b = WorldBuilder.create(dir, META, {
+        vectorWorkers: 2,
+        parallelVectorsMinRows: 1,
+        vectorsFromIndex: false,
+      });
       b.insert("news", rows().slice(0, 9000));
       expect(() => b.finish()).toThrow(/news vectors: a worker failed: .*(unable to open|does not exist)/);
       b.abort();
