@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -83,5 +83,43 @@ describe("ensureSynthWorld", () => {
     ensureSynthWorld(cache, o2, (m) => rebuilt.push(m));
     expect(rebuilt.some((m) => m.startsWith("removing stale"))).toBe(true);
     expect(manifest(dir).builder_version).toBe(GENERATOR_VERSION);
+  });
+
+  it("a valid world of the same options finished meanwhile by another process is used; anything else there is refused", () => {
+    // the world of the first test stands in for the one a parallel process finishes mid-build
+    const done = ensureSynthWorld(cache, opts);
+    const race = (target: string, appear: () => void) => {
+      let appeared = false;
+      const msgs: string[] = [];
+      const run = () =>
+        ensureSynthWorld(join(target, ".."), opts, (m) => {
+          msgs.push(m);
+          if (!appeared && m.startsWith("inserted")) {
+            appeared = true;
+            appear();
+          }
+        });
+      return { run, msgs };
+    };
+    const other = mkdtempSync(join(tmpdir(), "relive-synth-race-"));
+    const third = mkdtempSync(join(tmpdir(), "relive-synth-race-"));
+    try {
+      const target = synthWorldDir(other, opts);
+      const ok = race(target, () => cpSync(done, target, { recursive: true }));
+      expect(ok.run()).toBe(target);
+      expect(ok.msgs.at(-1)).toMatch(/built meanwhile by another process/);
+      // the other process's world is kept as it is (not overwritten), and no temp dir is left
+      expect(manifest(target)).toEqual(manifest(done));
+      expect(readdirSync(other)).toEqual([target.slice(other.length + 1)]);
+
+      const bad = synthWorldDir(third, opts);
+      const refused = race(bad, () => mkdirSync(bad));
+      expect(refused.run).toThrow(/appeared during the build: not overwriting it/);
+      expect(readdirSync(third)).toEqual([bad.slice(third.length + 1)]);
+      expect(readdirSync(bad)).toEqual([]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+      rmSync(third, { recursive: true, force: true });
+    }
   });
 });
