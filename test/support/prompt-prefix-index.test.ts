@@ -20,7 +20,7 @@ function plain() {
 }
 
 /** text that stresses the pre-tokenizer at line ends: spaces, newlines, digits, punctuation, letters, non-ASCII */
-const text = fc.stringMatching(/^[a-z0-9 \n\t{}[\]":,.!?'’é中🙂-]{0,40}$/);
+const text = fc.string({ unit: fc.constantFrom(..."ab z09 \n\t{}[]\":,.!?'’é中-", "🙂"), maxLength: 40 });
 /** a JSON line as a request carries one (a message or a tool: any JSON value) */
 const line = fc
   .oneof(

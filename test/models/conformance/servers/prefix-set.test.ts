@@ -15,7 +15,11 @@ describe("PrefixSet: the longest common prefix of a text with any earlier one", 
 
   it("property: the same as comparing with every earlier text", () => {
     // requests as a conversation grows: most texts continue or cut an earlier one
-    const step = fc.record({ from: fc.nat(), cut: fc.nat(), tail: fc.string({ unit: fc.constantFrom("a", "b", "]", "é", "🙂") }) });
+    const step = fc.record({
+      from: fc.nat(),
+      cut: fc.nat(),
+      tail: fc.string({ unit: fc.constantFrom("a", "b", "]", "é", "🙂") }),
+    });
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 40 }), (steps) => {
         const set = new PrefixSet();
