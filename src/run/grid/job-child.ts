@@ -1,17 +1,28 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { currentBuildFile } from "../../common/current-build.js";
 import { type ChildMessage, ChildMessageSchema, type ChildRunOptions } from "./child-protocol.js";
 import type { GridJobInput, GridJobSummary } from "./grid-job.js";
 
-/**
- * compiled (dist/*.js) or TypeScript sources (tests, a stale build): the child runs the same kind;
- * compiled, it is the one-file bundle of job-child-main that scripts/build.mjs writes
- */
+/** compiled (dist/*.js), or TypeScript sources (tests, `npm run relive`, a stale build) */
 const COMPILED = import.meta.url.endsWith(".js");
-const ENTRY = fileURLToPath(new URL(COMPILED ? "../../bundles/grid-child.js" : "./job-child-main.ts", import.meta.url));
-/** sources need the TypeScript loader the CLI runs under (bin/relive.js registers tsx) explicitly */
-const EXEC_ARGV = COMPILED ? [] : ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href];
+const BUNDLE = "bundles/grid-child.js";
+
+/**
+ * What a job process runs: the one-file bundle of job-child-main that scripts/build.mjs writes —
+ * from sources too while the checkout's build is current (`currentBuildFile`) — else the sources
+ * through the TypeScript loader the CLI runs under (bin/relive.js registers tsx), explicitly.
+ */
+function childEntry(): { entry: string; execArgv: string[] } {
+  if (COMPILED) return { entry: fileURLToPath(new URL(`../../${BUNDLE}`, import.meta.url)), execArgv: [] };
+  const built = currentBuildFile(BUNDLE);
+  if (built !== null) return { entry: built, execArgv: [] };
+  return {
+    entry: fileURLToPath(new URL("./job-child-main.ts", import.meta.url)),
+    execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href],
+  };
+}
 
 /** A job process died (crash, kill, out of memory) while running a job. */
 export class JobProcessExitError extends Error {
@@ -32,7 +43,7 @@ export class JobError extends Error {
 const TAIL_LINES = 20;
 
 /**
- * One long-lived job process (`job-child-main`, compiled or through tsx): it runs grid jobs one at
+ * One long-lived job process (`job-child-main`, compiled, or through tsx while the build is stale): it runs grid jobs one at
  * a time. Keeping it alive across jobs saves the module load per job; a crash costs only
  * the job it was running (`JobProcessExitError`), and the pool forks a new one.
  */
@@ -50,8 +61,9 @@ export class JobChild {
   private readonly stderrTail: string[] = [];
 
   constructor() {
-    this.proc = fork(ENTRY, [], {
-      execArgv: EXEC_ARGV,
+    const { entry, execArgv } = childEntry();
+    this.proc = fork(entry, [], {
+      execArgv,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     this.proc.stderr?.setEncoding("utf8");
