@@ -14,9 +14,9 @@ const BUNDLE = "bundles/grid-child.js";
  * from sources too while the checkout's build is current (`currentBuildFile`) — else the sources
  * through the TypeScript loader the CLI runs under (bin/relive.js registers tsx), explicitly.
  */
-function childEntry(): { entry: string; execArgv: string[] } {
+function childEntry(sources: boolean): { entry: string; execArgv: string[] } {
   if (COMPILED) return { entry: fileURLToPath(new URL(`../../${BUNDLE}`, import.meta.url)), execArgv: [] };
-  const built = currentBuildFile(BUNDLE);
+  const built = sources ? null : currentBuildFile(BUNDLE);
   if (built !== null) return { entry: built, execArgv: [] };
   return {
     entry: fileURLToPath(new URL("./job-child-main.ts", import.meta.url)),
@@ -60,8 +60,9 @@ export class JobChild {
   private exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private readonly stderrTail: string[] = [];
 
-  constructor() {
-    const { entry, execArgv } = childEntry();
+  /** `sources`: from the sources, run them through tsx even while the build is current (tests of that path) */
+  constructor(o: { sources?: boolean } = {}) {
+    const { entry, execArgv } = childEntry(o.sources ?? false);
     this.proc = fork(entry, [], {
       execArgv,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
