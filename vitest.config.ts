@@ -8,6 +8,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 600_000,
     hookTimeout: 900_000,
+    // one synthetic-world cache shared by every test file of the run
+    globalSetup: ["test/support/shared-synth-cache.ts"],
     pool: "forks",
     maxWorkers: 2,
   },

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 
 /**
  * Opaque ids for the synthetic world (DESIGN invariant 2, data.md "Ids"): an agent-visible id is a
@@ -12,13 +12,15 @@ import { createHash } from "node:crypto";
  * the kind and both contents, never silently renumbers.
  */
 export class IdMinter {
-  private readonly seen = new Map<string, string>();
+  /** per kind: id → the content it was minted for */
+  private readonly seen = new Map<string, Map<string, string>>();
   constructor(private readonly seed: number) {}
 
   /** lower-case hex digest of (seed, kind, content), `digits` long */
   hex(kind: string, content: readonly (string | number)[], digits: number): string {
     const key = JSON.stringify(content);
-    const h = createHash("sha256").update(`relive-synth-id\0${this.seed}\0${kind}\0${key}`).digest("hex");
+    // the one-shot digest: the same bytes as createHash().update().digest(), without a Hash object per id
+    const h = hash("sha256", `relive-synth-id\0${this.seed}\0${kind}\0${key}`, "hex");
     return this.claim(kind, h.slice(0, digits), key);
   }
 
@@ -31,11 +33,15 @@ export class IdMinter {
   }
 
   private claim(kind: string, id: string, key: string): string {
-    const slot = `${kind}\0${id}`;
-    const prev = this.seen.get(slot);
+    let ids = this.seen.get(kind);
+    if (ids === undefined) {
+      ids = new Map();
+      this.seen.set(kind, ids);
+    }
+    const prev = ids.get(id);
     if (prev !== undefined && prev !== key)
       throw new Error(`synth id collision for ${kind} ${id}: ${prev} and ${key} (seed ${this.seed}); widen the id`);
-    this.seen.set(slot, key);
+    ids.set(id, key);
     return id;
   }
 }

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { markLastUse, pathBytes, pidAlive } from "../common/cache-upkeep.js";
 import { STREAM_KINDS, type StreamKind, type StreamRows } from "../world/row-schemas.js";
 import type { WorldManifest } from "../world/types.js";
-import { WORLD_JSON, WorldBuilder } from "../world/world-builder.js";
+import { WORLD_JSON, WorldBuilder, WorldDirAppearedError } from "../world/world-builder.js";
 import { assertDigestCandidates, digestCandidateCounts } from "./digest-check.js";
 import { FUTURE_VERSION, GENERATOR_VERSION, generateRows, type SynthOptions, SynthOptionsSchema } from "./generate.js";
 import { DAY } from "./time.js";
@@ -91,6 +91,12 @@ export function ensureSynthWorld(cacheDir: string, o: SynthOptions, onProgress?:
     builder.finish();
   } catch (e) {
     builder.abort();
+    // another process (a parallel run on the same cache) finished the same world first: same generator
+    // version and options, so the same rows (determinism); use it rather than fail
+    if (e instanceof WorldDirAppearedError && readValidManifest(dir, opts)) {
+      onProgress?.(`synthetic world ready at ${dir} (built meanwhile by another process)`);
+      return dir;
+    }
     throw e;
   }
   onProgress?.(`synthetic world ready at ${dir}`);

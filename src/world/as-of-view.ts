@@ -88,6 +88,8 @@ export interface AsOfView {
     cascade(id: string, opts?: { offset?: number; limit?: number }): { comments: RedditCommentRow[]; total: number };
     /** revealed 24 h cascade sizes (post + 24 h ≤ now) */
     revealed(id: string): number | null;
+    /** root posts that became visible in (after, min(until, now)], by visible_at then id (observations) */
+    arrivals(after: number, until: number): { id: string; subreddit: string; title: string; visible_at: number }[];
   };
   exchanges: {
     /** completed candles with open_time in [from, to], ascending */

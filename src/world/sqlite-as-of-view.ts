@@ -521,6 +521,18 @@ export class SqliteAsOfView implements AsOfView {
         .get({ id, now }) as { d: number } | undefined;
       return r ? r.d : null;
     },
+    arrivals: (after, until) =>
+      this.b
+        .stmt(
+          "SELECT id, subreddit, title, visible_at FROM reddit_post WHERE visible_at > @after AND visible_at <= @until" +
+            " AND visible_at <= @now ORDER BY visible_at, id",
+        )
+        .all({ after: checkTime("after", after), until: checkTime("until", until), now: this.t() }) as {
+        id: string;
+        subreddit: string;
+        title: string;
+        visible_at: number;
+      }[],
   };
 
   private visiblePost(id: string, now: number): PostWithCount {

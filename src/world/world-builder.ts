@@ -297,6 +297,14 @@ function constraintField(message: string): string | null {
 
 type BuilderState = "open" | "failed" | "finished" | "aborted";
 
+/** `finish()` found its target directory created by someone else meanwhile: it is never overwritten. */
+export class WorldDirAppearedError extends Error {
+  constructor(readonly dir: string) {
+    super(`world directory ${dir} appeared during the build: not overwriting it`);
+    this.name = "WorldDirAppearedError";
+  }
+}
+
 /**
  * Builds a world directory: rows go into SQLite databases in a sibling temp dir
  * (`${targetDir}.tmp-${pid}`), and `finish()` indexes them, writes world.json and renames the temp
@@ -557,7 +565,7 @@ export class WorldBuilder implements WorldSink {
       if (lint !== null) writeFileSync(join(this.tmpDir, QUESTION_LINT_JSON), `${JSON.stringify(lint, null, 2)}\n`);
       writeFileSync(join(this.tmpDir, WORLD_JSON), `${JSON.stringify(manifest, null, 2)}\n`);
       if (existsSync(this.targetDir)) {
-        throw new Error(`world directory ${this.targetDir} appeared during the build: not overwriting it`);
+        throw new WorldDirAppearedError(this.targetDir);
       }
       renameSync(this.tmpDir, this.targetDir);
       stage("close_and_rename");

@@ -32,16 +32,7 @@ const START = Date.parse("2026-03-01T00:00:00Z");
 const END = Date.parse("2026-03-05T00:00:00Z");
 const CUT = START + 2 * D + 13 * H + 17 * 60_000;
 
-// own cache: strict search needs the news index, which worlds cached by older builds of the same
-// generator version lack
-const { worldA, worldB } = synthFuturesPair({
-  seed: 1,
-  futureSeed: 99,
-  start: START,
-  end: END,
-  cut: CUT,
-  cacheName: "relive-test-synth-cache-futures",
-});
+const { worldA, worldB } = synthFuturesPair({ seed: 1, futureSeed: 99, start: START, end: END, cut: CUT });
 
 /** task, honest policy, task params, drive start (default: the window start) */
 const CASES: [task: string, policy: string, params?: unknown, from?: number][] = [

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS } from "../../src/common/time.js";
@@ -12,8 +11,9 @@ import { nextMultiple, velocitySteps } from "../../src/tasks/popularity/referenc
 import { llmOptions, TEST_MODEL } from "../agent/support/llm-run.js";
 import { policyResponder } from "../agent/support/policy-responder.js";
 import { type RequestBody, type ScriptedReply, startOpenAITestServer } from "../support/openai-test-server.js";
+import { testSynthCache } from "../support/shared-synth-cache.js";
 
-const SYNTH_CACHE = join(tmpdir(), "relive-test-synth-cache");
+const SYNTH_CACHE = testSynthCache();
 const T = (s: string) => Date.parse(s);
 const every8h = (now: number) => nextMultiple(now, 8 * HOUR_MS);
 

@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { LedgerEvent } from "../../src/ledger/events.js";
@@ -10,9 +9,10 @@ import { resolveRun } from "../../src/run/resolve-run.js";
 import { restartRun } from "../../src/run/restart.js";
 import { resumeRun } from "../../src/run/runner.js";
 import { ensureSynthWorld } from "../../src/synth/synth-world.js";
+import { testSynthCache } from "../support/shared-synth-cache.js";
 import { freshRunsDir, options, run } from "./helpers.js";
 
-const SYNTH_CACHE = join(tmpdir(), "relive-test-synth-cache");
+const SYNTH_CACHE = testSynthCache();
 const T = (s: string) => Date.parse(s);
 const read = (dir: string, file: string) => readFileSync(join(dir, file), "utf8");
 const ledgerOf = (dir: string) =>

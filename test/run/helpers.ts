@@ -1,11 +1,17 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseRunConfig, type RunConfigInput } from "../../src/run/config.js";
 import { type RunOptions, runFromConfig } from "../../src/run/runner.js";
+import { SHARED_SYNTH_CACHE_ENV } from "../support/shared-synth-cache.js";
 
-/** One world cache per test process, so synthetic worlds are built once. */
+/**
+ * One world cache per test process; its synthetic worlds (`<cache>/synth`) are those of the whole
+ * `vitest run` (test/support/shared-synth-cache.ts), so each window is generated once per run.
+ */
 export const CACHE_DIR = mkdtempSync(join(tmpdir(), "relive-cache-"));
+const sharedSynth = process.env[SHARED_SYNTH_CACHE_ENV];
+if (sharedSynth) symlinkSync(sharedSynth, join(CACHE_DIR, "synth"), "dir");
 export const REPO = resolve(import.meta.dirname, "../..");
 export const RAW_DIR = resolve(REPO, "../shared/data/raw");
 

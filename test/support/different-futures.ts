@@ -12,13 +12,12 @@
  * in `relaxed` is checked by its own comparison (every returned item visible, k filled alike) and its
  * `result_hash` is left out of the ledger comparison.
  */
-import { mkdirSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { ensureSynthWorld } from "../../src/synth/synth-world.js";
 import { type HarnessOptions, type Probe, toolHarness } from "./leakage.js";
+import { testSynthCache } from "./shared-synth-cache.js";
 
 /** the comparison of a tool exempted from byte identity (search under global BM25 statistics) */
 export type RelaxedCheck = (a: unknown, b: unknown, now: number, label: string) => void;
@@ -97,33 +96,20 @@ export function probeTimes(cut: number, span: number, n: number, seed: number): 
 
 /**
  * The synthetic world of `seed` and the same world with a different future after `cut` (future seed
- * `futureSeed`), built once per machine under the shared test cache. Test files run in parallel
- * processes: when another one finished building the same world first, that world is used.
+ * `futureSeed`), built once per test run in the shared cache (test/support/shared-synth-cache.ts).
  */
-export function synthFuturesPair(o: {
-  seed: number;
-  futureSeed: number;
-  start: number;
-  end: number;
-  cut: number;
-  /** the cache directory's name under the temp dir (default: the shared test cache) */
-  cacheName?: string;
-}): {
+export function synthFuturesPair(o: { seed: number; futureSeed: number; start: number; end: number; cut: number }): {
   worldA: string;
   worldB: string;
 } {
-  const cache = join(tmpdir(), o.cacheName ?? "relive-test-synth-cache");
-  mkdirSync(cache, { recursive: true });
-  const build = (opts: Parameters<typeof ensureSynthWorld>[1]) => {
-    try {
-      return ensureSynthWorld(cache, opts);
-    } catch (e) {
-      if (e instanceof Error && /appeared during the build/.test(e.message)) return ensureSynthWorld(cache, opts);
-      throw e;
-    }
-  };
+  const cache = testSynthCache();
   return {
-    worldA: build({ seed: o.seed, start: o.start, end: o.end }),
-    worldB: build({ seed: o.seed, start: o.start, end: o.end, future: { seed: o.futureSeed, from: o.cut } }),
+    worldA: ensureSynthWorld(cache, { seed: o.seed, start: o.start, end: o.end }),
+    worldB: ensureSynthWorld(cache, {
+      seed: o.seed,
+      start: o.start,
+      end: o.end,
+      future: { seed: o.futureSeed, from: o.cut },
+    }),
   };
 }

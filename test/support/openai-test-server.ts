@@ -16,7 +16,10 @@
  *   name and arguments.
  * - Prompt caching: let L be the longest common token prefix of this prompt with any earlier
  *   request's prompt (same server). `cached_tokens` = 0 when L < 1024, else L rounded down to a
- *   multiple of 128 (OpenAI's published granularity). It is always ≤ prompt_tokens.
+ *   multiple of 128 (OpenAI's published granularity). It is always ≤ prompt_tokens. Both numbers
+ *   are kept incrementally (test/support/prompt-prefix-index.ts: each distinct line tokenized once,
+ *   prompts as a trie of lines), so a long agent run does not re-tokenize its whole context and
+ *   compare it with every earlier prompt on every call.
  *
  * Fault kinds: `status` (any HTTP status with an OpenAI-style error body, optional headers such as
  * `retry-after` / `retry-after-ms`), `timeout` (the request is held open and never answered; the
@@ -27,6 +30,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100k from "js-tiktoken/ranks/cl100k_base";
+import { PromptPrefixIndex } from "./prompt-prefix-index.js";
 
 export type ScriptedReply =
   | { kind: "tool_calls"; calls: { name: string; arguments: string | object }[]; content?: string }
@@ -76,25 +80,23 @@ export function countTestTokens(text: string): number {
   return tokenize(text).length;
 }
 
-/** The serialized prompt the server tokenizes: tools first, then messages, one JSON line each. */
-export function serializePrompt(body: { tools?: unknown[]; messages?: unknown[] }): string {
+/** The lines of the serialized prompt: tools first, then messages, one JSON line each. */
+export function promptLines(body: { tools?: unknown[]; messages?: unknown[] }): string[] {
   const lines: string[] = [];
   for (const t of body.tools ?? []) lines.push(JSON.stringify(t));
   for (const m of body.messages ?? []) lines.push(JSON.stringify(m));
-  return lines.join("\n");
+  return lines;
+}
+
+/** The serialized prompt the server tokenizes: its lines joined by "\n". */
+export function serializePrompt(body: { tools?: unknown[]; messages?: unknown[] }): string {
+  return promptLines(body).join("\n");
 }
 
 /** The cache rule: 0 below 1024 common tokens, else the common prefix rounded down to 128. */
 export function cachedTokensFor(commonPrefix: number, promptTokens: number): number {
   if (commonPrefix < 1024) return 0;
   return Math.min(promptTokens, Math.floor(commonPrefix / 128) * 128);
-}
-
-function commonPrefixLength(a: number[], b: number[]): number {
-  const n = Math.min(a.length, b.length);
-  let i = 0;
-  while (i < n && a[i] === b[i]) i++;
-  return i;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -126,7 +128,8 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
   const queue: ScriptedReply[] = [];
   let responder: ((body: RequestBody, index: number) => ScriptedReply) | null = null;
   const requests: RecordedRequest[] = [];
-  const prompts: number[][] = [];
+  // every prompt so far, for the token counts and the longest common prefix (the cache rule)
+  const prompts = new PromptPrefixIndex(tokenize);
   let completionIndex = 0;
 
   const server = createServer((req, res) => {
@@ -171,12 +174,7 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
       return;
     }
 
-    const promptIds = tokenize(serializePrompt(body));
-    let common = 0;
-    for (const p of prompts) common = Math.max(common, commonPrefixLength(p, promptIds));
-    prompts.push(promptIds);
-    const promptTokens = promptIds.length;
-    const cached = cachedTokensFor(common, promptTokens);
+    const { promptTokens, cached } = promptUsage(promptLines(body));
     const model = typeof body.model === "string" ? body.model : "test-model";
 
     const complete = (message: Record<string, unknown>, finish: string, outputText: string) => {
@@ -260,13 +258,10 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
     }
   }
 
-  /** The next usage for a prompt: its tokens and the cached prefix (the same rules for both endpoints). */
-  function promptUsage(serialized: string): { promptTokens: number; cached: number } {
-    const promptIds = tokenize(serialized);
-    let common = 0;
-    for (const p of prompts) common = Math.max(common, commonPrefixLength(p, promptIds));
-    prompts.push(promptIds);
-    return { promptTokens: promptIds.length, cached: cachedTokensFor(common, promptIds.length) };
+  /** The next usage for a prompt (its lines): its tokens and the cached prefix (the same rules for both endpoints). */
+  function promptUsage(lines: string[]): { promptTokens: number; cached: number } {
+    const { promptTokens, common } = prompts.add(lines);
+    return { promptTokens, cached: cachedTokensFor(common, promptTokens) };
   }
 
   /**
@@ -302,7 +297,7 @@ export async function startOpenAITestServer(): Promise<OpenAITestServer> {
     }
     const input = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
     const { promptTokens, cached } = promptUsage(
-      serializePrompt({
+      promptLines({
         tools: body.tools,
         messages: [
           ...(typeof body.instructions === "string" ? [{ role: "system", content: body.instructions }] : []),

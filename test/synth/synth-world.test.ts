@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -83,5 +83,27 @@ describe("ensureSynthWorld", () => {
     ensureSynthWorld(cache, o2, (m) => rebuilt.push(m));
     expect(rebuilt.some((m) => m.startsWith("removing stale"))).toBe(true);
     expect(manifest(dir).builder_version).toBe(GENERATOR_VERSION);
+  });
+
+  it("a valid world of the same options finished meanwhile by another process is used, not overwritten", () => {
+    // the world of the first test stands in for the one a parallel process finishes mid-build
+    const done = ensureSynthWorld(cache, opts);
+    const other = mkdtempSync(join(tmpdir(), "relive-synth-race-"));
+    try {
+      const target = synthWorldDir(other, opts);
+      const msgs: string[] = [];
+      const got = ensureSynthWorld(other, opts, (m) => {
+        msgs.push(m);
+        if (msgs.filter((x) => x.startsWith("inserted")).length === 1 && m.startsWith("inserted"))
+          cpSync(done, target, { recursive: true });
+      });
+      expect(got).toBe(target);
+      expect(msgs.at(-1)).toMatch(/built meanwhile by another process/);
+      // the other process's world is kept as it is, and no temp dir is left
+      expect(manifest(target)).toEqual(manifest(done));
+      expect(readdirSync(other)).toEqual([target.slice(other.length + 1)]);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

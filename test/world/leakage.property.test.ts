@@ -122,6 +122,12 @@ function randomCalls(rows: WorldRows, seed: number, n: number): Call[] {
       case 14: {
         const id = pickId(postIds);
         calls.push({ name: `reddit.revealed(${id})`, run: (v) => v.reddit.revealed(id) });
+        const after = t();
+        const until = t();
+        calls.push({
+          name: `reddit.arrivals(${after},${until})`,
+          run: (v) => v.reddit.arrivals(after, until),
+        });
         break;
       }
       case 15: {

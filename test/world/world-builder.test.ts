@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TruthStore } from "../../src/world/truth-store.js";
 import type { NewsRow } from "../../src/world/types.js";
-import { WorldBuilder } from "../../src/world/world-builder.js";
+import { WorldBuilder, WorldDirAppearedError } from "../../src/world/world-builder.js";
 import { WorldRowError } from "../../src/world/world-row-error.js";
 import { WorldStore } from "../../src/world/world-store.js";
 import { buildWorld, emptyRows, newsIndexDump, randomWorld, workDir } from "./world-fixtures.js";
@@ -125,6 +125,19 @@ describe("WorldBuilder", () => {
     expect(() => WorldBuilder.create(fresh(), { ...META, window: { start: 5, end: 1 } })).toThrow(
       /invalid world window/,
     );
+  });
+
+  it("a target directory that appears during the build is never overwritten: finish throws WorldDirAppearedError, abort leaves no temp dir", () => {
+    const dir = fresh();
+    const b = WorldBuilder.create(dir, META);
+    b.insert("news", [news("a", 10)]);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "theirs"), "x");
+    expect(() => b.finish()).toThrow(WorldDirAppearedError);
+    expect(() => b.finish()).toThrow(/is failed/);
+    b.abort();
+    expect(existsSync(`${dir}.tmp-${process.pid}`)).toBe(false);
+    expect(readFileSync(join(dir, "theirs"), "utf8")).toBe("x");
   });
 
   it("makes news seq (the FTS rowid) monotone in visible_at whatever the insertion order; hash is order-independent", () => {

@@ -1,18 +1,29 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { currentBuildFile } from "../../common/current-build.js";
 import { type ChildMessage, ChildMessageSchema, type ChildRunOptions } from "./child-protocol.js";
 import type { GridJobInput, GridJobSummary } from "./grid-job.js";
 
-/**
- * compiled (dist/*.js) or TypeScript sources (tests, a stale build): the child runs the same kind;
- * compiled, it is the launcher (job-child-launcher.ts) of the one-file bundle of job-child-main that
- * scripts/build.mjs writes, loaded with its V8 code cache
- */
+/** compiled (dist/*.js), or TypeScript sources (tests, `npm run relive`, a stale build) */
 const COMPILED = import.meta.url.endsWith(".js");
-const ENTRY = fileURLToPath(new URL(COMPILED ? "../../bundles/grid-child.js" : "./job-child-main.ts", import.meta.url));
-/** sources need the TypeScript loader the CLI runs under (bin/relive.js registers tsx) explicitly */
-const EXEC_ARGV = COMPILED ? [] : ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href];
+const BUNDLE = "bundles/grid-child.js";
+
+/**
+ * What a job process runs: the launcher (job-child-launcher.ts) of the one-file bundle of
+ * job-child-main that scripts/build.mjs writes, loaded with its V8 code cache —
+ * from sources too while the checkout's build is current (`currentBuildFile`) — else the sources
+ * through the TypeScript loader the CLI runs under (bin/relive.js registers tsx), explicitly.
+ */
+function childEntry(sources: boolean): { entry: string; execArgv: string[] } {
+  if (COMPILED) return { entry: fileURLToPath(new URL(`../../${BUNDLE}`, import.meta.url)), execArgv: [] };
+  const built = sources ? null : currentBuildFile(BUNDLE);
+  if (built !== null) return { entry: built, execArgv: [] };
+  return {
+    entry: fileURLToPath(new URL("./job-child-main.ts", import.meta.url)),
+    execArgv: ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href],
+  };
+}
 
 /** A job process died (crash, kill, out of memory) while running a job. */
 export class JobProcessExitError extends Error {
@@ -33,7 +44,7 @@ export class JobError extends Error {
 const TAIL_LINES = 20;
 
 /**
- * One long-lived job process (`job-child-main`, compiled or through tsx): it runs grid jobs one at
+ * One long-lived job process (`job-child-main`, compiled, or through tsx while the build is stale): it runs grid jobs one at
  * a time. Keeping it alive across jobs saves the module load per job; a crash costs only
  * the job it was running (`JobProcessExitError`), and the pool forks a new one.
  */
@@ -50,9 +61,11 @@ export class JobChild {
   private exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private readonly stderrTail: string[] = [];
 
-  constructor() {
-    this.proc = fork(ENTRY, [], {
-      execArgv: EXEC_ARGV,
+  /** `sources`: from the sources, run them through tsx even while the build is current (tests of that path) */
+  constructor(o: { sources?: boolean } = {}) {
+    const { entry, execArgv } = childEntry(o.sources ?? false);
+    this.proc = fork(entry, [], {
+      execArgv,
       stdio: ["ignore", "ignore", "pipe", "ipc"],
     });
     this.proc.stderr?.setEncoding("utf8");

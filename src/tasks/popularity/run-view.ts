@@ -33,21 +33,17 @@ export function recommendationState(book: RecommendationBook, now: number, p: Po
   return [cap, pending];
 }
 
-const PAGE = 1000;
-
 /**
  * Root posts that became visible in (since, now], by (visible_at, id), read through the as-of view
  * (which never returns anything past its own clock). A post may become visible after its creation,
- * so every visible post is scanned (newest first, paged) rather than only those created after `since`.
+ * so the read is by visible time (`reddit.arrivals`, one range of the visible_at index), not by
+ * creation time.
  */
 export function postObservations(view: AsOfView, since: number, now: number): Observation[] {
-  const out: Observation[] = [];
-  for (let offset = 0; ; offset += PAGE) {
-    const page = view.reddit.listPosts({ sort: "new", order: "desc", offset, limit: PAGE });
-    for (const x of page.posts)
-      if (x.visible_at > since && x.visible_at <= now)
-        out.push({ t: x.visible_at, kind: "reddit_post", id: x.id, summary: `r/${x.subreddit}: ${x.title}` });
-    if (page.posts.length < PAGE) break;
-  }
-  return out.sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return view.reddit
+    .arrivals(since, now)
+    .map(
+      (x): Observation => ({ t: x.visible_at, kind: "reddit_post", id: x.id, summary: `r/${x.subreddit}: ${x.title}` }),
+    )
+    .sort((a, b) => a.t - b.t || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

@@ -184,6 +184,10 @@ describe("conformance: broken endpoints", () => {
         "run",
         "--task",
         "daily-digest",
+        // the 7-day episode: the world is resolved before the preflight fails, and the default 28-day
+        // one would be generated for this one check
+        "--episode",
+        "synth-7d",
         "--model",
         "vllm:conf-model",
         "--runs",

@@ -24,6 +24,11 @@ const TASKS = {
     cfg: { task: "price-check", ...WINDOW, task_params: { symbols: ["BTC-USD"] } },
     policy: "median-poll",
     script: () => medianPollScript(),
+    // a 12k-token context (as test/agent/llm-runs.test.ts runs price-check with 6k): nothing here depends
+    // on its size (wire format, completion, score, exact billing per call), and at the default 60k each
+    // of the ~3,700 calls of these 15 runs resent ~50k tokens; the context is still cut (oldest wakes
+    // dropped) many times a day, so drops and the cache misses they cause are still billed exactly
+    context_tokens: 12_000,
   },
 } as const;
 
@@ -50,7 +55,11 @@ describe("conformance: both tasks under every trigger against every provider sty
             try {
               const cfg = parseRunConfig({
                 ...t.cfg,
-                agent: { model: s.model, trigger },
+                agent: {
+                  model: s.model,
+                  trigger,
+                  ...("context_tokens" in t ? { context_tokens: t.context_tokens } : {}),
+                },
                 ...(s.model_prices ? { model_prices: s.model_prices } : {}),
               });
               const res = await runFromConfig(cfg, {

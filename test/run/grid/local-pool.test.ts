@@ -5,7 +5,7 @@ import { parseRunConfig } from "../../../src/run/config.js";
 import { expandGrid } from "../../../src/run/grid/expand-grid.js";
 import { parseGridConfig } from "../../../src/run/grid/grid-config.js";
 import { type GridJobSummary, readResultsHead } from "../../../src/run/grid/grid-job.js";
-import { JobChildPool, JobProcessExitError } from "../../../src/run/grid/job-child.js";
+import { JobChild, JobChildPool, JobProcessExitError } from "../../../src/run/grid/job-child.js";
 import { forkJobProcesses, type GridEvent, type JobRunner, runGridLocal } from "../../../src/run/grid/local-pool.js";
 import { type PreparedCell, prepareGridCells } from "../../../src/run/grid/prepare-cells.js";
 import { processAlive } from "../../../src/run/grid/run-lock.js";
@@ -222,6 +222,28 @@ describe("local worker pool", () => {
     const refusedPids = refused.pids;
     await expect(runGridLocal(cells, { workers: 0, run: runOpts(runsDir), pool: refused })).rejects.toThrow(/workers/);
     for (const pid of refusedPids) expect(processAlive(pid)).toBe(false);
+  });
+
+  it("a job process running the sources through tsx (a stale build) runs a cell like the bundle's process", async () => {
+    const runsDir = freshRunsDir();
+    const cells = await prepared(runsDir);
+    const cell = cells[1]!;
+    const job = { id: cell.id, label: cell.label, config: cell.config };
+    const child = new JobChild({ sources: true });
+    try {
+      const summary = await child.run(job, runOpts(runsDir));
+      expect([summary.id, summary.status, summary.primary]).toEqual([
+        cell.id,
+        "done",
+        { name: "digest_acc", value: cell.model === "scripted:silent" ? 0 : 1, direction: "higher" },
+      ]);
+      const inProcess = await runFromConfig(cell.config, options());
+      expect(readFileSync(join(cell.runDir, "ledger.jsonl"), "utf8")).toBe(
+        readFileSync(join(inProcess.runDir, "ledger.jsonl"), "utf8"),
+      );
+    } finally {
+      await child.stop();
+    }
   });
 
   it("a job process that dies fails only its job; the pool forks a new one", async () => {

@@ -1,13 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 
-/** Shared with the daily-digest anchors: synthetic worlds (seed 1) are built once per machine. */
-export const SYNTH_CACHE = join(tmpdir(), "relive-test-synth-cache");
+/** The shared synthetic-world cache (test/support/shared-synth-cache.ts): seed-1 worlds are built once per test run. */
+export const SYNTH_CACHE = testSynthCache();
 
 /** The seed-1 synthetic world of a window, from the shared cache (built on first use). */
 export function synthWorldDir(start: number, end: number): string {
-  mkdirSync(SYNTH_CACHE, { recursive: true });
   return ensureSynthWorld(SYNTH_CACHE, { seed: 1, start, end });
 }

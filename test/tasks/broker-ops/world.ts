@@ -1,32 +1,19 @@
-import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { CACHE_DIR } from "../../run/helpers.js";
 
-/** The broker-ops tests share one seed-1 synthetic world of the `synth-5d` window, built once per machine. */
+/** The broker-ops tests share one seed-1 synthetic world of the `synth-5d` window, built once per test run. */
 export const START = Date.parse("2026-03-01T00:00:00Z");
 export const END = Date.parse("2026-03-06T00:00:00Z");
 export const T = (iso: string) => Date.parse(iso);
 
-/** Run options' cache dir: the runner finds the synthetic world of a window under `<cache>/synth`. */
-export const BROKER_CACHE = join(tmpdir(), "relive-test-broker-ops");
+/** Run options' cache dir: the runner finds the synthetic world of a window under `<cache>/synth` (the run's shared cache). */
+export const BROKER_CACHE = CACHE_DIR;
 
-/**
- * The world directory (built on first use). Test files run in parallel processes: when another one
- * finished building the same world first, the build refuses to overwrite it and the finished world
- * is used.
- */
+/** The world directory (built on first use, once per test run). */
 export function brokerWorldDir(): string {
-  const cache = join(BROKER_CACHE, "synth");
-  mkdirSync(cache, { recursive: true });
-  try {
-    return ensureSynthWorld(cache, { seed: 1, start: START, end: END });
-  } catch (e) {
-    if (e instanceof Error && /appeared during the build/.test(e.message))
-      return ensureSynthWorld(cache, { seed: 1, start: START, end: END });
-    throw e;
-  }
+  return ensureSynthWorld(join(BROKER_CACHE, "synth"), { seed: 1, start: START, end: END });
 }
 
 /**

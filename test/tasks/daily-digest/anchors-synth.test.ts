@@ -1,6 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { dailyDigestTask } from "../../../src/tasks/daily-digest/index.js";
@@ -14,10 +12,11 @@ import {
 import { daysOpeningIn } from "../../../src/tasks/daily-digest/schedule.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 import { drive } from "./mini-driver.js";
 
 // Pinned anchors (tasks.md §4) on the synthetic world, seed 1: the quick synth-7d (6 scored days) and the
-// default synth-28d (27 scored days; generating it takes ~15 s once, then it is cached in the OS temp dir).
+// default synth-28d (27 scored days; generating it takes ~15 s, once per test run: test/support/shared-synth-cache.ts).
 describe.each([
   { name: "synth-7d", scored: 6, last: "day:2026-03-07" },
   { name: "synth-28d", scored: 27, last: "day:2026-03-28" },
@@ -28,7 +27,7 @@ describe.each([
   let truth: TruthStore;
 
   beforeAll(() => {
-    const cache = join(tmpdir(), "relive-test-synth-cache");
+    const cache = testSynthCache();
     mkdirSync(cache, { recursive: true });
     const dir = ensureSynthWorld(cache, { seed: 1, start: sim_start, end: sim_end });
     world = WorldStore.open(dir);

@@ -1,6 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { forecastPortfolioTask } from "../../../src/tasks/forecast-portfolio/index.js";
@@ -13,6 +11,7 @@ import {
 import type { ReferencePolicy } from "../../../src/tasks/task.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 import { driveTask } from "../../support/task-driver.js";
 
 // Pinned anchors (tasks.md §6) on the synthetic world, seed 1, episode synth-7d (03-01 → 03-07): 9 questions
@@ -24,7 +23,7 @@ describe("forecast-portfolio anchors on synth-7d (seed 1)", () => {
   let world: WorldStore;
   let truth: TruthStore;
   beforeAll(() => {
-    const cache = join(tmpdir(), "relive-test-synth-cache");
+    const cache = testSynthCache();
     mkdirSync(cache, { recursive: true });
     const dir = ensureSynthWorld(cache, { seed: 1, start: sim_start, end: sim_end });
     world = WorldStore.open(dir);

@@ -7,13 +7,12 @@
  * no trace before their time.
  */
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { checkLeakage, type Probe, timeArg } from "../../support/leakage.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
 const END = Date.parse("2026-03-08T00:00:00Z");
@@ -22,7 +21,7 @@ const CALLS_PER_CUT = 400;
 
 describe("R1: forecast-portfolio tools leak nothing visible after now", () => {
   it(`${CALLS_PER_CUT} probes at each of ${CUTS} cuts give identical results on the full and the truncated world`, async () => {
-    const cache = join(tmpdir(), "relive-test-synth-cache");
+    const cache = testSynthCache();
     mkdirSync(cache, { recursive: true });
     const worldDir = ensureSynthWorld(cache, { seed: 1, start: START, end: END });
     const full = WorldStore.open(worldDir);

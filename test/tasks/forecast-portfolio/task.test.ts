@@ -1,6 +1,4 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOUR_MS } from "../../../src/common/time.js";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
@@ -20,11 +18,12 @@ import { WorldStore } from "../../../src/world/world-store.js";
 import { runWithServer } from "../../agent/support/llm-run.js";
 import { policyResponder } from "../../agent/support/policy-responder.js";
 import { run } from "../../run/helpers.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 import { driveTask } from "../../support/task-driver.js";
 import { toolsAt } from "../../support/tools-at.js";
 import { buildTinyMarketWorld, END, START, T } from "./tiny-world.js";
 
-const SYNTH_CACHE = join(tmpdir(), "relive-test-synth-cache");
+const SYNTH_CACHE = testSynthCache();
 
 describe("forecastPortfolioTask definition", () => {
   it("is registered with the spec's budget, cron, params and policies", () => {

@@ -1,12 +1,11 @@
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { popularityTask } from "../../../src/tasks/popularity/index.js";
 import { oraclePolicy, silentPolicy, velocityPolicy } from "../../../src/tasks/popularity/reference-policies.js";
 import { TruthStore } from "../../../src/world/truth-store.js";
 import { WorldStore } from "../../../src/world/world-store.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 import { driveTask } from "../../support/task-driver.js";
 
 // Pinned anchors (tasks.md §3) on the synthetic world, seed 1, episode synth-7d (03-01 → 03-07): posts created
@@ -18,7 +17,7 @@ describe("popularity anchors on synth-7d (seed 1)", () => {
   let world: WorldStore;
   let truth: TruthStore;
   beforeAll(() => {
-    const cache = join(tmpdir(), "relive-test-synth-cache");
+    const cache = testSynthCache();
     mkdirSync(cache, { recursive: true });
     const dir = ensureSynthWorld(cache, { seed: 1, start: sim_start, end: sim_end });
     world = WorldStore.open(dir);

@@ -6,13 +6,12 @@
  * an unknown id, must be refused with the same text in both worlds.
  */
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { WorldStore } from "../../../src/world/world-store.js";
 import { checkLeakage, type Probe, timeArg } from "../../support/leakage.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 
 const START = Date.parse("2026-03-01T00:00:00Z");
 const END = Date.parse("2026-03-08T00:00:00Z");
@@ -21,7 +20,7 @@ const CALLS_PER_CUT = 400;
 
 describe("R1: popularity tools leak nothing visible after now", () => {
   it(`${CALLS_PER_CUT} probes at each of ${CUTS} cuts give identical results on the full and the truncated world`, async () => {
-    const cache = join(tmpdir(), "relive-test-synth-cache");
+    const cache = testSynthCache();
     mkdirSync(cache, { recursive: true });
     const worldDir = ensureSynthWorld(cache, { seed: 1, start: START, end: END });
     const cuts = fc.sample(fc.integer({ min: START + 86_400_000, max: END - 1 }), { numRuns: CUTS, seed: 11 });

@@ -5,12 +5,11 @@
  * runs.test.ts). Generator v6 gave 0.3614 (+0.188); v7's candle volatility regimes give 0.2928.
  */
 import { mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ensureSynthWorld } from "../../../src/synth/synth-world.js";
 import { getTask } from "../../../src/tasks/registry.js";
 import { run } from "../../run/helpers.js";
+import { testSynthCache } from "../../support/shared-synth-cache.js";
 
 /** momentum-risk-parity's risk_score on svb-2023 (the real episode) */
 const REAL_SCORE = 0.1738213321204375;
@@ -20,7 +19,7 @@ describe("risk-portfolio calibration: synthetic default against the real episode
   it("momentum-risk-parity on synth-28d seed 1 scores within ±0.15 of svb-2023, pinned", async () => {
     const ep = getTask("risk-portfolio").episodes.find((e) => e.name === "synth-28d")!;
     // the seed-1 synthetic worlds shared with the other synthetic anchors (built once per machine)
-    const cache = join(tmpdir(), "relive-test-synth-cache");
+    const cache = testSynthCache();
     mkdirSync(cache, { recursive: true });
     const dir = ensureSynthWorld(cache, { seed: 1, start: ep.sim_start, end: ep.sim_end });
     const r = await run({

@@ -8,6 +8,7 @@
 import type { ModelPrice } from "../../../../src/models/price-table.js";
 import { tokens } from "./http.js";
 import { type StyleOptions, type StyleServer, startStyleServer } from "./openai-style.js";
+import { PrefixSet } from "./prefix-set.js";
 
 export interface OpenRouterOptions extends StyleOptions {
   /** the price it charges at (`usage.cost`), $/M tokens */
@@ -19,7 +20,7 @@ export interface OpenRouterOptions extends StyleOptions {
 }
 
 export function startOpenRouterServer(o: OpenRouterOptions): Promise<StyleServer & { cacheControlSeen: number }> {
-  const seen: string[] = [];
+  const seen = new PrefixSet();
   const out = { cacheControlSeen: 0 };
   const server = startStyleServer(
     {
@@ -58,14 +59,7 @@ export function startOpenRouterServer(o: OpenRouterOptions): Promise<StyleServer
       reply(turn, bill) {
         const text = JSON.stringify(turn.body.messages ?? []);
         if (text.includes('"cache_control"')) out.cacheControlSeen++;
-        let lcp = 0;
-        for (const prev of seen) {
-          let i = 0;
-          const n = Math.min(prev.length, text.length);
-          while (i < n && prev.charCodeAt(i) === text.charCodeAt(i)) i++;
-          lcp = Math.max(lcp, i);
-        }
-        seen.push(text);
+        const lcp = seen.add(text);
         const cached = Math.min(turn.promptTokens, Math.floor(lcp / 4));
         const p = o.price;
         const cost =
