@@ -292,6 +292,8 @@ function requirements(n: BoolNode): number[] {
 
 /** at most this many phrases take the bit-mask evaluation (one bit each in a 32-bit word) */
 const MASK_MAX_PHRASES = 31;
+/** the bit of a row's word that marks it matched (above every phrase's) */
+const MATCHED = 1 << 31;
 
 /**
  * The plain reading by bit masks: every posting in range sets its phrase's bit in its row's word,
@@ -344,23 +346,40 @@ function maskFill(
     const s = (lists[i] as Postings).seqs;
     const bit = 1 << i;
     const end = b[i] as number;
-    if (sums === null || direct === undefined) {
-      for (let j = a[i] as number; j < end; j++) {
-        const o = (s[j] as number) - first;
-        mask[o] = (mask[o] as number) | bit;
-      }
-      continue;
+    for (let j = a[i] as number; j < end; j++) {
+      const o = (s[j] as number) - first;
+      mask[o] = (mask[o] as number) | bit;
     }
-    const freqs = (lists[i] as Postings).freqs;
-    const w = direct.idf[i] as number;
+  }
+  if (sums !== null && direct !== undefined) {
+    // an AND of phrases and ORs of phrases matches when its word meets each operand's bits: the
+    // matching rows get bit 31 (phrases use at most 31), then only their postings are scored,
+    // summed in phrase order, and they are offered in seq order
+    const need = Int32Array.from(requirements(root));
+    const nr = need.length;
+    scan: for (let o = 0; o < span; o++) {
+      const w = mask[o] as number;
+      if (w === 0) continue;
+      for (let x = 0; x < nr; x++) if ((w & (need[x] as number)) === 0) continue scan;
+      mask[o] = w | MATCHED;
+    }
     const docLen = direct.docLen;
     const avgdl = direct.avgdl;
-    for (let j = a[i] as number; j < end; j++) {
-      const d = s[j] as number;
-      const o = d - first;
-      mask[o] = (mask[o] as number) | bit;
-      sums[o] = (sums[o] as number) + w * tf(freqs[j] as number, docLen[d - 1] as number, avgdl);
+    for (let i = 0; i < m; i++) {
+      const s = (lists[i] as Postings).seqs;
+      const freqs = (lists[i] as Postings).freqs;
+      const w = direct.idf[i] as number;
+      const end = b[i] as number;
+      for (let j = a[i] as number; j < end; j++) {
+        const d = s[j] as number;
+        const o = d - first;
+        if (((mask[o] as number) & MATCHED) === 0) continue;
+        sums[o] = (sums[o] as number) + w * tf(freqs[j] as number, docLen[d - 1] as number, avgdl);
+      }
     }
+    for (let o = 0; o < span; o++)
+      if (((mask[o] as number) & MATCHED) !== 0) direct.offer(first + o, sums[o] as number);
+    return;
   }
   type Compiled = { matches: (w: number) => boolean; count: (w: number) => number };
   const compile = (n: BoolNode): Compiled => {
@@ -411,18 +430,6 @@ function maskFill(
     }
   };
   const tree = compile(root);
-  if (sums !== null) {
-    // an AND of phrases and ORs of phrases matches when its word meets each operand's bits
-    const need = Int32Array.from(requirements(root));
-    const nr = need.length;
-    scan: for (let o = 0; o < span; o++) {
-      const w = mask[o] as number;
-      if (w === 0) continue;
-      for (let x = 0; x < nr; x++) if ((w & (need[x] as number)) === 0) continue scan;
-      (direct as DirectScore).offer(first + o, sums[o] as number);
-    }
-    return;
-  }
   const cur = Int32Array.from(a);
   const at = new Int32Array(m);
   for (let o = 0; o < span; o++) {

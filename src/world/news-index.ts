@@ -65,7 +65,12 @@ function view<T extends Int32Array | Uint16Array | Uint32Array | Float64Array>(c
   return new ctor(ab);
 }
 
+/** at most this many `lnOf` answers are kept (then they are dropped all at once) */
+const LN_MEMO_MAX = 100_000;
+
 const postingsBytes = (p: Postings) => p.seqs.byteLength + p.freqs.byteLength + p.blocks.byteLength + p.bmax.byteLength;
+/** a cache entry's size: its arrays, or a nominal 64 bytes for a term the corpus lacks */
+const entryBytes = (p: Postings) => (p === EMPTY_POSTINGS ? 64 : postingsBytes(p));
 
 /** First index in `a[lo, hi)` with a[i] >= x. */
 export function lowerBound(a: Int32Array, x: number, lo = 0, hi = a.length): number {
@@ -88,6 +93,8 @@ export class NewsIndex {
   private cumLen: Float64Array | null = null;
   private readonly get: Database.Statement;
   private readonly ln: Database.Statement;
+  /** `lnOf`'s answers by argument (a query's idfs take one SQLite call per term otherwise) */
+  private readonly lnMemo = new Map<number, number>();
   private readonly cache = new Map<string, Postings>();
   private cacheBytes = 0;
   private tokenizer: FtsTokenizer | null = null;
@@ -127,25 +134,32 @@ export class NewsIndex {
   postings(term: string): Postings {
     const hit = this.cache.get(term);
     if (hit !== undefined) {
-      this.cache.delete(term);
-      this.cache.set(term, hit);
+      // least recently used order matters only once the cache can fill
+      if (this.cacheBytes > CACHE_BYTES / 2) {
+        this.cache.delete(term);
+        this.cache.set(term, hit);
+      }
       return hit;
     }
     const r = this.get.get(term) as { seqs: Buffer; freqs: Buffer; blocks: Buffer; bmax: Buffer } | undefined;
-    if (r === undefined) return EMPTY_POSTINGS;
+    if (r === undefined) {
+      // remembered too (counted as a small entry): agents repeat queries with words the corpus lacks
+      this.cache.set(term, EMPTY_POSTINGS);
+      this.cacheBytes += entryBytes(EMPTY_POSTINGS);
+      return EMPTY_POSTINGS;
+    }
     const p: Postings = {
       seqs: view(Int32Array, r.seqs),
       freqs: view(Uint32Array, r.freqs),
       blocks: view(Uint32Array, r.blocks),
       bmax: view(Float64Array, r.bmax),
     };
-    const size = postingsBytes(p);
     this.cache.set(term, p);
-    this.cacheBytes += size;
+    this.cacheBytes += entryBytes(p);
     for (const [k, v] of this.cache) {
       if (this.cacheBytes <= CACHE_BYTES || k === term) break;
       this.cache.delete(k);
-      this.cacheBytes -= postingsBytes(v);
+      this.cacheBytes -= entryBytes(v);
     }
     return p;
   }
@@ -207,6 +221,13 @@ export class NewsIndex {
 
   /** SQLite's ln(x): the natural log FTS5's bm25 uses. */
   lnOf(x: number): number {
-    return (this.ln.get(x) as { v: number }).v;
+    let v = this.lnMemo.get(x);
+    if (v === undefined) {
+      v = (this.ln.get(x) as { v: number }).v;
+      // an idf's argument depends on the term's document count only (global statistics): few distinct
+      if (this.lnMemo.size >= LN_MEMO_MAX) this.lnMemo.clear();
+      this.lnMemo.set(x, v);
+    }
+    return v;
   }
 }

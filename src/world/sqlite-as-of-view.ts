@@ -108,6 +108,31 @@ const LAST_PRICE = lastPriceSql("");
 const LAST_PRICE_BY_OUTCOME_INDEX = lastPriceSql(" INDEXED BY market_price_outcome");
 /** FTS5 bm25 column weights: title, body */
 const BM25 = "bm25(news_fts, 2.0, 1.0)";
+/**
+ * The articles of search hits by seq (a JSON array), the as-of bound in the statement: one
+ * statement per search (a statement per hit cost three times as much); with their texts for the
+ * hits whose snippet must be made.
+ */
+const HITS_SQL =
+  "SELECT o.seq, n.id, n.title, n.domain, n.published_at FROM news_order o JOIN news n ON n.rid = o.rid" +
+  " WHERE o.seq IN (SELECT value FROM json_each(@seqs)) AND n.visible_at <= @now";
+const HITS_WITH_TEXT_SQL = HITS_SQL.replace("n.published_at FROM", "n.published_at, n.text FROM");
+/**
+ * Snippets made by news search, per backend (a world: every view over it) by seq and query terms
+ * (a snippet depends on the article and the terms only), at most this many (least recently used
+ * dropped first): a policy asking the same queries at every wake gets most of the same articles
+ * back, and making a snippet costs more than ranking them.
+ */
+const SNIPPET_MEMO_MAX = 20_000;
+const snippetMemos = new WeakMap<ViewBackend, Map<string, string>>();
+function snippetMemo(b: ViewBackend): Map<string, string> {
+  let m = snippetMemos.get(b);
+  if (m === undefined) {
+    m = new Map();
+    snippetMemos.set(b, m);
+  }
+  return m;
+}
 
 const SEARCH_MAX_LIMIT = 100;
 const PAGE_MAX_LIMIT = 1000;
@@ -247,23 +272,35 @@ export class SqliteAsOfView implements AsOfView {
   private search(q: string, opts: { from?: number; to?: number; offset?: number; limit?: number }): SearchResult {
     const now = this.t();
     const { ranked, to, terms } = this.rankBm25(now, q, opts);
-    const byId = this.b.stmt(
-      "SELECT n.id, n.title, n.domain, n.published_at, n.text FROM news_order o JOIN news n ON n.rid = o.rid" +
-        " WHERE o.seq = @seq AND n.visible_at <= @now",
+    if (ranked.length === 0) return { hits: [], capped_to: to };
+    type Hit = { seq: number; id: string; title: string; domain: string; published_at: number; text?: string };
+    const byId = (sql: string, seqs: number[]) =>
+      new Map((this.b.stmt(sql).all({ seqs: JSON.stringify(seqs), now }) as Hit[]).map((h) => [h.seq, h]));
+    // the articles in one statement; the text only of those whose snippet was not made before
+    // (agents repeat their queries, and get most of the same articles back)
+    const snippets = snippetMemo(this.b);
+    const termsKey = terms.join("\u0001");
+    const keyOf = (seq: number) => `${seq}\u0000${termsKey}`;
+    const rows = byId(
+      HITS_SQL,
+      ranked.map((r) => r.seq),
     );
+    const missing = ranked.filter((r) => rows.has(r.seq) && !snippets.has(keyOf(r.seq))).map((r) => r.seq);
+    const texts = missing.length === 0 ? null : byId(HITS_WITH_TEXT_SQL, missing);
     const hits: SearchResult["hits"] = [];
     for (const r of ranked) {
-      const row = byId.get({ seq: r.seq, now }) as
-        | { id: string; title: string; domain: string; published_at: number; text: string }
-        | undefined;
-      if (!row) continue;
-      hits.push({
-        id: row.id,
-        title: row.title,
-        domain: row.domain,
-        published_at: row.published_at,
-        snippet: makeSnippet(row.text, terms),
-      });
+      const row = rows.get(r.seq);
+      if (row === undefined) continue;
+      const key = keyOf(r.seq);
+      let snippet = snippets.get(key);
+      if (snippet === undefined) {
+        const text = texts?.get(r.seq)?.text;
+        if (text === undefined) continue;
+        snippet = makeSnippet(text, terms);
+        if (snippets.size >= SNIPPET_MEMO_MAX) snippets.delete(snippets.keys().next().value as string);
+      } else snippets.delete(key);
+      snippets.set(key, snippet);
+      hits.push({ id: row.id, title: row.title, domain: row.domain, published_at: row.published_at, snippet });
     }
     return { hits, capped_to: to };
   }

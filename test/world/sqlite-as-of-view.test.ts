@@ -154,6 +154,48 @@ describe("news", () => {
     expect(hit?.snippet).toBe("Oil prices jumped after the storm hit the gulf.");
   });
 
+  it("search: remembered snippets and the one-statement hit read answer as a fresh world does", () => {
+    const dir = join(work, "snippets");
+    const rows = emptyRows();
+    const filler = (w: string, n: number) => Array.from({ length: n }, (_, i) => `${w}${i}`).join(" ");
+    rows.news = [
+      news("a1", 100, "First report", `alpha ${filler("x", 40)} omega ${filler("y", 40)}`),
+      news("a2", 200, "Second report", `${filler("z", 40)} alpha omega`),
+      news("a3", 600, "Later report", "alpha omega late"),
+    ];
+    buildWorld(dir, rows);
+    const memo = WorldStore.open(dir);
+    try {
+      const fresh = (t: number, q: string) => {
+        const s = WorldStore.open(dir);
+        try {
+          return s.at(() => t).news.search(q);
+        } finally {
+          s.close();
+        }
+      };
+      // the same articles under other terms, again, and at other times: a3 is remembered at 700 first
+      const asked: [number, string][] = [
+        [700, "alpha"],
+        [700, "omega"],
+        [300, "alpha"],
+        [300, "omega"],
+        [300, "alpha OR omega"],
+        [700, "alpha"],
+        [150, "omega"],
+      ];
+      for (const [t, q] of asked) expect(memo.at(() => t).news.search(q)).toEqual(fresh(t, q));
+      const [first] = memo
+        .at(() => 300)
+        .news.search("omega")
+        .hits.filter((h) => h.id === "a1");
+      expect(first?.snippet.startsWith("… ")).toBe(true); // placed around "omega", not at the start
+      expect(ids(memo.at(() => 300).news.search("late"))).toEqual([]); // a3 is remembered, not visible
+    } finally {
+      memo.close();
+    }
+  });
+
   it("search: the lagged (join) path bounds by published_at and visible_at", () => {
     const lv = (t: number) => lagged.at(() => t);
     expect(ids(lv(160).news.search("rates"))).toEqual(["l1"]);
