@@ -164,6 +164,48 @@ export class WorldCandles {
     return v;
   }
 
+  /**
+   * Of the `limit` latest bars with open_time ≤ maxOpen, the newest complete bucket of `targetMs`:
+   * its open_time and close, exactly `aggregateBars(latest(…), baseMs, targetMs).at(-1)` (null when
+   * there is none), without copying the bars when they lie in the chunk cache (the truth of every
+   * report and every reference poll asks this).
+   */
+  lastCompleteBucket(
+    venue: string,
+    symbol: string,
+    baseMs: number,
+    targetMs: number,
+    maxOpen: number,
+    limit: number,
+  ): { open_time: number; c: number } | null {
+    const n = targetMs / baseMs;
+    if (!Number.isInteger(n)) throw new RangeError(`interval ${targetMs} is not a multiple of ${baseMs}`);
+    const rows = this.cache.get(venue, symbol, baseMs, chunkStart(maxOpen));
+    // newest first: a bucket's first bar seen is its close; a bucket is complete with n bars in the window
+    let seen = 0;
+    let bucket = Number.NaN;
+    let count = 0;
+    let close = 0;
+    for (let i = rows.length - 1; i >= 0 && seen < limit; i--) {
+      const b = rows[i]!;
+      if (b.open_time > maxOpen) continue;
+      seen++;
+      const k = Math.floor(b.open_time / targetMs) * targetMs;
+      if (k !== bucket) {
+        if (count === n) return { open_time: bucket, c: close };
+        bucket = k;
+        count = 0;
+        close = b.c;
+      }
+      count++;
+    }
+    // the window ended inside the chunk: its oldest bucket decides
+    if (seen === limit) return count === n ? { open_time: bucket, c: close } : null;
+    // the window reaches before the chunk: the plain definition
+    const last = aggregateBars(this.latest(venue, symbol, baseMs, maxOpen, limit), baseMs, targetMs).at(-1);
+    return last ? { open_time: last.open_time, c: last.c } : null;
+  }
+
   /** up to `limit` bars with open_time ≤ maxOpen, ascending */
   latest(venue: string, symbol: string, intervalMs: number, maxOpen: number, limit: number): Bar[] {
     const start = chunkStart(maxOpen);

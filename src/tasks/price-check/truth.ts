@@ -1,4 +1,4 @@
-import { aggregateBars, type WorldCandles } from "./candle-series.js";
+import type { WorldCandles } from "./candle-series.js";
 import type { PriceCheckSetup } from "./world-setup.js";
 
 export interface TruthPoint {
@@ -36,9 +36,7 @@ export class PriceTruth {
       const base = this.setup.baseInterval[venue]?.[symbol];
       if (base === undefined) continue;
       const n = I / base;
-      const bars = this.candles.latest(venue, symbol, base, t - base, 3 * n);
-      const agg = aggregateBars(bars, base, I);
-      const last = agg[agg.length - 1];
+      const last = this.candles.lastCompleteBucket(venue, symbol, base, I, t - base, 3 * n);
       if (last && last.open_time + I <= t) venues.push({ venue, open_time: last.open_time, close: last.c });
     }
     if (venues.length === 0) return null;

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRng } from "../../../src/common/random.js";
 import { DAY_MS, MINUTE_MS } from "../../../src/common/time.js";
-import { type Bar, WorldCandles } from "../../../src/tasks/price-check/candle-series.js";
+import { aggregateBars, type Bar, WorldCandles } from "../../../src/tasks/price-check/candle-series.js";
 import { buildCandleWorld } from "./fixtures.js";
 
 /**
@@ -69,6 +69,30 @@ describe("WorldCandles chunk cache", () => {
       checked++;
     }
     expect(checked).toBe(3000);
+  });
+
+  it("lastCompleteBucket equals the last complete bucket aggregated from latest's bars", () => {
+    const rng = createRng(12);
+    const kinds = { some: 0, none: 0, fallback: 0 };
+    for (let i = 0; i < 4000; i++) {
+      const candles = new WorldCandles(db);
+      const venue = rng.pick(["a", "b"]);
+      const base = rng.pick([STEP, 4 * STEP]);
+      const target = base * rng.pick([1, 2, 3, 4, 12]);
+      const day = T0 + (rng.int(15) - 1) * DAY_MS;
+      const maxOpen = rng.pick([day, day - 1, day + 1, day + rng.int(3) * target, day + rng.int(DAY_MS)]);
+      const limit = 1 + rng.int(40);
+      const bars = refLatest(venue, base, maxOpen, limit);
+      const last = aggregateBars(bars, base, target).at(-1);
+      const got = candles.lastCompleteBucket(venue, "X", base, target, maxOpen, limit);
+      expect(got).toEqual(last ? { open_time: last.open_time, c: last.c } : null);
+      kinds[got ? "some" : "none"]++;
+      // the window reaching before maxOpen's day (answered by the plain statement)
+      if (bars.length === limit && bars[0]!.open_time < Math.floor(maxOpen / DAY_MS) * DAY_MS) kinds.fallback++;
+    }
+    expect(kinds.some).toBeGreaterThan(1000);
+    expect(kinds.none).toBeGreaterThan(100);
+    expect(kinds.fallback).toBeGreaterThan(100);
   });
 
   it("a series the world lacks gives no bars and no visibility", () => {
