@@ -236,6 +236,8 @@ describe("as-of view leakage (R1): full world vs truncated world", () => {
     dirs.push(work);
     let probes = 0;
     let worldNo = 0;
+    // every statement the full world's views prepare, to check that each carries the as-of bound
+    const statements = new Set<string>();
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 2 ** 31 - 1 }),
@@ -246,6 +248,11 @@ describe("as-of view leakage (R1): full world vs truncated world", () => {
           const fullDir = join(work, `w${worldNo++}`);
           buildWorld(fullDir, rows);
           const full = WorldStore.open(fullDir);
+          const prepare = full.stmt.bind(full);
+          full.stmt = (sql) => {
+            statements.add(sql);
+            return prepare(sql);
+          };
           try {
             for (const now of nows) {
               const truncDir = join(work, `w${worldNo++}`);
@@ -279,6 +286,10 @@ describe("as-of view leakage (R1): full world vs truncated world", () => {
       { numRuns: 34, seed: 20260101 },
     );
     expect(probes).toBeGreaterThanOrEqual(10_000);
+    // DESIGN invariant 2: the bound is inside every query, even where another bound already limits
+    // the rows (a statement reading rows another statement ranked as of now)
+    expect([...statements].filter((sql) => !/visible_at <= (min\()?@now\b/.test(sql))).toEqual([]);
+    expect(statements.size).toBeGreaterThanOrEqual(40);
   });
 
   it("exchanges.latest is the candle of exchanges.candles visible last (shortest interval, earliest open among equals)", () => {
