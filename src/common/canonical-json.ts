@@ -21,11 +21,18 @@ export function canonicalJson(v: unknown): string {
   }
   const rec = v as Record<string, unknown>;
   const keys = Object.keys(rec);
-  // most objects arrive with their keys in order already; sorting allocates even then
-  for (let i = 1; i < keys.length; i++)
-    if (keys[i - 1]! > keys[i]!) {
-      keys.sort();
-      break;
+  // most objects arrive with their keys in order already, and the rest are small: sorted in place
+  // (Array.prototype.sort allocates a work copy on every call; a ledger line sorts a few objects)
+  if (keys.length > 16) keys.sort();
+  else
+    for (let i = 1; i < keys.length; i++) {
+      const k = keys[i]!;
+      let j = i - 1;
+      while (j >= 0 && keys[j]! > k) {
+        keys[j + 1] = keys[j]!;
+        j--;
+      }
+      keys[j + 1] = k;
     }
   let s = "{";
   let first = true;

@@ -41,6 +41,8 @@ const value = fc.letrec<{ v: unknown }>((tie) => ({
     // sparse arrays: a hole is empty in the output, an undefined element is null
     fc.sparseArray(tie("v"), { maxLength: 5 }),
     fc.dictionary(key, tie("v"), { maxKeys: 6 }),
+    // more keys than the in-place sort takes
+    fc.dictionary(key, leaf, { minKeys: 17, maxKeys: 24 }),
   ),
 })).v;
 
