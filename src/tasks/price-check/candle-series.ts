@@ -102,6 +102,18 @@ const chunkCaches = new WeakMap<Database.Database, ChunkCache>();
 
 const chunkStart = (t: number) => Math.floor(t / CHUNK_MS) * CHUNK_MS;
 
+/** the index of the last bar with open_time ≤ t in ascending bars (-1: none) */
+function lastAtOrBefore(rows: readonly Readonly<Bar>[], t: number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (rows[mid]!.open_time <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
 /**
  * Environment/scorer-side reader of the world's untouched `candle` table (never handed to the
  * agent). All lookups are by (venue, symbol, interval_ms) on the table's unique index; `latest` and
@@ -186,9 +198,8 @@ export class WorldCandles {
     let bucket = Number.NaN;
     let count = 0;
     let close = 0;
-    for (let i = rows.length - 1; i >= 0 && seen < limit; i--) {
+    for (let i = lastAtOrBefore(rows, maxOpen); i >= 0 && seen < limit; i--) {
       const b = rows[i]!;
-      if (b.open_time > maxOpen) continue;
       seen++;
       const k = Math.floor(b.open_time / targetMs) * targetMs;
       if (k !== bucket) {
@@ -211,9 +222,9 @@ export class WorldCandles {
     const start = chunkStart(maxOpen);
     const rows = this.cache.get(venue, symbol, intervalMs, start);
     const newestFirst: Bar[] = [];
-    for (let i = rows.length - 1; i >= 0 && newestFirst.length < limit; i--) {
+    for (let i = lastAtOrBefore(rows, maxOpen); i >= 0 && newestFirst.length < limit; i--) {
       const b = rows[i]!;
-      if (b.open_time <= maxOpen) newestFirst.push({ open_time: b.open_time, o: b.o, h: b.h, l: b.l, c: b.c, v: b.v });
+      newestFirst.push({ open_time: b.open_time, o: b.o, h: b.h, l: b.l, c: b.c, v: b.v });
     }
     // the rest lies before the chunk: one statement for it, as for the whole request
     if (newestFirst.length < limit)

@@ -205,8 +205,13 @@ export class VenueApi {
     const asOf = stale ? stale.start : now;
     const view = this.o.view;
     const incidents = this.o.incidents;
+    let symbols = sortedSymbols.get(base);
+    if (!symbols) {
+      symbols = Object.freeze(Object.keys(base).sort());
+      sortedSymbols.set(base, symbols);
+    }
     return {
-      symbols: Object.keys(base).sort(),
+      symbols,
       baseIntervalMs: (symbol) => base[symbol] as number,
       bars: (symbol, intervalMs, from, to) => {
         const b = base[symbol] as number;
@@ -235,6 +240,9 @@ export class VenueApi {
     };
   }
 }
+
+/** a venue's symbols, sorted, per base-interval map of a (frozen, shared) setup: one sort per setup, not per request */
+const sortedSymbols = new WeakMap<object, readonly string[]>();
 
 /** Splits "path?query" and merges the query with explicit params (explicit params win). */
 export function splitPath(rawPath: string, params: FetchRequest["params"]): { path: string; params: Params } {
