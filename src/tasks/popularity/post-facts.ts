@@ -26,12 +26,16 @@ const TAILS_SQL = `SELECT * FROM (SELECT ${FACT_COLS} FROM reddit_post p
   WHERE cascade >= @t ORDER BY created_utc, id`;
 const POST_SQL = `SELECT ${FACT_COLS} FROM reddit_post p WHERE p.id = @id`;
 /**
- * The latest visibility among a post's comments created before @through that become visible after
- * @floor (`+created_utc`: the (root, visible_at) index ranges over the comments visible after the
- * floor, usually few, instead of the (root, created_utc) one over every counted comment).
+ * A post's feedback row for `bounds` count bounds: `n<i>` = its comments created before `@b<i>`, each
+ * counted over the (root, created_utc) index alone; `v` = the latest visibility among its comments
+ * created before `@through` that become visible after `@floor` (`+created_utc`: the (root,
+ * visible_at) index ranges over the comments visible after the floor, usually few, instead of the
+ * (root, created_utc) one with a table read per counted comment). One statement per post: a
+ * statement per count cost a third more.
  */
-const LATE_VISIBLE_SQL =
-  "SELECT max(visible_at) AS v FROM reddit_comment WHERE root = @id AND visible_at > @floor AND +created_utc < @through";
+const feedbackSql = (bounds: number) =>
+  `SELECT ${Array.from({ length: bounds }, (_, i) => `(SELECT count(*) FROM reddit_comment WHERE root = @id AND created_utc < @b${i}) AS n${i}, `).join("")}` +
+  "(SELECT max(visible_at) FROM reddit_comment WHERE root = @id AND visible_at > @floor AND +created_utc < @through) AS v";
 
 /**
  * Environment-side facts about the root posts of a world (scorer and oracle only; never reachable
@@ -47,10 +51,9 @@ export class PostFacts {
   private readonly tailsByThreshold = new Map<number, PostFact[]>();
   /** posts read by id (null: not a post) */
   private readonly byId = new Map<string, PostFact | null>();
-  /** the feedback count statement by number of count bounds (prepared once each) */
-  private readonly countStmts = new Map<number, Database.Statement>();
+  /** the feedback statement by number of count bounds (prepared once each) */
+  private readonly feedbackStmts = new Map<number, Database.Statement>();
   private postStmt: Database.Statement | undefined;
-  private lateVisibleStmt: Database.Statement | undefined;
   /** feedback answers by (id, bounds): a pure function of the untouched world, shared by the run's scorers */
   private readonly feedbackMemo = new Map<string, Readonly<{ counts: readonly number[]; releasedAt: number }>>();
 
@@ -99,10 +102,9 @@ export class PostFacts {
   /**
    * A post's feedback: for every `t` of `before` (each ≤ `through`), how many comments of its tree were
    * created strictly before `t`; and `releasedAt`, the earliest instant at or after `floor` when the
-   * post and its comments created before `through` are all visible. Counted by SQLite (no comment row
-   * crosses into JS): the counts from the (root, created_utc) index alone, the visibility from the
-   * comments visible after `floor` only; remembered, since the run's scorer and its anytime curve's
-   * scorer settle the same posts.
+   * post and its comments created before `through` are all visible. Counted by SQLite in one row (no
+   * comment row crosses into JS; `feedbackSql`); remembered, since the run's scorer and its anytime
+   * curve's scorer settle the same posts.
    */
   feedback(
     post: Pick<PostFact, "id" | "visible_at">,
@@ -115,12 +117,14 @@ export class PostFacts {
     const key = JSON.stringify([post.id, through, floor, before]);
     let fb = this.feedbackMemo.get(key);
     if (!fb) {
-      const row = this.countStmt(before.length).get(...before, post.id, through) as Record<string, number | null>;
-      this.lateVisibleStmt ??= this.db.prepare(LATE_VISIBLE_SQL);
-      const late = this.lateVisibleStmt.get({ id: post.id, floor, through }) as { v: number | null };
+      const args: Record<string, number | string> = { id: post.id, floor, through };
+      before.forEach((t, i) => {
+        args[`b${i}`] = t;
+      });
+      const row = this.feedbackStmt(before.length).get(args) as Record<string, number | null>;
       fb = Object.freeze({
         counts: Object.freeze(before.map((_, i) => row[`n${i}`] ?? 0)),
-        releasedAt: Math.max(floor, post.visible_at, late.v ?? floor),
+        releasedAt: Math.max(floor, post.visible_at, row.v ?? floor),
       });
       this.feedbackMemo.set(key, fb);
     }
@@ -136,12 +140,11 @@ export class PostFacts {
     return t;
   }
 
-  private countStmt(bounds: number): Database.Statement {
-    let st = this.countStmts.get(bounds);
+  private feedbackStmt(bounds: number): Database.Statement {
+    let st = this.feedbackStmts.get(bounds);
     if (!st) {
-      const sums = Array.from({ length: bounds }, (_, i) => `sum(created_utc < ?) AS n${i}, `).join("");
-      st = this.db.prepare(`SELECT ${sums}count(*) AS n FROM reddit_comment WHERE root = ? AND created_utc < ?`);
-      this.countStmts.set(bounds, st);
+      st = this.db.prepare(feedbackSql(bounds));
+      this.feedbackStmts.set(bounds, st);
     }
     return st;
   }
