@@ -76,8 +76,8 @@ export function recommendTools(o: {
   const runStart = isoInstant(sim_start);
   /**
    * A pending recommendation's entry, a pure function of the recommendation, made once: the status is
-   * asked at every wake and lists the same pending ones again (formatting their instants was a tenth
-   * of a 365-day velocity run's CPU).
+   * asked at every wake and lists the same pending ones again (formatting their instants was 4% of a
+   * 365-day velocity run's CPU).
    */
   const entries = new WeakMap<Recommendation, PendingEntry>();
   const entryOf = (r: Recommendation): PendingEntry => {
