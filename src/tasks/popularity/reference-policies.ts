@@ -151,8 +151,8 @@ export const oraclePolicy: ReferencePolicy = {
       async act() {
         const now = api.now();
         const fresh = facts
-          .createdIn(now - ORACLE_STEP_MS + 1, now)
-          .filter((x) => x.cascade >= p.tail_threshold && x.visible_at <= now);
+          .tailsCreatedIn(p.tail_threshold, now - ORACLE_STEP_MS + 1, now)
+          .filter((x) => x.visible_at <= now);
         if (fresh.length === 0) return;
         const s = await status(api);
         const runStart = parseIsoInstant(s.run_start);

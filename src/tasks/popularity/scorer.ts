@@ -101,9 +101,7 @@ export class PopularityScorer extends ScorerBase {
     this.facts = PostFacts.of(ctx.world.db, this.H);
     this.sim_start = ctx.sim_start;
     this.sim_end = ctx.sim_end;
-    this.tails = this.facts
-      .createdIn(ctx.sim_start, ctx.sim_end - this.H)
-      .filter((x) => x.cascade >= this.p.tail_threshold);
+    this.tails = this.facts.tailsCreatedIn(this.p.tail_threshold, ctx.sim_start, ctx.sim_end - this.H);
     this.denominators = prefixDenominators(
       this.tails.map((x) => x.created_utc),
       this.p.cap,
@@ -165,9 +163,7 @@ export class PopularityScorer extends ScorerBase {
    */
   reportAt(end: number): ScoreReport {
     if (end > this.sim_end) {
-      const tails = this.facts
-        .createdIn(this.sim_start, end - this.H)
-        .filter((x) => x.cascade >= this.p.tail_threshold);
+      const tails = this.facts.tailsCreatedIn(this.p.tail_threshold, this.sim_start, end - this.H);
       return this.reportOver(
         tails.length,
         recallDenominator(
@@ -270,9 +266,10 @@ export class PopularityScorer extends ScorerBase {
     // every count in the payload is released once its comments are visible (a late comment row waits for it)
     const counted = Math.max(this.H, ...this.p.feedback_ages_hours.map((h) => Math.round(h * HOUR_MS)));
     const fb = this.facts.feedback(
-      post.id,
+      post,
       this.p.feedback_ages_hours.map((h) => post.created_utc + Math.round(h * HOUR_MS)),
       post.created_utc + counted,
+      u.reveal,
     );
     const comments_at: Record<string, number> = {};
     this.p.feedback_ages_hours.forEach((h, i) => {
@@ -283,7 +280,7 @@ export class PopularityScorer extends ScorerBase {
       key: `post:${post.id}`,
       status,
       credit,
-      released_at: Math.max(u.reveal, fb.visibleAt),
+      released_at: fb.releasedAt,
       detail: {
         post_id: post.id,
         subreddit: post.subreddit,

@@ -123,6 +123,8 @@ describe("popularity tools: recommend and recommendations", () => {
     h.at(T("2026-03-01T10:00:00Z"));
     expect((await h.call("recommend", { root_id: "a4" })).ok).toBe(true);
     expect(await listed()).toEqual({ pending: [a1, a4], accepted_total: 2, revealed_total: 0 });
+    // entries are made once per recommendation, but each call hands out its own: changing one changes no other call's
+    ((await listed()).pending[0] as { root_id: string }).root_id = "changed";
     h.at(T("2026-03-02T00:59:59.999Z"));
     expect(await listed()).toEqual({ pending: [a1, a4], accepted_total: 2, revealed_total: 0 });
     h.at(T("2026-03-02T01:00:00Z"));
