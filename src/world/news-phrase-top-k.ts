@@ -21,10 +21,11 @@ import { TopHeap } from "./news-top-heap.js";
  * f ≤ min over the terms of their weighted counts (one term repeated, "a a": f ≤ its count − 1, an
  * instance starting at every occurrence but a column's last). Once k results are held, a candidate
  * whose bound tf(that count, D) is below the k-th w is dropped before `accept` and before its
- * positions are read. Two terms (the common case): the rarer term's postings are scanned and each
- * is dropped by its own count's bound before the other term's list is searched for it (two terms
- * in most articles match almost everywhere; their phrase is far rarer), the bounds tested without
- * a division; more terms: a leapfrog of the term postings, galloping. Broad ranges are cut into
+ * positions are read. Two terms (the common case): the rarer term's postings are scanned, the
+ * other's list searched for each; when the other term is dense each posting is first dropped by
+ * its own count's bound (two terms in most articles meet almost everywhere; their phrase is far
+ * rarer); the bounds are tested without a division. More terms: a leapfrog of the term postings,
+ * galloping. Broad ranges are cut into
  * intervals (about one block of the densest term each), bounded by tf(min over terms of their
  * blocks' max count, max over terms of their blocks' min length) and evaluated by decreasing bound
  * until the next bound is below the k-th w: k results whenever k visible matches exist.
@@ -166,12 +167,17 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
   const nq = b[dense] as number;
   const norm = m === 2 ? lengthNorms(index, avgdl) : EMPTY_NORMS;
   const nn = norm.length;
+  // the other term in over a quarter of the range's articles: most postings are common, so each is
+  // first dropped by its own count's bound (no search in the other list); else the other list is
+  // searched first and only common seqs read their length (scattered reads of a sparse term's)
+  const ownBoundFirst = (nq - aq) * 4 > hi - lo + 1;
   let ci = ap;
   let cj = aq;
   /**
-   * Two terms (the common case): the rarer list's postings in order, each dropped by its own bound
-   * tf(f, D) (a repeated term: tf(f − 1, D)) before the other list's cursor is stepped to its seq
-   * (galloping over long gaps), then by the other's count, then `consider`. The bounds are tested
+   * Two terms (the common case): the rarer list's postings in order, the other list's cursor
+   * stepped to each (galloping over long gaps), a common seq dropped by its bound tf(min of the
+   * counts, D) (a repeated term: tf(count − 1, D), no other list), else `consider`; with
+   * `ownBoundFirst` each posting is first dropped by its own count's bound. The bounds are tested
    * without a division: f·(k1 + 1)·BOUND_SLACK < θ·(f + norm(D)) means tf(f, D)·BOUND_SLACK < θ
    * but for a few roundings, far inside BOUND_SLACK.
    */
@@ -187,12 +193,15 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
     for (; i < np; i++) {
       const d = sp[i] as number;
       if (d > s1) break;
-      const dl = docLen[d - 1] as number;
-      const K = dl < nn ? (norm[dl] as number) : bm25Norm(dl, avgdl);
-      const f = repeat ? (fp[i] as number) - 1 : (fp[i] as number);
-      if (f * SLACK_K1 < theta * (f + K)) continue;
-      if (repeat) cur[0] = i;
-      else {
+      let f = fp[i] as number;
+      if (repeat) {
+        f -= 1;
+        cur[0] = i;
+      } else {
+        if (ownBoundFirst) {
+          const dl = docLen[d - 1] as number;
+          if (f * SLACK_K1 < theta * (f + (dl < nn ? (norm[dl] as number) : bm25Norm(dl, avgdl)))) continue;
+        }
         if (j < nq && (sq[j] as number) < d) {
           if (nq - j > 8 && (sq[j + 8] as number) < d) j = gallop(sq, d, j + 8, nq);
           else
@@ -202,10 +211,12 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
         if (j >= nq) break;
         if (sq[j] !== d) continue;
         const g = fq[j] as number;
-        if (g < f && g * SLACK_K1 < theta * (g + K)) continue;
+        if (g < f) f = g;
         cur[rare] = i;
         cur[dense] = j;
       }
+      const dl = docLen[d - 1] as number;
+      if (f * SLACK_K1 < theta * (f + (dl < nn ? (norm[dl] as number) : bm25Norm(dl, avgdl)))) continue;
       consider(d, dl);
       if (heap.full) theta = heap.worst;
     }
