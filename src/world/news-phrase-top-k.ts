@@ -25,10 +25,10 @@ import { TopHeap } from "./news-top-heap.js";
  * other's list searched for each; when the other term is dense each posting is first dropped by
  * its own count's bound (two terms in most articles meet almost everywhere; their phrase is far
  * rarer); the bounds are tested without a division. More terms: a leapfrog of the term postings,
- * galloping. Broad ranges are cut into
- * intervals (about one block of the densest term each), bounded by tf(min over terms of their
- * blocks' max count, max over terms of their blocks' min length) and evaluated by decreasing bound
- * until the next bound is below the k-th w: k results whenever k visible matches exist.
+ * galloping. Broad ranges are cut into intervals (about one block of the densest term each),
+ * bounded by tf(min over terms of their blocks' max count (one repeated term: − 1), max over terms
+ * of their blocks' min length) and evaluated by decreasing bound until the next bound is below the
+ * k-th w: k results whenever k visible matches exist.
  */
 
 /** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
