@@ -1,7 +1,7 @@
-import { bm25Tf as tf } from "./bm25.js";
+import { BM25_K1, bm25Norm, bm25Tf as tf } from "./bm25.js";
 import { lowerBound, type NewsIndex, type Positions, type Postings } from "./news-index.js";
-import { instances, pairInstances } from "./news-phrase.js";
-import { gallop, leapfrogPair, postingsInRange } from "./news-postings-merge.js";
+import { instances, pairInstances, repeatInstances } from "./news-phrase.js";
+import { gallop, postingsInRange } from "./news-postings-merge.js";
 import { TopHeap } from "./news-top-heap.js";
 
 /**
@@ -17,13 +17,18 @@ import { TopHeap } from "./news-top-heap.js";
  * then ranks exactly with the idf) when a kept w or one it dropped near the k-th lies within a
  * relative `SCALE_GAP` of another distinct one, which covers every such rounding.
  *
- * Candidates are the articles in [lo, hi] holding every term (a leapfrog of the term postings,
- * galloping), with a weighted phrase count f ≤ min over the terms of their weighted counts. Once k
- * results are held, a candidate whose bound tf(min fᵢ, D) is below the k-th w is dropped before
- * `accept` and before its positions are read. Broad ranges are cut into intervals (about one block
- * of the densest term each), bounded by tf(min over terms of their blocks' max count, max over
- * terms of their blocks' min length) and evaluated by decreasing bound until the next bound is
- * below the k-th w: k results whenever k visible matches exist, most intervals never merged.
+ * Candidates are the articles in [lo, hi] holding every term, with a weighted phrase count
+ * f ≤ min over the terms of their weighted counts (one term repeated, "a a": f ≤ its count − 1, an
+ * instance starting at every occurrence but a column's last). Once k results are held, a candidate
+ * whose bound tf(that count, D) is below the k-th w is dropped before `accept` and before its
+ * positions are read. Two terms (the common case): the rarer term's postings are scanned, the
+ * other's list searched for each; when the other term is dense each posting is first dropped by
+ * its own count's bound (two terms in most articles meet almost everywhere; their phrase is far
+ * rarer); the bounds are tested without a division. More terms: a leapfrog of the term postings,
+ * galloping. Broad ranges are cut into intervals (about one block of the densest term each),
+ * bounded by tf(min over terms of their blocks' max count (one repeated term: − 1), max over terms
+ * of their blocks' min length) and evaluated by decreasing bound until the next bound is below the
+ * k-th w: k results whenever k visible matches exist.
  */
 
 /** bounds are inflated by this factor: a margin over the rounding of the bound's own arithmetic */
@@ -34,6 +39,25 @@ const BOUND_SLACK = 1 + 1e-9;
  * not trusted. Far below `BOUND_SLACK`, so candidates dropped by a bound never come this close.
  */
 export const SCALE_GAP = 2 ** -40;
+/** (k1 + 1)·BOUND_SLACK: the numerator factor of the division-free bound tests */
+const SLACK_K1 = (BM25_K1 + 1.0) * BOUND_SLACK;
+/** lengths up to this have their `bm25Norm` in a table */
+const NORM_TABLE_MAX = 1 << 16;
+const EMPTY_NORMS = new Float64Array(0);
+const norms = new WeakMap<NewsIndex, { avgdl: number; norm: Float64Array }>();
+
+/** `bm25Norm(D, avgdl)` for D = 0 … min(longest article, NORM_TABLE_MAX), kept per index for its last avgdl. */
+function lengthNorms(index: NewsIndex, avgdl: number): Float64Array {
+  const hit = norms.get(index);
+  if (hit !== undefined && hit.avgdl === avgdl) return hit.norm;
+  let longest = 0;
+  for (const d of index.docLen) if (d > longest) longest = d;
+  const norm = new Float64Array(Math.min(longest, NORM_TABLE_MAX) + 1);
+  for (let d = 0; d < norm.length; d++) norm[d] = bm25Norm(d, avgdl);
+  norms.set(index, { avgdl, norm });
+  return norm;
+}
+
 /** the intervals of largest bound evaluated first */
 const SEED = 32;
 /** at most this many postings of the rarest term in range: driven by it, no intervals */
@@ -106,21 +130,16 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
   const ptr = new Int32Array(m);
   const end = new Int32Array(m);
   const allPos: Positions[] = [];
+  // one term repeated ("a a"): an instance starts at every occurrence but the column's last, so
+  // f ≤ (weighted count) − 1
+  const repeat = m === 2 && terms[0] === terms[1];
 
-  /** candidate d: every term's cursor is at its posting of d */
-  const consider = (d: number): void => {
-    const dl = docLen[d - 1] as number;
-    if (heap.full) {
-      let fmin = Number.POSITIVE_INFINITY;
-      for (let i = 0; i < m; i++) {
-        const f = (lists[i] as Postings).freqs[cur[i] as number] as number;
-        if (f < fmin) fmin = f;
-      }
-      if (tf(fmin, dl, avgdl) * BOUND_SLACK < heap.worst) return;
-    }
+  /** candidate d (length dl, its bound not below the k-th w): every term's cursor is at its posting of d */
+  const consider = (d: number, dl: number): void => {
     if (accept !== undefined && !accept(d)) return;
     let f: number;
-    if (m === 2) f = pairInstances(positions(0), cur[0] as number, positions(1), cur[1] as number);
+    if (repeat) f = repeatInstances(positions(0), cur[0] as number);
+    else if (m === 2) f = pairInstances(positions(0), cur[0] as number, positions(1), cur[1] as number);
     else {
       if (allPos.length === 0) for (let i = 0; i < m; i++) allPos.push(positions(i));
       f = instances(allPos, cur, ptr, end);
@@ -140,37 +159,69 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
     if (out >= heap.worst * (1 - SCALE_GAP)) dropped.push(out);
   };
 
-  const a0 = a[0] as number;
-  const a1 = a[1] as number;
-  let ci = a0;
-  let cj = a1;
-  /** two terms (the common case): one merge of the two lists, bound and offer inline */
+  const P = lists[rare] as Postings;
+  const Q = lists[dense] as Postings;
+  const ap = a[rare] as number;
+  const aq = a[dense] as number;
+  const np = b[rare] as number;
+  const nq = b[dense] as number;
+  const norm = m === 2 ? lengthNorms(index, avgdl) : EMPTY_NORMS;
+  const nn = norm.length;
+  // the other term in over a quarter of the range's articles: most postings are common, so each is
+  // first dropped by its own count's bound (no search in the other list); else the other list is
+  // searched first and only common seqs read their length (scattered reads of a sparse term's)
+  const ownBoundFirst = (nq - aq) * 4 > hi - lo + 1;
+  let ci = ap;
+  let cj = aq;
+  /**
+   * Two terms (the common case): the rarer list's postings in order, the other list's cursor
+   * stepped to each (galloping over long gaps), a common seq dropped by its bound tf(min of the
+   * counts, D) (a repeated term: tf(count − 1, D), no other list), else `consider`; with
+   * `ownBoundFirst` each posting is first dropped by its own count's bound. The bounds are tested
+   * without a division: f·(k1 + 1)·BOUND_SLACK < θ·(f + norm(D)) means tf(f, D)·BOUND_SLACK < θ
+   * but for a few roundings, far inside BOUND_SLACK.
+   */
   const evaluate2 = (s0: number, s1: number): void => {
-    const A = lists[0] as Postings;
-    const B = lists[1] as Postings;
-    const sa = A.seqs;
-    const sb = B.seqs;
-    const fa = A.freqs;
-    const fb = B.freqs;
-    const na = b[0] as number;
-    const nb = b[1] as number;
+    const sp = P.seqs;
+    const fp = P.freqs;
+    const sq = Q.seqs;
+    const fq = Q.freqs;
     // from the last interval's cursors when they are not past s0 (sequential scans), else searched
-    const i = ci === a0 || (sa[ci - 1] as number) < s0 ? gallop(sa, s0, ci, na) : lowerBound(sa, s0, a0, na);
-    const j = cj === a1 || (sb[cj - 1] as number) < s0 ? gallop(sb, s0, cj, nb) : lowerBound(sb, s0, a1, nb);
+    let i = ci === ap || (sp[ci - 1] as number) < s0 ? gallop(sp, s0, ci, np) : lowerBound(sp, s0, ap, np);
+    let j = cj === aq || (sq[cj - 1] as number) < s0 ? gallop(sq, s0, cj, nq) : lowerBound(sq, s0, aq, nq);
     let theta = heap.full ? heap.worst : Number.NEGATIVE_INFINITY;
-    const c = { i, j };
-    leapfrogPair(sa, na, sb, nb, c, s1, (x, i, j) => {
-      const f0 = fa[i] as number;
-      const f1 = fb[j] as number;
-      if (tf(Math.min(f0, f1), docLen[x - 1] as number, avgdl) * BOUND_SLACK >= theta) {
+    for (; i < np; i++) {
+      const d = sp[i] as number;
+      if (d > s1) break;
+      let f = fp[i] as number;
+      if (repeat) {
+        f -= 1;
         cur[0] = i;
-        cur[1] = j;
-        consider(x);
-        if (heap.full) theta = heap.worst;
+      } else {
+        if (ownBoundFirst) {
+          const dl = docLen[d - 1] as number;
+          if (f * SLACK_K1 < theta * (f + (dl < nn ? (norm[dl] as number) : bm25Norm(dl, avgdl)))) continue;
+        }
+        if (j < nq && (sq[j] as number) < d) {
+          if (nq - j > 8 && (sq[j + 8] as number) < d) j = gallop(sq, d, j + 8, nq);
+          else
+            do j++;
+            while (j < nq && (sq[j] as number) < d);
+        }
+        if (j >= nq) break;
+        if (sq[j] !== d) continue;
+        const g = fq[j] as number;
+        if (g < f) f = g;
+        cur[rare] = i;
+        cur[dense] = j;
       }
-    });
-    ci = c.i;
-    cj = c.j;
+      const dl = docLen[d - 1] as number;
+      if (f * SLACK_K1 < theta * (f + (dl < nn ? (norm[dl] as number) : bm25Norm(dl, avgdl)))) continue;
+      consider(d, dl);
+      if (heap.full) theta = heap.worst;
+    }
+    ci = i;
+    cj = j;
   };
 
   /** every candidate with seq in [s0, s1] */
@@ -199,7 +250,15 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
         }
       }
       if (!agreed) continue;
-      consider(d);
+      const dl = docLen[d - 1] as number;
+      if (heap.full) {
+        let fmin = Number.POSITIVE_INFINITY;
+        for (let i = 0; i < m; i++) {
+          const f = (lists[i] as Postings).freqs[cur[i] as number] as number;
+          if (f < fmin) fmin = f;
+        }
+        if (tf(fmin, dl, avgdl) * BOUND_SLACK >= heap.worst) consider(d, dl);
+      } else consider(d, dl);
       const c = (cur[rare] as number) + 1;
       if (c >= (b[rare] as number)) return;
       cur[rare] = c;
@@ -266,15 +325,16 @@ export function phraseTopK(index: NewsIndex, req: PhraseTopKRequest): PhraseHit[
       f = Math.min(f, fmax[i * G + g] as number);
       dl = Math.max(dl, dmin[i * G + g] as number);
     }
-    ub[g] = tf(f, dl, avgdl) * BOUND_SLACK;
+    ub[g] = tf(repeat ? f - 1 : f, dl, avgdl) * BOUND_SLACK;
     cand.push(g);
   }
   // the SEED intervals of largest bound first (in seq order): a k-th score early; then every other
   // interval in seq order (cursors move forward only) unless its bound is below the k-th score
   const done = new Uint8Array(G);
   if (cand.length > SEED) {
-    const top = Float64Array.from(cand, (g) => ub[g] as number).sort();
-    const c = top[top.length - SEED] as number;
+    const top = new TopHeap(SEED);
+    for (const g of cand) top.offer(ub[g] as number, g);
+    const c = top.worst;
     for (const g of cand) {
       if ((ub[g] as number) < c) continue;
       done[g] = 1;

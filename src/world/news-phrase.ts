@@ -68,6 +68,21 @@ export function pairInstances(pa: Positions, i: number, pb: Positions, j: number
   return f;
 }
 
+/**
+ * The weighted instance count of a phrase of one term repeated ("a a") in one article: the
+ * positions of posting i of `pa` followed by the next position of the column (+2).
+ */
+export function repeatInstances(pa: Positions, i: number): number {
+  const v = pa.pos;
+  const e = (pa.offs[i + 1] as number) - 1;
+  let f = 0;
+  for (let p = pa.offs[i] as number; p < e; p++) {
+    const x = v[p] as number;
+    if (v[p + 1] === x + 2) f += (x & 1) === 1 ? 2 : 1;
+  }
+  return f;
+}
+
 /** Two-term phrases (the common case), specialized: one merge of the two lists, one of each article's positions. */
 function pairs(a: Postings, b: Postings, pa: Positions, pb: Positions, seqs: Int32Array, freqs: Uint32Array): number {
   let n = 0;

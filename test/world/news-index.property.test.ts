@@ -8,6 +8,9 @@
  * - nested boolean queries (AND, OR, NOT, parentheses, phrases, juxtaposed groups FTS5 rejects so
  *   the sanitized retry ranks, and the task policies' `(a OR b …) AND (cue OR "cue phrase" …)`):
  *   ranked by the index alone (no FTS5 MATCH statement runs), byte-identical to the FTS5 path.
+ * - a lone phrase of one term repeated ("zinc zinc"), on a corpus where every article reaches the
+ *   bound f ≤ count − 1: equal to the phrase postings' ranking and to FTS5 (seen failing with the
+ *   bound one count tighter, per posting or per interval).
  * - strict statistics: at time T equal to FTS5's (global) ranking on the world truncated to the
  *   articles visible at T, and byte-identical on two worlds identical up to T (different futures).
  */
@@ -626,6 +629,74 @@ describe("news index: strict as-of statistics", () => {
       expect(v.news.search("bank oil").hits.length).toBeGreaterThan(0);
     } finally {
       s.close();
+    }
+  });
+});
+
+describe("news index: a phrase of one term repeated, at its bound", () => {
+  let dir = "";
+  let store: WorldStore;
+  beforeAll(() => {
+    dir = workDir("relive-news-repeat-");
+    // no title; the body starts with r × "zinc", so "zinc zinc" counts r − 1: zinc's count − 1, the
+    // bound of a repeated term's phrase, reached in every article (lengths 8-15 words)
+    const r = prng(31);
+    const other = ["oil", "storm", "grain", "port", "vote", "bank"];
+    const news: NewsRow[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const reps = r.next() < 0.01 ? 7 : r.int(1, 6);
+      const words = Array.from({ length: r.int(8, 15) }, (_, j) => (j < reps ? "zinc" : r.pick(other)));
+      const pub = r.int(0, 400) * 50;
+      news.push({
+        id: `z${i}`,
+        url: `https://s.test/z${i}`,
+        domain: "s.test",
+        title: "",
+        text: words.join(" "),
+        published_at: pub,
+        visible_at: pub,
+      });
+    }
+    store = world(join(dir, "w"), news);
+  }, 900_000);
+  afterAll(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("ranked by the term factor with the bound count − 1: equal to the phrase postings and to FTS5", () => {
+    const index = store.newsIndex();
+    if (index === null) throw new Error("no index");
+    const terms = index.queryTerms(["zinc", "zinc"]);
+    expect(terms).toEqual(["zinc", "zinc"]);
+    const avgdl = index.tokens / index.docs;
+    const p = phrasePostings(index, terms);
+    const r = prng(32);
+    for (let i = 0; i < 200; i++) {
+      const lo = i < 5 ? 1 : r.int(1, index.docs);
+      const hi = i < 5 ? index.docs : r.int(lo, index.docs);
+      const k = r.pick([1, 5, 10, 50, 200, 1000]);
+      const got = phraseTopK(index, { terms, lo, hi, k, avgdl });
+      expect(got, `${lo} ${hi} ${k}`).not.toBeNull();
+      const want = Array.from(p.seqs, (seq, j) => ({
+        seq,
+        w: bm25Tf(p.freqs[j] as number, index.docLen[seq - 1] as number, avgdl),
+      }))
+        .filter((h) => h.seq >= lo && h.seq <= hi)
+        .sort((x, y) => y.w - x.w || x.seq - y.seq)
+        .slice(0, k);
+      expect(got, `${lo} ${hi} ${k}`).toEqual(want);
+    }
+    let now = 0;
+    const only = indexOnly(store, () => now);
+    const fts = ftsOnly(store, () => now);
+    for (now = 2000; now <= 20_000; now += 3000) {
+      for (const limit of [1, 10, 100]) {
+        const q = '"zinc zinc"';
+        expect(outcome(only, { q, now, opts: { offset: 0, limit } }), `${now} ${limit}`).toBe(
+          outcome(fts, { q, now, opts: { offset: 0, limit } }),
+        );
+      }
     }
   });
 });
