@@ -132,6 +132,8 @@ export class PostFacts {
   }
 
   private tails(threshold: number): PostFact[] {
+    // the candidates are posts with at least one comment: a threshold below 1 would also need the rest
+    if (!(threshold >= 1)) throw new RangeError(`tail threshold ${threshold}: must be at least 1`);
     let t = this.tailsByThreshold.get(threshold);
     if (!t) {
       t = this.db.prepare(TAILS_SQL).all({ h: this.horizonMs, t: threshold }) as PostFact[];

@@ -73,6 +73,10 @@ describe("PostFacts tail posts and posts by id", () => {
     }
     expect(tails).toBeGreaterThan(500);
   });
+
+  it("refuses a threshold below 1 (posts without comments are never candidates)", () => {
+    expect(() => PostFacts.of(db, HOUR_MS).tailsCreatedIn(0, T0, T0 + HOUR_MS)).toThrow(/must be at least 1/);
+  });
 });
 
 describe("PostFacts.feedback", () => {
