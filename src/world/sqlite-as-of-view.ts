@@ -109,9 +109,9 @@ const LAST_PRICE_BY_OUTCOME_INDEX = lastPriceSql(" INDEXED BY market_price_outco
 /** FTS5 bm25 column weights: title, body */
 const BM25 = "bm25(news_fts, 2.0, 1.0)";
 /**
- * The articles of search hits by seq (a JSON array), the as-of bound in the statement: one
- * statement per search (a statement per hit cost three times as much); with their texts for the
- * hits whose snippet must be made.
+ * The articles of search hits by seq (a JSON array), the as-of bound in the statement: at most two
+ * statements per search (a statement per hit cost three times as much), the hits with a remembered
+ * snippet without their texts, the others with them.
  */
 const HITS_SQL =
   "SELECT o.seq, n.id, n.title, n.domain, n.published_at FROM news_order o JOIN news n ON n.rid = o.rid" +
@@ -121,7 +121,8 @@ const HITS_WITH_TEXT_SQL = HITS_SQL.replace("n.published_at FROM", "n.published_
  * Snippets made by news search, per backend (a world: every view over it) by seq and query terms
  * (a snippet depends on the article and the terms only), at most this many (least recently used
  * dropped first): a policy asking the same queries at every wake gets most of the same articles
- * back, and making a snippet costs more than ranking them.
+ * back, and making a snippet costs more than ranking them. Far above SEARCH_MAX_LIMIT: a search's
+ * remembered snippets, refreshed first, are never evicted by its new ones.
  */
 const SNIPPET_MEMO_MAX = 20_000;
 const snippetMemos = new WeakMap<ViewBackend, Map<string, string>>();
@@ -274,19 +275,29 @@ export class SqliteAsOfView implements AsOfView {
     const { ranked, to, terms } = this.rankBm25(now, q, opts);
     if (ranked.length === 0) return { hits: [], capped_to: to };
     type Hit = { seq: number; id: string; title: string; domain: string; published_at: number; text?: string };
-    const byId = (sql: string, seqs: number[]) =>
-      new Map((this.b.stmt(sql).all({ seqs: JSON.stringify(seqs), now }) as Hit[]).map((h) => [h.seq, h]));
-    // the articles in one statement; the text only of those whose snippet was not made before
-    // (agents repeat their queries, and get most of the same articles back)
+    // agents repeat their queries and get most of the same articles back: a remembered snippet is
+    // refreshed (most recently used) before any new one is added, so adding cannot evict it; the
+    // articles' texts are read only where a snippet must be made
     const snippets = snippetMemo(this.b);
     const termsKey = terms.join("\u0001");
     const keyOf = (seq: number) => `${seq}\u0000${termsKey}`;
-    const rows = byId(
-      HITS_SQL,
-      ranked.map((r) => r.seq),
+    const known: number[] = [];
+    const missing: number[] = [];
+    for (const r of ranked) {
+      const key = keyOf(r.seq);
+      const snippet = snippets.get(key);
+      if (snippet === undefined) missing.push(r.seq);
+      else {
+        known.push(r.seq);
+        snippets.delete(key);
+        snippets.set(key, snippet);
+      }
+    }
+    const read = (sql: string, seqs: number[]): Hit[] =>
+      seqs.length === 0 ? [] : (this.b.stmt(sql).all({ seqs: JSON.stringify(seqs), now }) as Hit[]);
+    const rows = new Map(
+      [...read(HITS_SQL, known), ...read(HITS_WITH_TEXT_SQL, missing)].map((h) => [h.seq, h] as const),
     );
-    const missing = ranked.filter((r) => rows.has(r.seq) && !snippets.has(keyOf(r.seq))).map((r) => r.seq);
-    const texts = missing.length === 0 ? null : byId(HITS_WITH_TEXT_SQL, missing);
     const hits: SearchResult["hits"] = [];
     for (const r of ranked) {
       const row = rows.get(r.seq);
@@ -294,12 +305,12 @@ export class SqliteAsOfView implements AsOfView {
       const key = keyOf(r.seq);
       let snippet = snippets.get(key);
       if (snippet === undefined) {
-        const text = texts?.get(r.seq)?.text;
-        if (text === undefined) continue;
-        snippet = makeSnippet(text, terms);
+        if (row.text === undefined)
+          throw new Error(`news search: article seq ${r.seq} lost its snippet (internal error)`);
+        snippet = makeSnippet(row.text, terms);
         if (snippets.size >= SNIPPET_MEMO_MAX) snippets.delete(snippets.keys().next().value as string);
-      } else snippets.delete(key);
-      snippets.set(key, snippet);
+        snippets.set(key, snippet);
+      }
       hits.push({ id: row.id, title: row.title, domain: row.domain, published_at: row.published_at, snippet });
     }
     return { hits, capped_to: to };

@@ -196,6 +196,34 @@ describe("news", () => {
     }
   });
 
+  it("search: a full snippet memo never drops a remembered hit (remembered ones are refreshed before new ones evict)", () => {
+    const dir = join(work, "snippets-full");
+    const rows = emptyRows();
+    rows.news = Array.from({ length: 200 }, (_, i) =>
+      news(`w${i}`, 10 + i, `Report ${i}`, `w ${"pad ".repeat(i % 7)}`),
+    );
+    buildWorld(dir, rows);
+    const memo = WorldStore.open(dir);
+    try {
+      const v = memo.at(() => 1000);
+      // ranks 6-10 of one query remembered first, then the memo (20,000 snippets) filled exactly,
+      // so that those five are the oldest when the same query asks for ranks 1-10
+      expect(v.news.search("w OR q0", { offset: 5, limit: 5 }).hits).toHaveLength(5);
+      for (let i = 1; i <= 199; i++) expect(v.news.search(`w OR q${i}`, { limit: 100 }).hits).toHaveLength(100);
+      expect(v.news.search("w OR q200", { limit: 95 }).hits).toHaveLength(95);
+      const fresh = WorldStore.open(dir);
+      try {
+        const want = fresh.at(() => 1000).news.search("w OR q0", { limit: 10 });
+        expect(want.hits).toHaveLength(10);
+        expect(v.news.search("w OR q0", { limit: 10 })).toEqual(want);
+      } finally {
+        fresh.close();
+      }
+    } finally {
+      memo.close();
+    }
+  });
+
   it("search: the lagged (join) path bounds by published_at and visible_at", () => {
     const lv = (t: number) => lagged.at(() => t);
     expect(ids(lv(160).news.search("rates"))).toEqual(["l1"]);
