@@ -8,10 +8,10 @@ export const BM25_K1 = 1.2;
 export const BM25_B = 0.75;
 
 export function bm25Tf(f: number, d: number, avgdl: number): number {
-  return (f * (BM25_K1 + 1.0)) / (f + BM25_K1 * (1 - BM25_B + (BM25_B * d) / avgdl));
+  return (f * (BM25_K1 + 1.0)) / (f + bm25Norm(d, avgdl));
 }
 
-/** The length part of `bm25Tf`'s denominator, k1·(1 − b + b·D/avgdl): the same double as there. */
+/** The length part of `bm25Tf`'s denominator, k1·(1 − b + b·D/avgdl) (the phrase bounds' per-length table). */
 export function bm25Norm(d: number, avgdl: number): number {
   return BM25_K1 * (1 - BM25_B + (BM25_B * d) / avgdl);
 }
