@@ -8,8 +8,9 @@ export default defineConfig({
     include: ["test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 600_000,
     hookTimeout: 900_000,
-    // one synthetic-world cache shared by every test file of the run
-    globalSetup: ["test/support/shared-synth-cache.ts"],
+    // one temp directory per run, deleted at its end (TMPDIR points into it), and in it one
+    // synthetic-world cache shared by every test file of the run
+    globalSetup: ["test/support/test-temp-root.ts", "test/support/shared-synth-cache.ts"],
     pool: "forks",
     maxWorkers: 2,
   },
