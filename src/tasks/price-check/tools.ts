@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { deepFreeze } from "../../common/deep-freeze.js";
 import { defineTool, ok, reject, type ToolDef } from "../../tools/tool.js";
 import type { PriceCheckEnv } from "./environment.js";
 import { exchangeDocs } from "./exchange-docs.js";
 import type { HourBook } from "./hour-book.js";
+import type { PriceCheckSetup } from "./world-setup.js";
 
 export const REPORT_TOOL = "report";
 export const ABSTAIN_TOOL = "abstain";
@@ -38,6 +40,18 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
   const symbolsAt = (t: number) => env.setupAt(t).symbols;
   const venues = venuesAt(env.sim_start);
   const unknownSymbol = (s: string, t: number) => `unknown symbol "${s}"; scored symbols: ${symbolsAt(t).join(", ")}`;
+  // the docs depend on the run's environment and the setup visible at the call: built once per setup (an
+  // hourly agent asks 24 times a day), frozen so that no caller can change what a later call returns
+  const docsBySetup = new WeakMap<PriceCheckSetup, Readonly<Record<string, unknown>>>();
+  const docsAt = (t: number) => {
+    const setup = env.setupAt(t);
+    let docs = docsBySetup.get(setup);
+    if (!docs) {
+      docs = deepFreeze(exchangeDocs(env, t));
+      docsBySetup.set(setup, docs);
+    }
+    return docs;
+  };
 
   const getDocs = defineTool({
     name: "get_exchange_docs",
@@ -45,7 +59,7 @@ export function priceCheckTools(env: PriceCheckEnv, book: HourBook): ToolDef[] {
       "Free. Documentation of the exchange APIs you can reach with http_fetch: venues, paths, parameters, symbol names per venue, rate limits and ban rules, the documented incident rates (outages, stale feeds, spikes), and the truth and scoring rules.",
     args: z.object({}).strict(),
     kind: "meta",
-    run: (_a, ctx) => ok(exchangeDocs(env, ctx.now())),
+    run: (_a, ctx) => ok(docsAt(ctx.now())),
   });
 
   const httpFetch = defineTool({

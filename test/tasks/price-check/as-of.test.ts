@@ -97,4 +97,24 @@ describe("price-check reads the candle series visible at its time", () => {
     // the instruction stays the one of the run's start
     expect(a.run.instruction()).not.toContain("ETH");
   });
+
+  it("within one run the docs follow the visible setup: the same frozen docs until a series appears, then new ones", async () => {
+    const a = open(later.world);
+    type Docs = { ok: true; value: { symbols: string[] } };
+    const before = (await a.call("get_exchange_docs", {})) as Docs;
+    a.clock.t = ETH_FROM;
+    const stillBefore = (await a.call("get_exchange_docs", {})) as Docs;
+    expect(stillBefore.value).toBe(before.value);
+    expect(before.value.symbols).toEqual(["BTC-USD"]);
+    // a caller cannot change what the next call returns
+    expect(() => before.value.symbols.push("ETH-USD")).toThrow(TypeError);
+    expect(() => {
+      (before.value as Record<string, unknown>).task = "x";
+    }).toThrow(TypeError);
+    a.clock.t = ETH_FROM + 5 * MIN;
+    const after = (await a.call("get_exchange_docs", {})) as Docs;
+    expect(after.value.symbols).toEqual(["BTC-USD", "ETH-USD"]);
+    expect(JSON.stringify(after.value)).toContain('"ETH-USD":"ETHUSD"');
+    expect(JSON.stringify(before.value)).not.toContain("ETH");
+  });
 });
