@@ -3,10 +3,14 @@
  * per job; throughput scales with workers.
  *
  * The grid: daily-digest (policies top-comments, top-comments-at-13-30) and price-check
- * (median-poll, silent) on 3-day windows of the synthetic world, 25 seeds each = 100 runs. It runs
- * on the local pool with 1 and with 2 job processes, alternating, 3 times each (medians): wall
- * time from the call to the last result (job-process start-up included) and the running part
- * alone (first job start to last job end), then, when /usr/bin/redis-server exists, through the BullMQ
+ * (median-poll, silent) on windows of the synthetic world (`--days`, default 3 and 28 days from
+ * 2026-03-01, one grid of each), 25 seeds each = 100 runs. Each runs on the local pool with 1 and
+ * with 2 job processes, alternating, 3 times each (medians): wall time from the call to the last
+ * result (job-process start-up included) and the running part alone (first job start to last job
+ * end); and, as often, one job process runs the grid twice in a row: the difference of its CPU
+ * between the first (cold) and second (warm) grid is what every job process pays to warm up
+ * (V8 compiling the runner's hot code, first reads of the world), which a grid has to pay once per
+ * worker. Then, when /usr/bin/redis-server exists, through the BullMQ
  * queue: jobs enqueued one at a time to an idle `relive worker` (in-process, with its job
  * process) to measure the time from enqueue to job start, and the same 100 runs with two workers.
  * Before each timed grid the bench flushes the previous grid's files (`sync`) and waits, up to
@@ -18,6 +22,8 @@ import { createServer, Socket } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import Table from "cli-table3";
+import { DAY_MS } from "../src/common/time.js";
 import type { PreparedCell } from "../src/run/grid/prepare-cells.js";
 import type { WorkerEvent } from "../src/run/grid/queue-worker.js";
 import { isMain, median, quantile, writeResult } from "./stats.js";
@@ -37,19 +43,27 @@ const { enqueueGrid } = await grid<typeof import("../src/run/grid/grid-queue.js"
 const { runGridLocal } = await grid<typeof import("../src/run/grid/local-pool.js")>("local-pool");
 const { prepareGridCells } = await grid<typeof import("../src/run/grid/prepare-cells.js")>("prepare-cells");
 const { startQueueWorker } = await grid<typeof import("../src/run/grid/queue-worker.js")>("queue-worker");
+const { JobChildPool } = await grid<typeof import("../src/run/grid/job-child.js")>("job-child");
 const TARGET_SPEEDUP = 1.5;
 
 const REDIS_SERVER = "/usr/bin/redis-server";
-const WINDOW = { sim_start: "2026-03-01T00:00:00Z", sim_end: "2026-03-04T00:00:00Z" };
+const SIM_START = "2026-03-01T00:00:00Z";
+const DEFAULT_DAYS = [3, 28];
 const TARGET_QUEUE_MS = 50;
 
-async function cellsOf(seeds: number, runsDir: string, cacheDir: string): Promise<PreparedCell[]> {
+const windowOf = (days: number) => ({
+  sim_start: SIM_START,
+  sim_end: new Date(Date.parse(SIM_START) + days * DAY_MS).toISOString(),
+});
+
+async function cellsOf(seeds: number, days: number, runsDir: string, cacheDir: string): Promise<PreparedCell[]> {
+  const window = windowOf(days);
   const digest = parseGridConfig({
-    base: { task: "daily-digest", ...WINDOW },
+    base: { task: "daily-digest", ...window },
     axes: { models: ["scripted:top-comments", "scripted:top-comments-at-13-30"], seeds },
   });
   const price = parseGridConfig({
-    base: { task: "price-check", ...WINDOW },
+    base: { task: "price-check", ...window },
     axes: { models: ["scripted:median-poll", "scripted:silent"], seeds },
   });
   const raw = [...expandGrid(digest, "p6 digest"), ...expandGrid(price, "p6 price")].map((c, index) => ({
@@ -95,9 +109,52 @@ async function settle(maxSeconds: number): Promise<number> {
   return +((performance.now() - t0) / 1000).toFixed(1);
 }
 
-async function localPool(workers: number, seeds: number, cacheDir: string, settleSeconds: number) {
+/** CPU time (user + sys, ms, every thread) of a live process so far (Linux /proc; null elsewhere) */
+function processCpuMs(pid: number): number | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One job process runs the grid twice in a row (fresh run directories each time): its CPU (every
+ * thread) and the wall time of each. The first grid's extra CPU is the process's warm-up.
+ */
+async function warmUp(seeds: number, days: number, cacheDir: string, settleSeconds: number) {
+  const pool = new JobChildPool(1);
+  try {
+    await pool.warm();
+    const pid = pool.pids[0]!;
+    const grids = [];
+    for (const pass of ["cold", "warm"]) {
+      const runsDir = mkdtempSync(join(tmpdir(), `relive-p6-${pass}-`));
+      const cells = await cellsOf(seeds, days, runsDir, cacheDir);
+      if (settleSeconds > 0) await settle(settleSeconds);
+      const cpu0 = processCpuMs(pid);
+      const t0 = performance.now();
+      await runGridLocal(cells, {
+        workers: 1,
+        retries: 0,
+        run: { runsDir, cacheDir },
+        runner: (cell, options, onLog) => pool.run(cell, options, onLog),
+      });
+      const wall = performance.now() - t0;
+      const cpu1 = processCpuMs(pid);
+      rmSync(runsDir, { recursive: true, force: true });
+      grids.push({ wall_ms: wall, cpu_ms: cpu0 === null || cpu1 === null ? Number.NaN : cpu1 - cpu0 });
+    }
+    return { cold: grids[0]!, warm: grids[1]! };
+  } finally {
+    await pool.close();
+  }
+}
+
+async function localPool(workers: number, seeds: number, days: number, cacheDir: string, settleSeconds: number) {
   const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-runs-"));
-  const cells = await cellsOf(seeds, runsDir, cacheDir);
+  const cells = await cellsOf(seeds, days, runsDir, cacheDir);
   const settled = settleSeconds > 0 ? await settle(settleSeconds) : 0;
   let firstStart = 0;
   const load = +loadavg()[0]!.toFixed(2);
@@ -153,14 +210,23 @@ const medianBy = (maps: Record<string, number[]>[]) =>
   Object.fromEntries(Object.keys(maps[0] ?? {}).map((k) => [k, +median(maps.flatMap((m) => m[k] ?? [])).toFixed(1)]));
 
 /** the median over `repeats` of each figure, worker counts interleaved against drifting machine load */
-async function localPoolRepeated(seeds: number, cacheDir: string, repeats: number, settleSeconds: number) {
+async function localPoolRepeated(
+  seeds: number,
+  days: number,
+  cacheDir: string,
+  repeats: number,
+  settleSeconds: number,
+) {
   const samples = new Map<number, Awaited<ReturnType<typeof localPool>>[]>([
     [1, []],
     [2, []],
   ]);
-  for (let i = 0; i < repeats; i++)
+  const warmUps: Awaited<ReturnType<typeof warmUp>>[] = [];
+  for (let i = 0; i < repeats; i++) {
     for (const w of i % 2 === 0 ? [1, 2] : [2, 1])
-      samples.get(w)!.push(await localPool(w, seeds, cacheDir, settleSeconds));
+      samples.get(w)!.push(await localPool(w, seeds, days, cacheDir, settleSeconds));
+    warmUps.push(await warmUp(seeds, days, cacheDir, settleSeconds));
+  }
   const summary = (w: number) => {
     const xs = samples.get(w)!;
     const wall = median(xs.map((x) => x.wall_ms));
@@ -203,7 +269,26 @@ async function localPoolRepeated(seeds: number, cacheDir: string, repeats: numbe
       walls_ms: xs.map((x) => Math.round(x.wall_ms)),
     };
   };
-  return { one: summary(1), two: summary(2) };
+  const one = summary(1);
+  const two = summary(2);
+  const med = (f: (x: (typeof warmUps)[number]) => number) => Math.round(median(warmUps.map(f)));
+  const speedup = +(one.wall_ms / two.wall_ms).toFixed(2);
+  return {
+    days,
+    workers_1: one,
+    workers_2: two,
+    speedup_2_vs_1: speedup,
+    steady_speedup_2_vs_1: +(one.steady_ms / two.steady_ms).toFixed(2),
+    met: speedup >= TARGET_SPEEDUP,
+    /** one job process, the grid twice in a row (medians): its CPU (every thread) and wall time each time */
+    warm_up: {
+      repeats: warmUps.length,
+      cold_grid: { wall_ms: med((x) => x.cold.wall_ms), cpu_ms: med((x) => x.cold.cpu_ms) },
+      warm_grid: { wall_ms: med((x) => x.warm.wall_ms), cpu_ms: med((x) => x.warm.cpu_ms) },
+      /** what each job process pays to warm up: the cold grid's CPU less the warm one's */
+      per_process_cpu_ms: med((x) => x.cold.cpu_ms - x.warm.cpu_ms),
+    },
+  };
 }
 
 const freePort = () =>
@@ -242,12 +327,12 @@ async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
   return { url: `redis://127.0.0.1:${port}`, proc };
 }
 
-async function queueBench(seeds: number, latencyJobs: number, cacheDir: string) {
+async function queueBench(seeds: number, days: number, latencyJobs: number, cacheDir: string) {
   const { url, proc } = await startRedis();
   try {
     // 1. enqueue → start latency: one job at a time to an idle worker
     const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-queue-"));
-    const cells = (await cellsOf(Math.ceil(latencyJobs / 4), runsDir, cacheDir)).slice(0, latencyJobs);
+    const cells = (await cellsOf(Math.ceil(latencyJobs / 4), days, runsDir, cacheDir)).slice(0, latencyJobs);
     let onStart: ((e: Extract<WorkerEvent, { type: "start" }>) => void) | null = null;
     let onDone: (() => void) | null = null;
     const w = await startQueueWorker({
@@ -279,7 +364,7 @@ async function queueBench(seeds: number, latencyJobs: number, cacheDir: string) 
 
     // 2. the 100 runs through the queue with two workers
     const runsDir2 = mkdtempSync(join(tmpdir(), "relive-p6-queue2-"));
-    const all = await cellsOf(seeds, runsDir2, cacheDir);
+    const all = await cellsOf(seeds, days, runsDir2, cacheDir);
     let finished = 0;
     let allDone: () => void = () => {};
     const everything = new Promise<void>((resolve) => {
@@ -326,11 +411,11 @@ const codeCaches = () =>
  * when it is missing, so every timed grid starts alike (a first-ever grid of a build would
  * otherwise be the one slower 1-worker repeat). Returns what was found.
  */
-async function warmCodeCache(seeds: number, cacheDir: string): Promise<string> {
+async function warmCodeCache(seeds: number, days: number, cacheDir: string): Promise<string> {
   if (SOURCES) return "none (sources)";
   if (codeCaches().length > 0) return "present before the bench";
   const runsDir = mkdtempSync(join(tmpdir(), "relive-p6-warm-"));
-  const cells = (await cellsOf(seeds, runsDir, cacheDir)).filter((_, i) => i % seeds === 0);
+  const cells = (await cellsOf(seeds, days, runsDir, cacheDir)).filter((_, i) => i % seeds === 0);
   await runGridLocal(cells, { workers: 1, retries: 0, run: { runsDir, cacheDir } });
   rmSync(runsDir, { recursive: true, force: true });
   return codeCaches().length > 0
@@ -339,50 +424,96 @@ async function warmCodeCache(seeds: number, cacheDir: string): Promise<string> {
 }
 
 export async function run(
-  opts: { seeds?: number; latencyJobs?: number; repeats?: number; queue?: boolean; settleSeconds?: number } = {},
+  opts: {
+    seeds?: number;
+    days?: number[];
+    latencyJobs?: number;
+    repeats?: number;
+    queue?: boolean;
+    settleSeconds?: number;
+  } = {},
 ) {
   const seeds = opts.seeds ?? 25;
+  const daysList = opts.days ?? DEFAULT_DAYS;
+  if (daysList.length === 0 || daysList.some((d) => !Number.isInteger(d) || d < 1))
+    throw new Error(`P6: --days takes whole numbers of days ≥ 1, got ${daysList.join(",")}`);
+  const shortest = Math.min(...daysList);
   const settleSeconds = opts.settleSeconds ?? 150;
   const repeats = opts.repeats ?? 3;
   const latencyJobs = opts.latencyJobs ?? 40;
   const cacheDir = mkdtempSync(join(tmpdir(), "relive-p6-cache-"));
   const loadBefore = loadavg()[0]!;
   try {
-    await cellsOf(seeds, join(cacheDir, "unused"), cacheDir); // build the worlds once, outside the timings
-    const codeCache = await warmCodeCache(seeds, cacheDir);
-    const { one, two } = await localPoolRepeated(seeds, cacheDir, repeats, settleSeconds);
-    const speedup = +(one.wall_ms / two.wall_ms).toFixed(2);
-    const steadySpeedup = +(one.steady_ms / two.steady_ms).toFixed(2);
+    // build the worlds once, outside the timings
+    for (const days of daysList) await cellsOf(seeds, days, join(cacheDir, "unused"), cacheDir);
+    const codeCache = await warmCodeCache(seeds, shortest, cacheDir);
+    const grids = [];
+    for (const days of daysList) {
+      const g = await localPoolRepeated(seeds, days, cacheDir, repeats, settleSeconds);
+      const { workers_1: one, workers_2: two } = g;
+      console.log(
+        `P6 grid, ${days}-day windows: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${g.speedup_2_vs_1}× overall (target ≥ ${TARGET_SPEEDUP}×: ${g.met ? "met" : "NOT met"}), ${g.steady_speedup_2_vs_1}× once started; median job ms by task (wall) ${JSON.stringify(two.median_job_ms_by_task)}, (CPU) ${JSON.stringify(two.median_job_cpu_ms_by_task)}; coordinator CPU ${one.parent_cpu_ms} / ${two.parent_cpu_ms} ms (1 / 2 workers)`,
+      );
+      console.log(
+        `P6 ${days}-day job processes' CPU (every thread, start-up included; median): 1 worker ${one.job_processes_cpu_ms} ms (jobs alone ${one.jobs_cpu_ms}), 2 workers ${two.job_processes_cpu_ms} ms (jobs alone ${two.jobs_cpu_ms}); one job process, the grid twice: ${g.warm_up.cold_grid.cpu_ms} then ${g.warm_up.warm_grid.cpu_ms} ms CPU (${g.warm_up.cold_grid.wall_ms} then ${g.warm_up.warm_grid.wall_ms} ms wall): warm-up ${g.warm_up.per_process_cpu_ms} ms CPU per job process; median job CPU by task and policy, 1 worker ${JSON.stringify(one.median_job_cpu_ms_by_model)}, 2 workers ${JSON.stringify(two.median_job_cpu_ms_by_model)}; load at each grid's start: 1 worker ${one.loads_1m.join(", ")}, 2 workers ${two.loads_1m.join(", ")} (after waiting up to ${settleSeconds} s for it to fall below 1: ${[...one.settled_s, ...two.settled_s].join(", ")} s)`,
+      );
+      grids.push(g);
+    }
     const queue =
       opts.queue === false
         ? { skipped: "--no-queue" }
         : existsSync(REDIS_SERVER)
-          ? await queueBench(seeds, latencyJobs, cacheDir)
+          ? await queueBench(seeds, shortest, latencyJobs, cacheDir)
           : { skipped: `${REDIS_SERVER} not found` };
     const out = {
       id: "P6",
-      what: `${one.runs} scripted runs (daily-digest and price-check, 2 policies each, ${seeds} seeds, 3-day windows) on the local pool with 1 and 2 job processes; queue overhead from enqueue to job start`,
+      what: `${grids[0]!.workers_1.runs} scripted runs (daily-digest and price-check, 2 policies each, ${seeds} seeds) on windows of ${daysList.join(" and ")} days, on the local pool with 1 and 2 job processes; queue overhead from enqueue to job start (${shortest}-day runs)`,
       cpus: availableParallelism(),
       code: SOURCES ? "sources (tsx)" : "compiled (dist/)",
       /** the job processes' V8 code cache (compiled runs) */
       code_cache: codeCache,
       /** 1-minute load average before and after (other processes on the machine skew wall times) */
       load_avg_1m: { before: +loadBefore.toFixed(2), after: +loadavg()[0]!.toFixed(2) },
-      local: { workers_1: one, workers_2: two, speedup_2_vs_1: speedup, steady_speedup_2_vs_1: steadySpeedup },
+      /** per window length (days) */
+      local: Object.fromEntries(grids.map((g) => [String(g.days), g])),
       queue,
       met: {
-        completes_with_2_workers: two.runs === one.runs,
-        throughput_scales: steadySpeedup > 1,
-        speedup_at_least_1_5: speedup >= TARGET_SPEEDUP,
+        completes_with_2_workers: grids.every((g) => g.workers_2.runs === g.workers_1.runs),
+        throughput_scales: grids.every((g) => g.steady_speedup_2_vs_1 > 1),
+        /** per window length */
+        speedup_at_least_1_5: Object.fromEntries(grids.map((g) => [String(g.days), g.met])),
         queue_overhead_under_50ms: "met" in queue ? queue.met : null,
       },
     };
     console.log(
-      `P6 grid: ${one.runs} runs (median of ${repeats}): 1 worker ${one.wall_ms} ms (${one.runs_per_s} runs/s; ${one.startup_ms} ms start-up + ${one.steady_ms} ms running), 2 workers ${two.wall_ms} ms (${two.runs_per_s} runs/s; ${two.startup_ms} + ${two.steady_ms} ms); speed-up ${speedup}× overall (target ≥ ${TARGET_SPEEDUP}×: ${speedup >= TARGET_SPEEDUP ? "met" : "NOT met"}), ${steadySpeedup}× once started, on ${out.cpus} CPUs (load ${out.load_avg_1m.before}, ${out.code}); median job ms by task (wall) ${JSON.stringify(two.median_job_ms_by_task)}, (CPU) ${JSON.stringify(two.median_job_cpu_ms_by_task)}; coordinator CPU ${one.parent_cpu_ms} / ${two.parent_cpu_ms} ms (1 / 2 workers)`,
+      `P6 speed-up of 2 workers over 1 (100 runs, medians; code: ${out.code}, code cache: ${codeCache}, ${out.cpus} CPUs):`,
     );
-    console.log(
-      `P6 job processes' CPU (every thread, start-up included; median): 1 worker ${one.job_processes_cpu_ms} ms (jobs alone ${one.jobs_cpu_ms}), 2 workers ${two.job_processes_cpu_ms} ms (jobs alone ${two.jobs_cpu_ms}); median job CPU by task and policy, 1 worker ${JSON.stringify(one.median_job_cpu_ms_by_model)}, 2 workers ${JSON.stringify(two.median_job_cpu_ms_by_model)}; median job ms by task (wall), 1 worker ${JSON.stringify(one.median_job_ms_by_task)}; load at each grid's start: 1 worker ${one.loads_1m.join(", ")}, 2 workers ${two.loads_1m.join(", ")} (after waiting up to ${settleSeconds} s for it to fall below 1: ${[...one.settled_s, ...two.settled_s].join(", ")} s); code cache: ${codeCache}`,
+    const t = new Table({
+      head: [
+        "window",
+        "1 worker",
+        "2 workers",
+        "speed-up",
+        "once started",
+        "job CPU 1 / 2 workers",
+        "warm-up per process",
+        "≥ 1.5×",
+      ],
+      style: { head: [], border: [], compact: true },
+    });
+    t.push(
+      ...grids.map((g) => [
+        `${g.days} d`,
+        `${g.workers_1.wall_ms} ms`,
+        `${g.workers_2.wall_ms} ms`,
+        `${g.speedup_2_vs_1}×`,
+        `${g.steady_speedup_2_vs_1}×`,
+        `${g.workers_1.job_processes_cpu_ms} / ${g.workers_2.job_processes_cpu_ms} ms`,
+        `${g.warm_up.per_process_cpu_ms} ms CPU`,
+        g.met ? "met" : "NOT met",
+      ]),
     );
+    console.log(t.toString());
     if ("met" in queue)
       console.log(
         `P6 queue: enqueue → start median ${queue.enqueue_to_start_median_ms} ms (p90 ${queue.enqueue_to_start_p90_ms} ms) over ${queue.latency_jobs} jobs; target < ${TARGET_QUEUE_MS} ms → ${queue.met ? "met" : "NOT met"}; ${queue.two_workers.runs} runs with 2 queue workers ${queue.two_workers.wall_ms} ms (${queue.two_workers.runs_per_s} runs/s)`,
@@ -399,9 +530,11 @@ if (isMain(import.meta.url)) {
   const at = process.argv.indexOf("--repeats");
   const noQueue = process.argv.includes("--no-queue");
   const settleAt = process.argv.indexOf("--settle");
+  const daysAt = process.argv.indexOf("--days");
   await run({
     ...(at > 0 ? { repeats: Number(process.argv[at + 1]) } : {}),
     ...(noQueue ? { queue: false } : {}),
     ...(settleAt > 0 ? { settleSeconds: Number(process.argv[settleAt + 1]) } : {}),
+    ...(daysAt > 0 ? { days: (process.argv[daysAt + 1] ?? "").split(",").map(Number) } : {}),
   });
 }
