@@ -2,8 +2,8 @@
  * One temp directory per `vitest run` (vitest globalSetup, listed first): `setup` creates it and
  * points TMPDIR at it, so every temp directory a test makes (its own `mkdtempSync(tmpdir())`, and
  * those of the workers and the CLI children they spawn, which inherit the environment) lands inside
- * it; `teardown` deletes it. Tests used to leave their run directories, caches and worlds behind:
- * about 2,500 directories per full run, tens of GB on a machine that runs the suite often.
+ * it; `teardown` deletes it. Tests used to leave their run directories, caches and worlds behind
+ * (on the machine where this was found: about 24,000 directories, 43 GB, in /tmp).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
