@@ -4,7 +4,7 @@
  *
  * The grid: daily-digest (policies top-comments, top-comments-at-13-30) and price-check
  * (median-poll, silent) on windows of the synthetic world (`--days`, default 3 and 28 days from
- * 2026-03-01, one grid of each), 25 seeds each = 100 runs. Each runs on the local pool with 1 and
+ * 2026-03-01, one grid of each; 28 days is both tasks' default episode), 25 seeds each = 100 runs. Each runs on the local pool with 1 and
  * with 2 job processes, alternating, 3 times each (medians): wall time from the call to the last
  * result (job-process start-up included) and the running part alone (first job start to last job
  * end); and, as often, one job process runs the grid twice in a row: the difference of its CPU
