@@ -1,3 +1,4 @@
+import { lowerBound, upperBound } from "../../common/sorted-search.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { BOOK_KINDS, type BookEvent, type BookKind, bookEvent } from "./book-events.js";
 
@@ -28,30 +29,6 @@ export function mergeSorted<T>(a: readonly T[], b: readonly T[], cmp: (x: T, y: 
   while (i < a.length) out.push(a[i++] as T);
   while (j < b.length) out.push(b[j++] as T);
   return out;
-}
-
-/** The first index of `arr` (sorted by `key` ascending) whose key is ≥ `k`. */
-export function lowerBound<T>(arr: readonly T[], k: number, key: (x: T) => number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key(arr[mid] as T) < k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The first index of `arr` (sorted by `key` ascending) whose key is > `k`. */
-export function upperBound<T>(arr: readonly T[], k: number, key: (x: T) => number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (key(arr[mid] as T) <= k) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -1,9 +1,9 @@
+import { lowerBound } from "../../common/sorted-search.js";
 import { HOUR_MS, isoInstant } from "../../common/time.js";
 import { effectsOfCommitment } from "../../tools/browser/browser-tools.js";
 import type { AsOfView } from "../../world/as-of-view.js";
 import { type CommitmentEvent, ScorerBase } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
-import { lowerBound } from "./book-log.js";
 import { markOf } from "./book-view.js";
 import { type Duty, rosterThrough } from "./duties.js";
 import {

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { lowerBound } from "../../common/sorted-search.js";
 
 /** One root post with its cascade over the task's horizon, computed from the raw comments. */
 export interface PostFact {
@@ -91,7 +92,7 @@ export class PostFacts {
   tailsCreatedIn(threshold: number, from: number, to: number): PostFact[] {
     const tails = this.tails(threshold);
     const out: PostFact[] = [];
-    for (let i = lowerBound(tails, from); i < tails.length; i++) {
+    for (let i = lowerBound(tails, from, createdUtc); i < tails.length; i++) {
       const p = tails[i]!;
       if (p.created_utc > to) break;
       out.push(p);
@@ -152,14 +153,4 @@ export class PostFacts {
   }
 }
 
-/** the first index of `posts` (ascending by created_utc) created at or after `t` */
-function lowerBound(posts: readonly PostFact[], t: number): number {
-  let lo = 0;
-  let hi = posts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (posts[mid]!.created_utc < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
+const createdUtc = (p: PostFact) => p.created_utc;

@@ -1,3 +1,4 @@
+import { upperBound } from "../../common/sorted-search.js";
 import { HOUR_MS, utcDayNumber } from "../../common/time.js";
 import { type CommitmentEvent, ScorerBase, type ToolCallEvent } from "../scorer-base.js";
 import type { NotScorable, Outcome, ScoreReport, ScorerContext } from "../task.js";
@@ -174,15 +175,8 @@ export class PopularityScorer extends ScorerBase {
       );
     }
     // the window's tail posts (ascending by creation) created by end − H: a prefix of `tails`
-    const last = end - this.H;
-    let lo = 0;
-    let hi = this.tails.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.tails[mid]!.created_utc <= last) lo = mid + 1;
-      else hi = mid;
-    }
-    return this.reportOver(lo, this.denominators[lo]!, end);
+    const n = upperBound(this.tails, end - this.H, (x) => x.created_utc);
+    return this.reportOver(n, this.denominators[n]!, end);
   }
 
   private count(o: Outcome): void {
@@ -192,14 +186,11 @@ export class PopularityScorer extends ScorerBase {
         t.hits++;
         t.credits += o.credit ?? 0;
         const d = (o.detail as { delay_hours: number }).delay_hours;
-        let lo = 0;
-        let hi = t.delaysSorted.length;
-        while (lo < hi) {
-          const mid = (lo + hi) >>> 1;
-          if (t.delaysSorted[mid]! <= d) lo = mid + 1;
-          else hi = mid;
-        }
-        t.delaysSorted.splice(lo, 0, d);
+        t.delaysSorted.splice(
+          upperBound(t.delaysSorted, d, (x) => x),
+          0,
+          d,
+        );
         return;
       }
       case "false_alarm":

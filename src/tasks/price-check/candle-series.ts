@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { upperBound } from "../../common/sorted-search.js";
 
 /** One OHLCV bar (the agent-independent core of a CandleRow). */
 export interface Bar {
@@ -103,16 +104,8 @@ const chunkCaches = new WeakMap<Database.Database, ChunkCache>();
 const chunkStart = (t: number) => Math.floor(t / CHUNK_MS) * CHUNK_MS;
 
 /** the index of the last bar with open_time ≤ t in ascending bars (-1: none) */
-function lastAtOrBefore(rows: readonly Readonly<Bar>[], t: number): number {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (rows[mid]!.open_time <= t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
+const lastAtOrBefore = (rows: readonly Readonly<Bar>[], t: number) => upperBound(rows, t, openTime) - 1;
+const openTime = (b: Readonly<Bar>) => b.open_time;
 
 /**
  * Environment/scorer-side reader of the world's untouched `candle` table (never handed to the
